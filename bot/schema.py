@@ -1,0 +1,202 @@
+"""Database tables (the latest schema) and the migrations that build or upgrade it in place.
+
+The move log (``moves``) is append-only and the source of truth; ``games.state`` is a cache that
+can always be rebuilt from the log.  ``schema_version`` records the last migration applied.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    text,
+)
+from sqlalchemy.engine import Connection
+
+metadata = MetaData()
+
+ACTIVE_STATUSES = ("open", "active")
+
+schema_version = Table(
+    "schema_version",
+    metadata,
+    Column("version", Integer, nullable=False),
+)
+
+games = Table(
+    "games",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("guild_id", BigInteger, nullable=True),
+    Column("channel_id", BigInteger, nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("seed", String(64), nullable=False),
+    Column("status", String(16), nullable=False),  # open | active | finished | aborted
+    Column("version", Integer, nullable=False, default=0),
+    Column("ply", Integer, nullable=False, default=0),
+    Column("state", JSON, nullable=True),
+    Column("outcome", JSON, nullable=True),
+    Column("creator_id", BigInteger, nullable=False),
+    Column("max_players", Integer, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+    # added in migration 2: clocks and turn tracking
+    Column("clock_days", Integer, nullable=True),
+    Column("bank_days", Integer, nullable=True),
+    Column("turn_seat", Integer, nullable=True),
+    Column("turn_started_at", DateTime(timezone=True), nullable=True),
+    Column("deadline", DateTime(timezone=True), nullable=True),
+    Column("reminders_sent", Integer, nullable=False, server_default="0"),
+    Column("thread_id", BigInteger, nullable=True),
+    Column("parent_channel_id", BigInteger, nullable=True),
+    Column("tournament_id", Integer, nullable=True),
+    Column("rated", Integer, nullable=False, server_default="1"),
+)
+Index(
+    "one_live_game_per_channel",
+    games.c.channel_id,
+    unique=True,
+    sqlite_where=games.c.status.in_(ACTIVE_STATUSES),
+    postgresql_where=games.c.status.in_(ACTIVE_STATUSES),
+)
+
+seats = Table(
+    "seats",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("user_id", BigInteger, nullable=False),
+    Column("display_name", String(100), nullable=False),
+    # added in migration 2
+    Column("bank_seconds", Integer, nullable=True),
+    Column("missed_turns", Integer, nullable=False, server_default="0"),
+    Column("removed", Integer, nullable=False, server_default="0"),
+)
+Index("seats_by_user", seats.c.user_id)
+
+moves = Table(
+    "moves",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("ply", Integer, primary_key=True),
+    Column("seat", Integer, nullable=True),
+    Column("notation", Text, nullable=False),
+    Column("description", Text, nullable=False),
+    Column("kind", String(16), nullable=False),  # move | roll | resign | timeout
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+# migration 2: player preferences (notifications, vacation) and pending undo requests
+players = Table(
+    "players",
+    metadata,
+    Column("guild_id", BigInteger, primary_key=True),
+    Column("user_id", BigInteger, primary_key=True),
+    Column("notify", String(8), nullable=False, server_default="dm"),  # dm | mention | off
+    Column("vacation_until", DateTime(timezone=True), nullable=True),
+    Column("vacation_year", Integer, nullable=True),
+    Column("vacation_used_days", Integer, nullable=False, server_default="0"),
+)
+
+undo_requests = Table(
+    "undo_requests",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("ply", Integer, nullable=False),
+    Column("requester_id", BigInteger, nullable=False),
+    Column("accepted", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
+
+def _create(*tables: Table) -> Callable[[Connection], None]:
+    def run(conn: Connection) -> None:
+        for table in tables:
+            table.create(conn, checkfirst=True)
+            for index in table.indexes:
+                index.create(conn, checkfirst=True)
+
+    return run
+
+
+def _migration_1(conn: Connection) -> None:
+    """The first schema: games, seats and the move log."""
+    conn.execute(text(
+        "CREATE TABLE IF NOT EXISTS games ("
+        " id INTEGER PRIMARY KEY AUTOINCREMENT, guild_id BIGINT, channel_id BIGINT NOT NULL,"
+        " game VARCHAR(32) NOT NULL, options JSON NOT NULL, seed VARCHAR(64) NOT NULL,"
+        " status VARCHAR(16) NOT NULL, version INTEGER NOT NULL, ply INTEGER NOT NULL,"
+        " state JSON, outcome JSON, creator_id BIGINT NOT NULL, max_players INTEGER NOT NULL,"
+        " created_at TIMESTAMP NOT NULL, updated_at TIMESTAMP NOT NULL)"
+    ) if conn.dialect.name == "sqlite" else text(
+        "CREATE TABLE IF NOT EXISTS games ("
+        " id SERIAL PRIMARY KEY, guild_id BIGINT, channel_id BIGINT NOT NULL,"
+        " game VARCHAR(32) NOT NULL, options JSON NOT NULL, seed VARCHAR(64) NOT NULL,"
+        " status VARCHAR(16) NOT NULL, version INTEGER NOT NULL, ply INTEGER NOT NULL,"
+        " state JSON, outcome JSON, creator_id BIGINT NOT NULL, max_players INTEGER NOT NULL,"
+        " created_at TIMESTAMP WITH TIME ZONE NOT NULL, updated_at TIMESTAMP WITH TIME ZONE NOT NULL)"
+    ))
+    conn.execute(text(
+        "CREATE UNIQUE INDEX IF NOT EXISTS one_live_game_per_channel ON games (channel_id)"
+        " WHERE status IN ('open', 'active')"
+    ))
+    conn.execute(text(
+        "CREATE TABLE IF NOT EXISTS seats (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+        " seat INTEGER NOT NULL, user_id BIGINT NOT NULL, display_name VARCHAR(100) NOT NULL,"
+        " PRIMARY KEY (game_id, seat))"
+    ))
+    conn.execute(text("CREATE INDEX IF NOT EXISTS seats_by_user ON seats (user_id)"))
+    conn.execute(text(
+        "CREATE TABLE IF NOT EXISTS moves (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+        " ply INTEGER NOT NULL, seat INTEGER, notation TEXT NOT NULL, description TEXT NOT NULL,"
+        " kind VARCHAR(16) NOT NULL, created_at TIMESTAMP NOT NULL, PRIMARY KEY (game_id, ply))"
+    ))
+
+
+def _migration_2(conn: Connection) -> None:
+    """Clocks, turn tracking, threads, tournaments link; player preferences and undo requests."""
+    stamp = "TIMESTAMP" if conn.dialect.name == "sqlite" else "TIMESTAMP WITH TIME ZONE"
+    for column in (
+        "clock_days INTEGER", "bank_days INTEGER", "turn_seat INTEGER", f"turn_started_at {stamp}",
+        f"deadline {stamp}", "reminders_sent INTEGER NOT NULL DEFAULT 0", "thread_id BIGINT",
+        "parent_channel_id BIGINT", "tournament_id INTEGER", "rated INTEGER NOT NULL DEFAULT 1",
+    ):
+        conn.execute(text(f"ALTER TABLE games ADD COLUMN {column}"))
+    for column in ("bank_seconds INTEGER", "missed_turns INTEGER NOT NULL DEFAULT 0",
+                   "removed INTEGER NOT NULL DEFAULT 0"):
+        conn.execute(text(f"ALTER TABLE seats ADD COLUMN {column}"))
+    conn.execute(text("CREATE INDEX IF NOT EXISTS games_by_deadline ON games (deadline)"))
+    _create(players, undo_requests)(conn)
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2]
+LATEST_VERSION = len(MIGRATIONS)
+
+
+def current_version(conn: Connection) -> int:
+    """The schema version of the connected database (0 when empty)."""
+    schema_version.create(conn, checkfirst=True)
+    row = conn.execute(schema_version.select()).first()
+    return int(row.version) if row else 0
+
+
+def migrate(conn: Connection, target: int = LATEST_VERSION) -> int:
+    """Apply every migration after the database's version up to ``target``; returns the new version."""
+    version = current_version(conn)
+    for number in range(version + 1, target + 1):
+        MIGRATIONS[number - 1](conn)
+        conn.execute(schema_version.delete())
+        conn.execute(schema_version.insert().values(version=number))
+    return max(version, target)

@@ -1,0 +1,160 @@
+"""The base of every game's command group: join, leave, start, move, roll and board.
+
+A game's cog subclasses ``GameCog`` with its ``group_name`` and adds its own ``new`` command
+(with the game's options) that calls ``create``.  Refusals are ephemeral single sentences.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.service import Actor, Report, ServiceError, rules_for
+from cogs.buttons import buttons
+from cogs.messages import NO_PINGS, lobby_embed, report_payload
+
+if TYPE_CHECKING:
+    from bot.client import PyramidBot
+
+log = logging.getLogger(__name__)
+
+CLOCK_CHOICES = [
+    app_commands.Choice(name="no clock", value=0),
+    *[app_commands.Choice(name=f"{d} day{'s' if d > 1 else ''} per move", value=d) for d in (1, 2, 3, 5, 7, 14)],
+]
+AUTOCOMPLETE_LIMIT = 25
+
+
+def actor_of(interaction: discord.Interaction) -> Actor:
+    """The service's view of the user behind ``interaction``."""
+    user = interaction.user
+    perms = getattr(interaction, "permissions", None)
+    can_manage = bool(perms and (perms.manage_guild or perms.administrator))
+    return Actor(user.id, getattr(user, "display_name", user.name), can_manage)
+
+
+async def refuse(interaction: discord.Interaction, message: str) -> None:
+    """Tell only the caller, in one sentence, why nothing happened."""
+    if interaction.response.is_done():
+        await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_PINGS)
+    else:
+        await interaction.response.send_message(message, ephemeral=True, allowed_mentions=NO_PINGS)
+
+
+def report_view(report: Report) -> discord.ui.View | None:
+    """The buttons under a move's reply: Roll when the next player must roll, Rematch at the end."""
+    if report.outcome is not None or report.game.status in ("finished", "aborted"):
+        return buttons(report.game.id, "rematch")
+    if report.needs_roll:
+        return buttons(report.game.id, "roll")
+    return None
+
+
+async def post_report(interaction: discord.Interaction, report: Report) -> None:
+    """Reply to ``interaction`` with the embed and board of ``report``."""
+    payload = report_payload(report, report_view(report))
+    if interaction.response.is_done():
+        await interaction.followup.send(**payload)
+    else:
+        await interaction.response.send_message(**payload)
+
+
+async def post_lobby(interaction: discord.Interaction, bot: PyramidBot, channel_id: int, note: str) -> None:
+    """Show the open game's players with Join and Start buttons."""
+    game = await bot.service.store.live_game(channel_id)
+    if game is None:
+        await interaction.response.send_message(note, allowed_mentions=NO_PINGS)
+        return
+    rules = rules_for(game.game)
+    await interaction.response.send_message(
+        note, embed=lobby_embed(game, rules.title, rules.min_players),
+        view=buttons(game.id, "join", "start"), allowed_mentions=NO_PINGS,
+    )
+
+
+class GameCog(commands.GroupCog):
+    """Shared commands of a game group; subclasses set ``game_name`` and add ``new``."""
+
+    game_name: ClassVar[str] = ""
+
+    def __init__(self, bot: PyramidBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def rules(self) -> Any:
+        """The game's rules object."""
+        return rules_for(self.game_name)
+
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        options: dict[str, Any],
+        *,
+        players: int | None = None,
+        clock: int = 0,
+        thread: bool = False,
+    ) -> None:
+        """Open a new game of this cog's kind in the channel (or a new thread) with the caller seated."""
+        await self.bot.open_game(interaction, self.game_name, options, players=players, clock=clock, thread=thread)
+
+    @app_commands.command(name="join", description="Join the game waiting for players in this channel.")
+    async def join(self, interaction: discord.Interaction) -> None:
+        actor = actor_of(interaction)
+        game = await self.bot.service.join(interaction.channel_id, actor)
+        await post_lobby(interaction, self.bot, interaction.channel_id, f"{actor.name} joins ({len(game.seats)}/{game.max_players}).")
+
+    @app_commands.command(name="leave", description="Leave the game before it starts.")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        actor = actor_of(interaction)
+        game = await self.bot.service.leave(interaction.channel_id, actor)
+        if game.status == "aborted":
+            await interaction.response.send_message(f"{actor.name} leaves; the game is closed.", allowed_mentions=NO_PINGS)
+        else:
+            await post_lobby(interaction, self.bot, interaction.channel_id, f"{actor.name} leaves.")
+
+    @app_commands.command(name="start", description="Start the game once enough players have joined.")
+    async def start(self, interaction: discord.Interaction) -> None:
+        report = await self.bot.service.start(interaction.channel_id, actor_of(interaction))
+        await post_report(interaction, report)
+
+    @app_commands.command(name="move", description="Make a move in this channel's game (type to see your legal moves).")
+    @app_commands.describe(notation="Your move in the game's notation; suggestions list your legal moves.")
+    async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 100]) -> None:
+        report = await self.bot.service.move(interaction.channel_id, actor_of(interaction), notation)
+        await post_report(interaction, report)
+
+    @move.autocomplete("notation")
+    async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The caller's legal moves whose notation or description contains what they typed."""
+        moves = await self.bot.service.legal_moves(interaction.channel_id, interaction.user.id)
+        typed = current.strip().lower()
+        picked = [(n, d) for n, d in moves if typed in n.lower() or typed in d.lower()] if typed else moves
+        return [
+            app_commands.Choice(name=_label(n, d), value=n[:100]) for n, d in picked[:AUTOCOMPLETE_LIMIT]
+        ]
+
+    @app_commands.command(name="roll", description="Roll the dice when it is your turn to roll.")
+    async def roll(self, interaction: discord.Interaction) -> None:
+        report = await self.bot.service.roll(interaction.channel_id, actor_of(interaction))
+        await post_report(interaction, report)
+
+    @app_commands.command(name="board", description="Show the board of this channel's game (anyone may look).")
+    async def board(self, interaction: discord.Interaction) -> None:
+        report = await self.bot.service.board(interaction.channel_id)
+        if report.state is None:
+            await post_lobby(interaction, self.bot, interaction.channel_id, "Waiting for players.")
+            return
+        payload = report_payload(report)
+        payload["allowed_mentions"] = NO_PINGS
+        payload.pop("content", None)
+        await interaction.response.send_message(**payload)
+
+
+def _label(notation: str, description: str) -> str:
+    label = notation if description.lower().startswith(notation.lower()) else f"{notation} — {description}"
+    return label[:100]

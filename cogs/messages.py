@@ -1,0 +1,108 @@
+"""Turning service reports into Discord messages: embeds, the board file, buttons and mentions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import discord
+
+from bot.service import Report
+from bot.store import GameRow
+from games.base import Outcome
+
+BOARD_FILE = "board.png"
+NO_PINGS = discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False)
+EMBED_COLOUR = discord.Colour(0x0072B2)
+END_COLOUR = discord.Colour(0x009E73)
+
+
+def only_user(user_id: int | None) -> discord.AllowedMentions:
+    """Allowed mentions that can ping ``user_id`` and nobody else."""
+    if user_id is None:
+        return NO_PINGS
+    return discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(user_id)], replied_user=False)
+
+
+def mention(user_id: int | None) -> str:
+    """A user mention, or an empty string."""
+    return f"<@{user_id}>" if user_id is not None else ""
+
+
+def players_line(game: GameRow) -> str:
+    """The seated players in seat order, e.g. "1. alice, 2. bob"."""
+    if not game.seats:
+        return "nobody yet"
+    return ", ".join(f"{s.seat + 1}. {s.display_name}" for s in game.seats)
+
+
+def outcome_text(game: GameRow, outcome: Outcome, seat_name: Any) -> str:
+    """The final result: places, names and scores."""
+    order = sorted(range(len(outcome.ranks)), key=lambda s: (outcome.ranks[s], s))
+    rows = []
+    for seat in order:
+        score = ""
+        if outcome.scores is not None:
+            value = outcome.scores[seat]
+            score = f" — {int(value) if float(value).is_integer() else value}"
+        rows.append(f"**{outcome.ranks[seat]}.** {game.name_at(seat)} ({seat_name(seat)}){score}")
+    head = "**Draw.**" if outcome.is_draw else f"**{' and '.join(game.name_at(s) for s in outcome.winners)} wins!**"
+    return f"{head} {outcome.reason}\n" + "\n".join(rows)
+
+
+def report_embed(report: Report, title_suffix: str = "") -> discord.Embed:
+    """The embed posted after a move: what happened, whose turn, the board image."""
+    game, rules = report.game, report.rules
+    embed = discord.Embed(
+        title=f"{rules.title}{title_suffix}",
+        description="\n".join(report.lines)[:4000],
+        colour=END_COLOUR if report.outcome else EMBED_COLOUR,
+    )
+    if report.outcome is not None:
+        embed.add_field(name="Result", value=outcome_text(game, report.outcome, lambda s: rules.seat_name(report.state, s))[:1024],
+                        inline=False)
+    elif report.state is not None:
+        seat = report.to_move_seat
+        who = f"{mention(report.to_move_user)} ({rules.seat_name(report.state, seat)})" if seat is not None else "—"
+        action = "roll" if report.needs_roll else "move"
+        embed.add_field(name="To " + action, value=who, inline=True)
+        embed.add_field(name="Status", value=rules.status_line(report.state)[:1024], inline=False)
+        if game.deadline is not None:
+            embed.add_field(name="Deadline", value=discord.utils.format_dt(game.deadline, "R"), inline=True)
+    embed.set_footer(text=f"Game #{game.id} · move {game.ply}")
+    if report.png is not None:
+        embed.set_image(url=f"attachment://{BOARD_FILE}")
+    return embed
+
+
+def report_payload(report: Report, view: discord.ui.View | None = None) -> dict[str, Any]:
+    """Keyword arguments for ``send``/``send_message`` that post ``report``."""
+    to_ping = report.to_move_user if report.outcome is None and report.turn_changed else None
+    payload: dict[str, Any] = {
+        "embed": report_embed(report),
+        "allowed_mentions": only_user(to_ping),
+    }
+    if to_ping is not None:
+        payload["content"] = f"{mention(to_ping)}, your turn."
+    if report.png is not None:
+        payload["file"] = discord.File(_bytes_io(report.png), filename=BOARD_FILE)
+    if view is not None:
+        payload["view"] = view
+    return payload
+
+
+def lobby_embed(game: GameRow, title: str, min_players: int) -> discord.Embed:
+    """The invitation to a game that has not started."""
+    embed = discord.Embed(title=f"{title} — new game", colour=EMBED_COLOUR)
+    embed.add_field(name="Players", value=f"{players_line(game)} ({len(game.seats)}/{game.max_players})", inline=False)
+    options = ", ".join(f"{k}: {v}" for k, v in game.options.items()) or "standard"
+    embed.add_field(name="Options", value=options[:1024], inline=False)
+    if game.clock_days:
+        embed.add_field(name="Clock", value=f"{game.clock_days} day(s) per move", inline=True)
+    embed.set_footer(text=f"Game #{game.id} · needs {min_players}+ players · the creator presses Start")
+    return embed
+
+
+def _bytes_io(data: bytes) -> Any:
+    import io
+
+    return io.BytesIO(data)

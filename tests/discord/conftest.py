@@ -1,0 +1,47 @@
+"""SimCord fixtures: the real bot, offline, on a temporary database file."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+
+from bot.client import PyramidBot, create_bot
+from bot.settings import Settings
+
+
+@pytest.fixture
+def make_bot(db_url: str) -> Callable[[], PyramidBot]:
+    """Build a new bot on the test's database (call again to 'restart')."""
+
+    def build() -> PyramidBot:
+        return create_bot(Settings(token="test-token", database_url=db_url))
+
+    return build
+
+
+@pytest.fixture
+def simcord_bot(make_bot: Callable[[], PyramidBot]) -> PyramidBot:
+    """The bot under test for ``simcord_env``."""
+    return make_bot()
+
+
+@dataclass
+class Table:
+    """A guild, a channel and some members ready to play."""
+
+    env: Any
+    guild: Any
+    channel: Any
+    members: list[Any]
+
+
+@pytest.fixture
+def table(simcord_env: Any) -> Table:
+    """A server with #games and five members: alice, bob, carol, dave, erin."""
+    guild = simcord_env.create_guild("Pyramid Club")
+    channel = guild.create_text_channel("games")
+    members = [guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob", "carol", "dave", "erin")]
+    return Table(simcord_env, guild, channel, members)
