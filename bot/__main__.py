@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import logging
 import signal
 import sys
@@ -33,10 +34,8 @@ async def run_bot(settings: Settings) -> None:
     loop = asyncio.get_running_loop()
     stop = asyncio.Event()
     for sig in (signal.SIGINT, signal.SIGTERM):
-        try:
+        with contextlib.suppress(NotImplementedError):  # platforms without signal handlers
             loop.add_signal_handler(sig, stop.set)
-        except NotImplementedError:  # pragma: no cover - platforms without signal handlers
-            pass
     async with bot:
         runner = asyncio.create_task(bot.start(settings.token))
         stopper = asyncio.create_task(stop.wait())
@@ -77,8 +76,10 @@ def main(argv: list[str] | None = None) -> int:
     try:
         asyncio.run(run_bot(settings))
     except discord.LoginFailure:
-        print("Discord refused the token in DISCORD_TOKEN: copy it again from the Developer Portal (Bot tab).",
-              file=sys.stderr)
+        print(
+            "Discord refused the token in DISCORD_TOKEN: copy it again from the Developer Portal (Bot tab).",
+            file=sys.stderr,
+        )
         return 2
     except KeyboardInterrupt:
         pass

@@ -9,26 +9,33 @@ from typing import Any
 
 import discord
 from discord import app_commands
-from discord.ext import commands
+from discord.ext import commands, tasks
 
 from bot.service import GameService, ServiceError, rules_for
 from bot.settings import Settings
 from bot.store import Store
-from cogs.base import actor_of, post_lobby, post_report, refuse
+from bot.timekeeper import Reminder, Timekeeper, Timeout
+from bot.undo import UndoDesk
+from cogs.base import actor_of, post_lobby, post_report, refuse, report_view
 from cogs.buttons import GameButton
-from cogs.messages import NO_PINGS
+from cogs.messages import NO_PINGS, only_user, report_payload
 
 log = logging.getLogger(__name__)
 
-GAME_COGS = ("cogs.hedgehog",)
+GAME_COGS = ("cogs.hedgehog", "cogs.whist")
 CORE_COGS = ("cogs.core",)
 
 
 class PyramidBot(commands.Bot):
     """The bot: one ``GameService`` over one ``Store``, a cog per game and the core commands."""
 
-    def __init__(self, settings: Settings, *, clock: Callable[[], datetime] = discord.utils.utcnow,
-                 game_cogs: tuple[str, ...] | None = None) -> None:
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        clock: Callable[[], datetime] = discord.utils.utcnow,
+        game_cogs: tuple[str, ...] | None = None,
+    ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
@@ -51,11 +58,76 @@ class PyramidBot(commands.Bot):
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_url)
         self._service = GameService(self.store, clock=self.clock)
+        self.timekeeper = Timekeeper(
+            self._service,
+            missed_turns_limit=self.settings.missed_turns_limit,
+            vacation_days_per_year=self.settings.vacation_days_per_year,
+        )
+        self.undo = UndoDesk(self._service)
         for name in (*self.game_cogs, *CORE_COGS):
             await self.load_extension(name)
         self.add_dynamic_items(GameButton)
         if self.settings.sync_commands:
             await self.sync_commands()
+        self.clock_loop.change_interval(seconds=self.settings.scheduler_interval_seconds)
+        self.clock_loop.start()
+
+    @tasks.loop(seconds=60)
+    async def clock_loop(self) -> None:
+        """Act on due deadlines and reminders; the first run at start-up catches up after downtime."""
+        try:
+            events = await self.timekeeper.tick()
+        except Exception:
+            log.exception("clock check failed")
+            return
+        for event in events:
+            try:
+                await self.deliver(event)
+            except Exception:
+                log.exception("could not deliver %s", type(event).__name__)
+
+    @clock_loop.before_loop
+    async def _before_clock(self) -> None:
+        await self.wait_until_ready()
+
+    async def deliver(self, event: Reminder | Timeout) -> None:
+        """Send a reminder (DM, or a channel mention when DMs are closed) or post a timeout."""
+        if isinstance(event, Timeout):
+            channel = await self._channel(event.report.game.channel_id)
+            if channel is not None:
+                await channel.send(**report_payload(event.report, report_view(event.report)))
+            return
+        prefs = await self.service.store.player_prefs(event.game.guild_id, event.user_id)
+        if prefs["notify"] == "off":
+            return
+        if prefs["notify"] == "dm":
+            try:
+                user = self.get_user(event.user_id) or await self.fetch_user(event.user_id)
+                await user.send(event.text, allowed_mentions=NO_PINGS)
+                return
+            except (discord.Forbidden, discord.HTTPException):
+                log.info("DMs closed for %s; reminding in the channel", event.user_id)
+        channel = await self._channel(event.channel_id)
+        if channel is not None:
+            await channel.send(f"<@{event.user_id}> {event.text}", allowed_mentions=only_user(event.user_id))
+
+    async def _channel(self, channel_id: int) -> discord.abc.Messageable | None:
+        channel = self.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self.fetch_channel(channel_id)
+            except discord.HTTPException:
+                return None
+        if isinstance(channel, discord.Thread) and channel.archived:
+            await channel.edit(archived=False)
+        return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        """Keep a game's thread from archiving while the game runs."""
+        if after.archived and not before.archived and self._service is not None:
+            game = await self.service.store.live_game(after.id)
+            if game is not None and game.status in ("open", "active"):
+                await after.edit(archived=False)
 
     async def sync_commands(self) -> None:
         """Register the slash commands: to the development server when set (instant), else globally."""
@@ -70,6 +142,7 @@ class PyramidBot(commands.Bot):
 
     async def close(self) -> None:
         """Let moves in flight finish, disconnect, then close the database."""
+        self.clock_loop.cancel()
         if self._service is not None:
             await self._service.drain()
         await super().close()
@@ -93,8 +166,16 @@ class PyramidBot(commands.Bot):
 
     # ------------------------------------------------------------------ shared flows
 
-    async def open_game(self, interaction: discord.Interaction, game_name: str, options: dict[str, Any], *,
-                        players: int | None = None, clock: int = 0, thread: bool = False) -> None:
+    async def open_game(
+        self,
+        interaction: discord.Interaction,
+        game_name: str,
+        options: dict[str, Any],
+        *,
+        players: int | None = None,
+        clock: int = 0,
+        thread: bool = False,
+    ) -> None:
         """Create a game in the channel, or in a new thread of it, with the caller seated."""
         actor = actor_of(interaction)
         rules = rules_for(game_name)
@@ -106,14 +187,21 @@ class PyramidBot(commands.Bot):
             if not isinstance(channel, discord.TextChannel):
                 raise ServiceError("Threads can only be opened from a text channel.")
             created_thread = await channel.create_thread(
-                name=f"{rules.title} — {actor.name}"[:100], type=discord.ChannelType.public_thread,
+                name=f"{rules.title} — {actor.name}"[:100],
+                type=discord.ChannelType.public_thread,
                 auto_archive_duration=10080,
             )
             await created_thread.add_user(interaction.user)
             parent_id, channel_id = channel.id, created_thread.id
         game = await self.service.new_game(
-            guild_id=interaction.guild_id, channel_id=channel_id, game=game_name, actor=actor, options=options,
-            max_players=players, clock_days=clock or None, thread_id=created_thread.id if created_thread else None,
+            guild_id=interaction.guild_id,
+            channel_id=channel_id,
+            game=game_name,
+            actor=actor,
+            options=options,
+            max_players=players,
+            clock_days=clock or None,
+            thread_id=created_thread.id if created_thread else None,
             parent_channel_id=parent_id,
         )
         if created_thread is not None:
@@ -122,12 +210,14 @@ class PyramidBot(commands.Bot):
 
             await created_thread.send(
                 f"{actor.name} opened a game of {rules.title}.",
-                embed=lobby_embed(game, rules.title, rules.min_players), view=buttons(game.id, "join", "start"),
+                embed=lobby_embed(game, rules.title, rules.min_players),
+                view=buttons(game.id, "join", "start"),
                 allowed_mentions=NO_PINGS,
             )
             await interaction.response.send_message(
                 f"{actor.name} opened a game of {rules.title} in {created_thread.mention}: join it there.",
-                view=buttons(game.id, "join"), allowed_mentions=NO_PINGS,
+                view=buttons(game.id, "join"),
+                allowed_mentions=NO_PINGS,
             )
             return
         await post_lobby(interaction, self, channel_id, f"{actor.name} opened a game of {rules.title}.")
@@ -154,7 +244,9 @@ class PyramidBot(commands.Bot):
             if game.seat_of(actor.user_id) is None:
                 raise ServiceError("Only the players of that game can ask for a rematch.")
             await self.service.rematch(game, actor)
-            await post_lobby(interaction, self, channel_id, f"{actor.name} asks for a rematch: press Join to play again.")
+            await post_lobby(
+                interaction, self, channel_id, f"{actor.name} asks for a rematch: press Join to play again."
+            )
             return
         if game.status not in ("open", "active"):
             raise ServiceError("This button belongs to a game that has ended.")
@@ -165,8 +257,9 @@ class PyramidBot(commands.Bot):
                 thread = self.get_channel(joined.thread_id)
                 if isinstance(thread, discord.Thread):
                     await thread.add_user(interaction.user)
-                await interaction.response.send_message(f"{note} The game is in <#{joined.thread_id}>.",
-                                                        allowed_mentions=NO_PINGS)
+                await interaction.response.send_message(
+                    f"{note} The game is in <#{joined.thread_id}>.", allowed_mentions=NO_PINGS
+                )
                 return
             await post_lobby(interaction, self, channel_id, note)
         elif action == "start":

@@ -59,6 +59,7 @@ games = Table(
     Column("turn_started_at", DateTime(timezone=True), nullable=True),
     Column("deadline", DateTime(timezone=True), nullable=True),
     Column("reminders_sent", Integer, nullable=False, server_default="0"),
+    Column("wake_at", DateTime(timezone=True), nullable=True),  # next reminder or deadline
     Column("thread_id", BigInteger, nullable=True),
     Column("parent_channel_id", BigInteger, nullable=True),
     Column("tournament_id", Integer, nullable=True),
@@ -133,51 +134,72 @@ def _create(*tables: Table) -> Callable[[Connection], None]:
 
 def _migration_1(conn: Connection) -> None:
     """The first schema: games, seats and the move log."""
-    conn.execute(text(
-        "CREATE TABLE IF NOT EXISTS games ("
-        " id INTEGER PRIMARY KEY AUTOINCREMENT, guild_id BIGINT, channel_id BIGINT NOT NULL,"
-        " game VARCHAR(32) NOT NULL, options JSON NOT NULL, seed VARCHAR(64) NOT NULL,"
-        " status VARCHAR(16) NOT NULL, version INTEGER NOT NULL, ply INTEGER NOT NULL,"
-        " state JSON, outcome JSON, creator_id BIGINT NOT NULL, max_players INTEGER NOT NULL,"
-        " created_at TIMESTAMP NOT NULL, updated_at TIMESTAMP NOT NULL)"
-    ) if conn.dialect.name == "sqlite" else text(
-        "CREATE TABLE IF NOT EXISTS games ("
-        " id SERIAL PRIMARY KEY, guild_id BIGINT, channel_id BIGINT NOT NULL,"
-        " game VARCHAR(32) NOT NULL, options JSON NOT NULL, seed VARCHAR(64) NOT NULL,"
-        " status VARCHAR(16) NOT NULL, version INTEGER NOT NULL, ply INTEGER NOT NULL,"
-        " state JSON, outcome JSON, creator_id BIGINT NOT NULL, max_players INTEGER NOT NULL,"
-        " created_at TIMESTAMP WITH TIME ZONE NOT NULL, updated_at TIMESTAMP WITH TIME ZONE NOT NULL)"
-    ))
-    conn.execute(text(
-        "CREATE UNIQUE INDEX IF NOT EXISTS one_live_game_per_channel ON games (channel_id)"
-        " WHERE status IN ('open', 'active')"
-    ))
-    conn.execute(text(
-        "CREATE TABLE IF NOT EXISTS seats (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
-        " seat INTEGER NOT NULL, user_id BIGINT NOT NULL, display_name VARCHAR(100) NOT NULL,"
-        " PRIMARY KEY (game_id, seat))"
-    ))
+    conn.execute(
+        text(
+            "CREATE TABLE IF NOT EXISTS games ("
+            " id INTEGER PRIMARY KEY AUTOINCREMENT, guild_id BIGINT, channel_id BIGINT NOT NULL,"
+            " game VARCHAR(32) NOT NULL, options JSON NOT NULL, seed VARCHAR(64) NOT NULL,"
+            " status VARCHAR(16) NOT NULL, version INTEGER NOT NULL, ply INTEGER NOT NULL,"
+            " state JSON, outcome JSON, creator_id BIGINT NOT NULL, max_players INTEGER NOT NULL,"
+            " created_at TIMESTAMP NOT NULL, updated_at TIMESTAMP NOT NULL)"
+        )
+        if conn.dialect.name == "sqlite"
+        else text(
+            "CREATE TABLE IF NOT EXISTS games ("
+            " id SERIAL PRIMARY KEY, guild_id BIGINT, channel_id BIGINT NOT NULL,"
+            " game VARCHAR(32) NOT NULL, options JSON NOT NULL, seed VARCHAR(64) NOT NULL,"
+            " status VARCHAR(16) NOT NULL, version INTEGER NOT NULL, ply INTEGER NOT NULL,"
+            " state JSON, outcome JSON, creator_id BIGINT NOT NULL, max_players INTEGER NOT NULL,"
+            " created_at TIMESTAMP WITH TIME ZONE NOT NULL, updated_at TIMESTAMP WITH TIME ZONE NOT NULL)"
+        )
+    )
+    conn.execute(
+        text(
+            "CREATE UNIQUE INDEX IF NOT EXISTS one_live_game_per_channel ON games (channel_id)"
+            " WHERE status IN ('open', 'active')"
+        )
+    )
+    conn.execute(
+        text(
+            "CREATE TABLE IF NOT EXISTS seats (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+            " seat INTEGER NOT NULL, user_id BIGINT NOT NULL, display_name VARCHAR(100) NOT NULL,"
+            " PRIMARY KEY (game_id, seat))"
+        )
+    )
     conn.execute(text("CREATE INDEX IF NOT EXISTS seats_by_user ON seats (user_id)"))
-    conn.execute(text(
-        "CREATE TABLE IF NOT EXISTS moves (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
-        " ply INTEGER NOT NULL, seat INTEGER, notation TEXT NOT NULL, description TEXT NOT NULL,"
-        " kind VARCHAR(16) NOT NULL, created_at TIMESTAMP NOT NULL, PRIMARY KEY (game_id, ply))"
-    ))
+    conn.execute(
+        text(
+            "CREATE TABLE IF NOT EXISTS moves (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+            " ply INTEGER NOT NULL, seat INTEGER, notation TEXT NOT NULL, description TEXT NOT NULL,"
+            " kind VARCHAR(16) NOT NULL, created_at TIMESTAMP NOT NULL, PRIMARY KEY (game_id, ply))"
+        )
+    )
 
 
 def _migration_2(conn: Connection) -> None:
     """Clocks, turn tracking, threads, tournaments link; player preferences and undo requests."""
     stamp = "TIMESTAMP" if conn.dialect.name == "sqlite" else "TIMESTAMP WITH TIME ZONE"
     for column in (
-        "clock_days INTEGER", "bank_days INTEGER", "turn_seat INTEGER", f"turn_started_at {stamp}",
-        f"deadline {stamp}", "reminders_sent INTEGER NOT NULL DEFAULT 0", "thread_id BIGINT",
-        "parent_channel_id BIGINT", "tournament_id INTEGER", "rated INTEGER NOT NULL DEFAULT 1",
+        "clock_days INTEGER",
+        "bank_days INTEGER",
+        "turn_seat INTEGER",
+        f"turn_started_at {stamp}",
+        f"deadline {stamp}",
+        "reminders_sent INTEGER NOT NULL DEFAULT 0",
+        f"wake_at {stamp}",
+        "thread_id BIGINT",
+        "parent_channel_id BIGINT",
+        "tournament_id INTEGER",
+        "rated INTEGER NOT NULL DEFAULT 1",
     ):
         conn.execute(text(f"ALTER TABLE games ADD COLUMN {column}"))
-    for column in ("bank_seconds INTEGER", "missed_turns INTEGER NOT NULL DEFAULT 0",
-                   "removed INTEGER NOT NULL DEFAULT 0"):
+    for column in (
+        "bank_seconds INTEGER",
+        "missed_turns INTEGER NOT NULL DEFAULT 0",
+        "removed INTEGER NOT NULL DEFAULT 0",
+    ):
         conn.execute(text(f"ALTER TABLE seats ADD COLUMN {column}"))
-    conn.execute(text("CREATE INDEX IF NOT EXISTS games_by_deadline ON games (deadline)"))
+    conn.execute(text("CREATE INDEX IF NOT EXISTS games_by_wake_at ON games (wake_at)"))
     _create(players, undo_requests)(conn)
 
 

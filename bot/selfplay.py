@@ -36,12 +36,26 @@ def parse_options(pairs: list[str]) -> dict[str, Any]:
     return out
 
 
-async def play_one(service: GameService, game_name: str, players: int, options: dict[str, Any],
-                   seed: str, channel_id: int, chooser: random.Random) -> tuple[Any, int]:
+async def play_one(
+    service: GameService,
+    game_name: str,
+    players: int,
+    options: dict[str, Any],
+    seed: str,
+    channel_id: int,
+    chooser: random.Random,
+) -> tuple[Any, int]:
     """Play one game through the service; returns (final report, plies)."""
     actors = [Actor(1000 + i, f"Player {i + 1}") for i in range(players)]
-    await service.new_game(guild_id=1, channel_id=channel_id, game=game_name, actor=actors[0],
-                           options=options, max_players=players, seed=seed)
+    await service.new_game(
+        guild_id=1,
+        channel_id=channel_id,
+        game=game_name,
+        actor=actors[0],
+        options=options,
+        max_players=players,
+        seed=seed,
+    )
     for actor in actors[1:]:
         await service.join(channel_id, actor)
     report = await service.start(channel_id, actors[0])
@@ -80,8 +94,9 @@ async def run_selfplay(args: argparse.Namespace, settings: Settings) -> int:
         try:
             for number in range(1, args.games + 1):
                 try:
-                    report, plies = await play_one(service, args.game, players, options,
-                                                   f"{args.seed}-{number}", number, chooser)
+                    report, plies = await play_one(
+                        service, args.game, players, options, f"{args.seed}-{number}", number, chooser
+                    )
                 except ServiceError as error:
                     print(f"Cannot play {rules.title}: {error}", file=sys.stderr)
                     return 2
@@ -89,13 +104,17 @@ async def run_selfplay(args: argparse.Namespace, settings: Settings) -> int:
                 outcome = report.outcome
                 winners = ", ".join(report.game.name_at(s) for s in outcome.winners) or "nobody"
                 result = "draw" if outcome.is_draw else f"won by {winners}"
-                print(f"[{number}/{args.games}] {rules.title}: {result} after {plies} plies — {outcome.reason}",
-                      flush=True)
+                print(
+                    f"[{number}/{args.games}] {rules.title}: {result} after {plies} plies — {outcome.reason}",
+                    flush=True,
+                )
                 if args.out is not None and report.png is not None:
                     (args.out / f"{args.game}-{number:03d}.png").write_bytes(report.png)
         finally:
             await store.close()
         elapsed = time.perf_counter() - started
-        print(f"{args.games} games, {total_plies} plies in {elapsed:.1f}s "
-              f"({total_plies / max(elapsed, 1e-9):.0f} plies/s through the service and database)")
+        print(
+            f"{args.games} games, {total_plies} plies in {elapsed:.1f}s "
+            f"({total_plies / max(elapsed, 1e-9):.0f} plies/s through the service and database)"
+        )
     return 0

@@ -12,11 +12,13 @@ import logging
 import secrets
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
-from datetime import UTC, datetime, timedelta
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Any
 
 import games as games_pkg
+from bot import clocks
+from bot.clocks import DAY
 from bot.store import ChannelBusy, GameRow, MoveRow, NewMove, StaleVersion, Store, StoreError
 from games.base import GameError, NotYourTurn, Outcome, Rules
 from games.playout import roll_rng, setup_rng
@@ -85,8 +87,11 @@ def rules_for(name: str) -> Rules:
 
 def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
     """The stored form of an outcome."""
-    return {"ranks": list(outcome.ranks), "reason": outcome.reason,
-            "scores": list(outcome.scores) if outcome.scores is not None else None}
+    return {
+        "ranks": list(outcome.ranks),
+        "reason": outcome.reason,
+        "scores": list(outcome.scores) if outcome.scores is not None else None,
+    }
 
 
 def outcome_from_json(data: dict[str, Any] | None) -> Outcome | None:
@@ -140,7 +145,7 @@ class GameService:
     async def _live(self, channel_id: int) -> GameRow:
         game = await self.store.live_game(channel_id)
         if game is None:
-            raise ServiceError("There is no game in this channel. Start one with `/<game> new`.")
+            raise ServiceError("There is no game running in this channel.")
         return game
 
     def rules_state(self, game: GameRow) -> Any:
@@ -194,16 +199,24 @@ class GameService:
             raise ServiceError(str(error)) from None
         limit = max_players or rules.max_players
         if not rules.min_players <= limit <= rules.max_players:
-            raise ServiceError(
-                f"{rules.title} takes {rules.min_players} to {rules.max_players} players, not {limit}."
-            )
+            raise ServiceError(f"{rules.title} takes {rules.min_players} to {rules.max_players} players, not {limit}.")
         async with self._Flight(self), self.lock(channel_id):
             try:
                 game_id = await self.store.create_game(
-                    guild_id=guild_id, channel_id=channel_id, game=game, options=resolved,
-                    seed=seed or secrets.token_hex(8), creator_id=actor.user_id, creator_name=actor.name,
-                    max_players=limit, now=self.clock(), clock_days=clock_days, bank_days=bank_days,
-                    thread_id=thread_id, parent_channel_id=parent_channel_id, tournament_id=tournament_id,
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    game=game,
+                    options=resolved,
+                    seed=seed or secrets.token_hex(8),
+                    creator_id=actor.user_id,
+                    creator_name=actor.name,
+                    max_players=limit,
+                    now=self.clock(),
+                    clock_days=clock_days,
+                    bank_days=bank_days,
+                    thread_id=thread_id,
+                    parent_channel_id=parent_channel_id,
+                    tournament_id=tournament_id,
                     seat_creator=seat_creator,
                 )
             except ChannelBusy as error:
@@ -260,7 +273,15 @@ class GameService:
             except GameError as error:
                 raise ServiceError(str(error)) from None
             now = self.clock()
-            values = {"status": "active", "state": rules.to_json(state), **self._turn_fields(game, rules, state, now)}
+            if game.bank_days:
+                for row in game.seats:
+                    await self._write(self.store.update_seat(game, row.seat, now, bank_seconds=game.bank_days * DAY))
+                    game = await self._reload(game)
+            values = {
+                "status": "active",
+                "state": rules.to_json(state),
+                **await self._turn_fields(game, rules, state, now),
+            }
             await self._write(self.store.update_game(game, now, **values))
             game = await self._reload(game)
             self._cache[game.id] = (game.version, state)
@@ -290,7 +311,7 @@ class GameService:
             game, rules, state, seat = await self._turn_of(channel_id, actor)
             if not rules.pending_roll(state):
                 raise ServiceError("There is nothing to roll now: make your move.")
-            move = rules.roll(state, roll_rng(game.seed, game.ply))
+            move = rules.roll(state, roll_rng(game.seed, await self.store.count_rolls(game.id)))
             after = rules.apply(state, move)
             return await self._commit(game, rules, state, [(seat, move, after, "roll")])
 
@@ -307,8 +328,7 @@ class GameService:
                 raise ServiceError("You have already left this game.")
             rules = rules_for(game.game)
             state = self.state_of(game)
-            return await self._remove_seat(game, rules, state, seat, "resign",
-                                           f"{game.name_at(seat)} resigns.")
+            return await self._remove_seat(game, rules, state, seat, "resign", f"{game.name_at(seat)} resigns.")
 
     async def abort(self, channel_id: int, actor: Actor) -> GameRow:
         """End the channel's game with no result (creator or server manager)."""
@@ -323,9 +343,16 @@ class GameService:
     async def rematch(self, old: GameRow, actor: Actor) -> GameRow:
         """Open a new game like ``old`` (same game, options, size and clock) in its channel."""
         return await self.new_game(
-            guild_id=old.guild_id, channel_id=old.channel_id, game=old.game, actor=actor, options=old.options,
-            max_players=old.max_players, clock_days=old.clock_days, bank_days=old.bank_days,
-            thread_id=old.thread_id, parent_channel_id=old.parent_channel_id,
+            guild_id=old.guild_id,
+            channel_id=old.channel_id,
+            game=old.game,
+            actor=actor,
+            options=old.options,
+            max_players=old.max_players,
+            clock_days=old.clock_days,
+            bank_days=old.bank_days,
+            thread_id=old.thread_id,
+            parent_channel_id=old.parent_channel_id,
         )
 
     async def legal_moves(self, channel_id: int, user_id: int) -> list[tuple[str, str]]:
@@ -372,6 +399,29 @@ class GameService:
             state = replay_row(rules, state, row)
         return state
 
+    async def replay_boards(
+        self, game: GameRow, progress: Callable[[int, int], Any] | None = None
+    ) -> tuple[list[bytes], list[str]]:
+        """The board after every ply, rebuilt from the log (first the starting position), with captions."""
+        rules = rules_for(game.game)
+        names = [game.name_at(s.seat) for s in game.seats]
+        state = rules.new_game(len(game.seats), game.options, setup_rng(game.seed))
+        log_rows = await self.store.moves(game.id)
+        states: list[tuple[Any, Any]] = [(state, None)]
+        for row in log_rows:
+            move = None if row.kind in ("resign", "removed") else rules.parse_move(state, row.notation)
+            state = replay_row(rules, state, row)
+            states.append((state, move))
+        boards: list[bytes] = []
+        captions = ["Start"] + [f"{row.ply + 1}/{len(log_rows)}: {row.description}"[:90] for row in log_rows]
+        for index, (frame_state, move) in enumerate(states):
+            boards.append(await asyncio.to_thread(render_game, game.game, frame_state, last_move=move, names=names))
+            if progress is not None and (index + 1) % 25 == 0:
+                result = progress(index + 1, len(states))
+                if asyncio.iscoroutine(result):
+                    await result
+        return boards, captions
+
     # ------------------------------------------------------------------ internals
 
     async def _turn_of(self, channel_id: int, actor: Actor) -> tuple[GameRow, Rules, Any, int]:
@@ -381,6 +431,8 @@ class GameService:
         seat = game.seat_of(actor.user_id)
         if seat is None:
             raise ServiceError("You are not playing in this game.")
+        if any(row.seat == seat and row.removed for row in game.seats):
+            raise ServiceError("You have left this game.")
         rules = rules_for(game.game)
         state = self.state_of(game)
         to_move = rules.to_move(state)
@@ -402,20 +454,61 @@ class GameService:
         assert loaded is not None
         return loaded
 
-    def _turn_fields(self, game: GameRow, rules: Rules, state: Any, now: datetime) -> dict[str, Any]:
+    async def _turn_fields(
+        self, game: GameRow, rules: Rules, state: Any, now: datetime, banks: dict[int, int | None] | None = None
+    ) -> dict[str, Any]:
         """Turn tracking and the clock: a new deadline whenever the seat to act changes."""
         seat = rules.to_move(state)
         if rules.outcome(state) is not None or seat is None:
-            return {"turn_seat": None, "turn_started_at": None, "deadline": None, "reminders_sent": 0}
+            return {"turn_seat": None, "turn_started_at": None, "deadline": None, "reminders_sent": 0, "wake_at": None}
         if seat == game.turn_seat and game.status == "active" and game.turn_started_at is not None:
             return {}
-        deadline = now + timedelta(days=game.clock_days) if game.clock_days else None
-        return {"turn_seat": seat, "turn_started_at": now, "deadline": deadline, "reminders_sent": 0}
+        fields: dict[str, Any] = {
+            "turn_seat": seat,
+            "turn_started_at": now,
+            "deadline": None,
+            "reminders_sent": 0,
+            "wake_at": None,
+        }
+        if game.clock_days:
+            bank = (banks or {}).get(seat, next((r.bank_seconds for r in game.seats if r.seat == seat), None))
+            user_id = game.user_at(seat)
+            prefs = await self.store.player_prefs(game.guild_id, user_id) if user_id is not None else {}
+            deadline = clocks.turn_deadline(now, game.clock_days, bank, prefs.get("vacation_until"))
+            fields["deadline"] = deadline
+            fields["wake_at"] = clocks.next_wake(now, deadline, 0)
+        return fields
 
-    async def _commit(self, game: GameRow, rules: Rules, before: Any,
-                      steps: Sequence[tuple[int | None, Any, Any, str]],
-                      seat_updates: dict[int, dict[str, Any]] | None = None,
-                      extra_lines: Sequence[str] = ()) -> Report:
+    async def turn_fields_after_undo(self, game: GameRow, rules: Rules, state: Any, now: datetime) -> dict[str, Any]:
+        """Clock fields for a state restored by undo: the player to act gets a fresh deadline."""
+        return await self._turn_fields(replace(game, turn_seat=None, turn_started_at=None), rules, state, now)
+
+    def remember(self, game: GameRow, state: Any) -> None:
+        """Cache ``state`` as the state of ``game`` at its current version."""
+        self._cache[game.id] = (game.version, state)
+
+    def _charge_clock(self, game: GameRow, rules: Rules, after: Any, now: datetime) -> dict[int, dict[str, Any]]:
+        """When the turn leaves a seat: take overtime from its bank and clear its missed turns."""
+        seat = game.turn_seat
+        if seat is None or rules.to_move(after) == seat or game.turn_started_at is None:
+            return {}
+        updates: dict[str, Any] = {"missed_turns": 0}
+        row = next((r for r in game.seats if r.seat == seat), None)
+        if game.clock_days and row is not None and row.bank_seconds is not None:
+            updates["bank_seconds"] = clocks.bank_after_move(
+                game.turn_started_at, now, game.clock_days, row.bank_seconds
+            )
+        return {seat: updates}
+
+    async def _commit(
+        self,
+        game: GameRow,
+        rules: Rules,
+        before: Any,
+        steps: Sequence[tuple[int | None, Any, Any, str]],
+        seat_updates: dict[int, dict[str, Any]] | None = None,
+        extra_lines: Sequence[str] = (),
+    ) -> Report:
         now = self.clock()
         new: list[NewMove] = []
         lines = list(extra_lines)
@@ -431,15 +524,56 @@ class GameService:
         if outcome is not None:
             last.status = "finished"
             last.outcome = outcome_to_json(outcome)
-        last.extra_updates = self._turn_fields(game, rules, state, now)
-        await self._write(self.store.append_moves(game, new, now, seat_updates))
+        charged = self._charge_clock(game, rules, state, now) if kinds_are_moves(steps) else {}
+        merged = {**charged, **(seat_updates or {})}
+        banks = {seat: values["bank_seconds"] for seat, values in merged.items() if "bank_seconds" in values}
+        last.extra_updates = await self._turn_fields(game, rules, state, now, banks)
+        await self._write(self.store.append_moves(game, new, now, merged))
         game = await self._reload(game)
         self._cache[game.id] = (game.version, state)
-        if outcome is None and len(steps) == 1 and rules.to_move(before) == rules.to_move(state):
-            pass  # same player continues
-        report = Report(game, rules, state, lines, last_move=steps[-1][1], outcome=outcome,
-                        turn_changed=bool(last.extra_updates.get("turn_started_at")))
+        report = Report(
+            game,
+            rules,
+            state,
+            lines,
+            last_move=steps[-1][1],
+            outcome=outcome,
+            turn_changed=bool(last.extra_updates.get("turn_started_at")),
+        )
         report.png = await self.render(game, state, steps[-1][1])
+        await self._notify(report)
+        return report
+
+    async def commit_entries(
+        self,
+        game: GameRow,
+        rules: Rules,
+        state: Any,
+        entries: Sequence[NewMove],
+        lines: Sequence[str],
+        seat_updates: dict[int, dict[str, Any]],
+    ) -> Report:
+        """Store entries the service built itself (clock timeouts, undo) and report the result."""
+        now = self.clock()
+        outcome = rules.outcome(state)
+        last = entries[-1]
+        last.state = rules.to_json(state)
+        if outcome is not None:
+            last.status = "finished"
+            last.outcome = outcome_to_json(outcome)
+        last.extra_updates = await self._turn_fields(game, rules, state, now)
+        await self._write(self.store.append_moves(game, entries, now, seat_updates))
+        game = await self._reload(game)
+        self._cache[game.id] = (game.version, state)
+        report = Report(
+            game,
+            rules,
+            state,
+            list(lines),
+            outcome=outcome,
+            turn_changed=bool(last.extra_updates.get("turn_started_at")),
+        )
+        report.png = await self.render(game, state)
         await self._notify(report)
         return report
 
@@ -451,12 +585,13 @@ class GameService:
         if outcome is not None:
             entry.status = "finished"
             entry.outcome = outcome_to_json(outcome)
-        entry.extra_updates = self._turn_fields(game, rules, after, now)
+        entry.extra_updates = await self._turn_fields(game, rules, after, now)
         await self._write(self.store.append_moves(game, [entry], now, {seat: {"removed": 1}}))
         game = await self._reload(game)
         self._cache[game.id] = (game.version, after)
-        report = Report(game, rules, after, [line], outcome=outcome,
-                        turn_changed=bool(entry.extra_updates.get("turn_started_at")))
+        report = Report(
+            game, rules, after, [line], outcome=outcome, turn_changed=bool(entry.extra_updates.get("turn_started_at"))
+        )
         report.png = await self.render(game, after)
         await self._notify(report)
         return report
@@ -466,6 +601,11 @@ class GameService:
             result = listener(report)
             if asyncio.iscoroutine(result):
                 await result
+
+
+def kinds_are_moves(steps: Sequence[tuple[int | None, Any, Any, str]]) -> bool:
+    """True when the steps were played by the player (not forced by the clock)."""
+    return all(kind in ("move", "roll") for *_, kind in steps)
 
 
 def replay_row(rules: Rules, state: Any, row: MoveRow) -> Any:

@@ -80,6 +80,7 @@ class GameRow:
     turn_started_at: datetime | None = None
     deadline: datetime | None = None
     reminders_sent: int = 0
+    wake_at: datetime | None = None
     thread_id: int | None = None
     parent_channel_id: int | None = None
     tournament_id: int | None = None
@@ -178,8 +179,10 @@ class Store:
         if row is None:
             return None
         seat_rows = (
-            await conn.execute(select(seats).where(seats.c.game_id == row["id"]).order_by(seats.c.seat))
-        ).mappings().all()
+            (await conn.execute(select(seats).where(seats.c.game_id == row["id"]).order_by(seats.c.seat)))
+            .mappings()
+            .all()
+        )
         return _game_row(row, seat_rows)
 
     async def game(self, game_id: int) -> GameRow | None:
@@ -190,9 +193,7 @@ class Store:
     async def live_game(self, channel_id: int) -> GameRow | None:
         """The open or running game in ``channel_id``."""
         async with self.engine.connect() as conn:
-            return await self._load(
-                conn, and_(games.c.channel_id == channel_id, games.c.status.in_(ACTIVE_STATUSES))
-            )
+            return await self._load(conn, and_(games.c.channel_id == channel_id, games.c.status.in_(ACTIVE_STATUSES)))
 
     async def latest_game(self, channel_id: int) -> GameRow | None:
         """The live game in ``channel_id``, else the most recent finished one."""
@@ -210,8 +211,10 @@ class Store:
         """The move log of ``game_id`` in ply order."""
         async with self.engine.connect() as conn:
             rows = (
-                await conn.execute(select(moves).where(moves.c.game_id == game_id).order_by(moves.c.ply))
-            ).mappings().all()
+                (await conn.execute(select(moves).where(moves.c.game_id == game_id).order_by(moves.c.ply)))
+                .mappings()
+                .all()
+            )
         return [
             MoveRow(r["ply"], r["seat"], r["notation"], r["description"], r["kind"], aware(r["created_at"]))
             for r in rows
@@ -233,23 +236,34 @@ class Store:
                     out.append(loaded)
             return out
 
-    async def games_with_deadline_before(self, moment: datetime) -> list[GameRow]:
-        """Running games whose move deadline is at or before ``moment``, or whose reminders fall due."""
+    async def games_due(self, moment: datetime) -> list[int]:
+        """Ids of running games whose next reminder or deadline is at or before ``moment``."""
         async with self.engine.connect() as conn:
-            ids = (
-                await conn.execute(
-                    select(games.c.id)
-                    .where(games.c.status == "active", games.c.deadline.is_not(None))
-                    .order_by(games.c.deadline)
+            return list(
+                (
+                    await conn.execute(
+                        select(games.c.id)
+                        .where(games.c.status == "active", games.c.wake_at.is_not(None), games.c.wake_at <= moment)
+                        .order_by(games.c.wake_at)
+                    )
                 )
-            ).scalars().all()
-            out = []
-            for game_id in ids:
-                loaded = await self._load(conn, games.c.id == game_id)
-                if loaded is not None and loaded.deadline is not None:
-                    out.append(loaded)
-            del moment
-            return out
+                .scalars()
+                .all()
+            )
+
+    async def count_rolls(self, game_id: int) -> int:
+        """How many dice rolls the game's log holds (the index of the next roll)."""
+        async with self.engine.connect() as conn:
+            return int(
+                (
+                    await conn.execute(
+                        select(func.count())
+                        .select_from(moves)
+                        .where(moves.c.game_id == game_id, moves.c.kind == "roll")
+                    )
+                ).scalar()
+                or 0
+            )
 
     async def count_games(self) -> int:
         """How many games the database holds (any status)."""
@@ -283,22 +297,46 @@ class Store:
             async with self.engine.begin() as conn:
                 result = await conn.execute(
                     insert(games).values(
-                        guild_id=guild_id, channel_id=channel_id, game=game, options=options, seed=seed,
-                        status="open", version=0, ply=0, state=None, outcome=None, creator_id=creator_id,
-                        max_players=max_players, created_at=now, updated_at=now, clock_days=clock_days,
-                        bank_days=bank_days, thread_id=thread_id, parent_channel_id=parent_channel_id,
-                        tournament_id=tournament_id, rated=int(rated), reminders_sent=0,
+                        guild_id=guild_id,
+                        channel_id=channel_id,
+                        game=game,
+                        options=options,
+                        seed=seed,
+                        status="open",
+                        version=0,
+                        ply=0,
+                        state=None,
+                        outcome=None,
+                        creator_id=creator_id,
+                        max_players=max_players,
+                        created_at=now,
+                        updated_at=now,
+                        clock_days=clock_days,
+                        bank_days=bank_days,
+                        thread_id=thread_id,
+                        parent_channel_id=parent_channel_id,
+                        tournament_id=tournament_id,
+                        rated=int(rated),
+                        reminders_sent=0,
                     )
                 )
                 game_id = int(result.inserted_primary_key[0])
                 if seat_creator:
                     await conn.execute(
-                        insert(seats).values(game_id=game_id, seat=0, user_id=creator_id,
-                                             display_name=creator_name[:100], missed_turns=0, removed=0)
+                        insert(seats).values(
+                            game_id=game_id,
+                            seat=0,
+                            user_id=creator_id,
+                            display_name=creator_name[:100],
+                            missed_turns=0,
+                            removed=0,
+                        )
                     )
                 return game_id
         except IntegrityError:
-            raise ChannelBusy("This channel already has a game; finish or abort it first, or use another channel.") from None
+            raise ChannelBusy(
+                "This channel already has a game; finish or abort it first, or use another channel."
+            ) from None
 
     async def _bump(self, conn: AsyncConnection, game: GameRow, now: datetime, **values: Any) -> None:
         result = await conn.execute(
@@ -318,8 +356,14 @@ class Store:
                 await conn.execute(
                     insert(seats),
                     [
-                        {"game_id": game.id, "seat": i, "user_id": uid, "display_name": name[:100],
-                         "missed_turns": 0, "removed": 0}
+                        {
+                            "game_id": game.id,
+                            "seat": i,
+                            "user_id": uid,
+                            "display_name": name[:100],
+                            "missed_turns": 0,
+                            "removed": 0,
+                        }
                         for i, (uid, name) in enumerate(new_seats)
                     ],
                 )
@@ -335,22 +379,40 @@ class Store:
             await self._bump(conn, game, now)
             await conn.execute(update(seats).where(seats.c.game_id == game.id, seats.c.seat == seat).values(**values))
 
-    async def append_moves(self, game: GameRow, new: Sequence[NewMove], now: datetime,
-                           seat_updates: dict[int, dict[str, Any]] | None = None) -> None:
+    async def append_moves(
+        self,
+        game: GameRow,
+        new: Sequence[NewMove],
+        now: datetime,
+        seat_updates: dict[int, dict[str, Any]] | None = None,
+    ) -> None:
         """Append moves and store the resulting state, all in ONE transaction under the version check."""
         if not new:
             return
         last = new[-1]
         async with self.engine.begin() as conn:
             await self._bump(
-                conn, game, now, ply=game.ply + len(new), state=last.state, status=last.status,
-                outcome=last.outcome, **last.extra_updates,
+                conn,
+                game,
+                now,
+                ply=game.ply + len(new),
+                state=last.state,
+                status=last.status,
+                outcome=last.outcome,
+                **last.extra_updates,
             )
             await conn.execute(
                 insert(moves),
                 [
-                    {"game_id": game.id, "ply": game.ply + i, "seat": m.seat, "notation": m.notation,
-                     "description": m.description, "kind": m.kind, "created_at": now}
+                    {
+                        "game_id": game.id,
+                        "ply": game.ply + i,
+                        "seat": m.seat,
+                        "notation": m.notation,
+                        "description": m.description,
+                        "kind": m.kind,
+                        "created_at": now,
+                    }
                     for i, m in enumerate(new)
                 ],
             )
@@ -359,8 +421,9 @@ class Store:
                     update(seats).where(seats.c.game_id == game.id, seats.c.seat == seat).values(**values)
                 )
 
-    async def truncate_moves(self, game: GameRow, keep: int, state: dict[str, Any], now: datetime,
-                             **values: Any) -> None:
+    async def truncate_moves(
+        self, game: GameRow, keep: int, state: dict[str, Any], now: datetime, **values: Any
+    ) -> None:
         """Take back every move from ply ``keep`` on (undo by consent) and store the rebuilt state."""
         async with self.engine.begin() as conn:
             await self._bump(conn, game, now, ply=keep, state=state, **values)
@@ -372,9 +435,14 @@ class Store:
         """A player's notification and vacation settings (defaults when never set)."""
         async with self.engine.connect() as conn:
             row = (
-                await conn.execute(select(players).where(players.c.guild_id == (guild_id or 0),
-                                                         players.c.user_id == user_id))
-            ).mappings().first()
+                (
+                    await conn.execute(
+                        select(players).where(players.c.guild_id == (guild_id or 0), players.c.user_id == user_id)
+                    )
+                )
+                .mappings()
+                .first()
+            )
         if row is None:
             return {"notify": "dm", "vacation_until": None, "vacation_year": None, "vacation_used_days": 0}
         data = dict(row)
@@ -385,18 +453,26 @@ class Store:
         """Create or change a player's settings."""
         key = {"guild_id": guild_id or 0, "user_id": user_id}
         async with self.engine.begin() as conn:
-            exists = (await conn.execute(select(players.c.user_id).where(
-                players.c.guild_id == key["guild_id"], players.c.user_id == user_id))).first()
+            exists = (
+                await conn.execute(
+                    select(players.c.user_id).where(players.c.guild_id == key["guild_id"], players.c.user_id == user_id)
+                )
+            ).first()
             if exists:
-                await conn.execute(update(players).where(
-                    players.c.guild_id == key["guild_id"], players.c.user_id == user_id).values(**values))
+                await conn.execute(
+                    update(players)
+                    .where(players.c.guild_id == key["guild_id"], players.c.user_id == user_id)
+                    .values(**values)
+                )
             else:
                 await conn.execute(insert(players).values(**key, **values))
 
     async def undo_request(self, game_id: int) -> dict[str, Any] | None:
         """The pending undo request of a game, if any."""
         async with self.engine.connect() as conn:
-            row = (await conn.execute(select(undo_requests).where(undo_requests.c.game_id == game_id))).mappings().first()
+            row = (
+                (await conn.execute(select(undo_requests).where(undo_requests.c.game_id == game_id))).mappings().first()
+            )
         return dict(row) if row else None
 
     async def set_undo_request(self, game_id: int, values: dict[str, Any] | None) -> None:
@@ -404,22 +480,47 @@ class Store:
         async with self.engine.begin() as conn:
             await conn.execute(undo_requests.delete().where(undo_requests.c.game_id == game_id))
             if values is not None:
-                await conn.execute(insert(undo_requests).values(game_id=game_id, **values))
+                fields = {k: v for k, v in values.items() if k != "game_id"}
+                await conn.execute(insert(undo_requests).values(game_id=game_id, **fields))
 
 
 def _game_row(row: Any, seat_rows: Sequence[Any]) -> GameRow:
     return GameRow(
-        id=row["id"], guild_id=row["guild_id"], channel_id=row["channel_id"], game=row["game"],
-        options=dict(row["options"] or {}), seed=row["seed"], status=row["status"], version=row["version"],
-        ply=row["ply"], state=row["state"], outcome=row["outcome"], creator_id=row["creator_id"],
-        max_players=row["max_players"], created_at=aware(row["created_at"]), updated_at=aware(row["updated_at"]),
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        game=row["game"],
+        options=dict(row["options"] or {}),
+        seed=row["seed"],
+        status=row["status"],
+        version=row["version"],
+        ply=row["ply"],
+        state=row["state"],
+        outcome=row["outcome"],
+        creator_id=row["creator_id"],
+        max_players=row["max_players"],
+        created_at=aware(row["created_at"]),
+        updated_at=aware(row["updated_at"]),
         seats=tuple(
-            SeatRow(s["seat"], s["user_id"], s["display_name"], s["bank_seconds"], s["missed_turns"] or 0,
-                    bool(s["removed"]))
+            SeatRow(
+                s["seat"],
+                s["user_id"],
+                s["display_name"],
+                s["bank_seconds"],
+                s["missed_turns"] or 0,
+                bool(s["removed"]),
+            )
             for s in seat_rows
         ),
-        clock_days=row["clock_days"], bank_days=row["bank_days"], turn_seat=row["turn_seat"],
-        turn_started_at=aware(row["turn_started_at"]), deadline=aware(row["deadline"]),
-        reminders_sent=row["reminders_sent"] or 0, thread_id=row["thread_id"],
-        parent_channel_id=row["parent_channel_id"], tournament_id=row["tournament_id"], rated=bool(row["rated"]),
+        clock_days=row["clock_days"],
+        bank_days=row["bank_days"],
+        turn_seat=row["turn_seat"],
+        turn_started_at=aware(row["turn_started_at"]),
+        deadline=aware(row["deadline"]),
+        reminders_sent=row["reminders_sent"] or 0,
+        wake_at=aware(row["wake_at"]),
+        thread_id=row["thread_id"],
+        parent_channel_id=row["parent_channel_id"],
+        tournament_id=row["tournament_id"],
+        rated=bool(row["rated"]),
     )

@@ -6,7 +6,11 @@ A game's cog subclasses ``GameCog`` with its ``group_name`` and adds its own ``n
 
 from __future__ import annotations
 
+import functools
+import inspect
 import logging
+import typing
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
@@ -27,6 +31,29 @@ CLOCK_CHOICES = [
     *[app_commands.Choice(name=f"{d} day{'s' if d > 1 else ''} per move", value=d) for d in (1, 2, 3, 5, 7, 14)],
 ]
 AUTOCOMPLETE_LIMIT = 25
+
+
+def refusals(func: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+    """Let a command's ``ServiceError`` become its ephemeral reply instead of an error.
+
+    The wrapper carries the callback's resolved signature, so discord.py still sees every option.
+    """
+    hints = typing.get_type_hints(func, include_extras=True)
+    signature = inspect.signature(func)
+    signature = signature.replace(
+        parameters=[p.replace(annotation=hints.get(p.name, p.annotation)) for p in signature.parameters.values()]
+    )
+
+    @functools.wraps(func)
+    async def wrapper(self: Any, interaction: discord.Interaction, *args: Any, **kwargs: Any) -> None:
+        try:
+            await func(self, interaction, *args, **kwargs)
+        except ServiceError as error:
+            await refuse(interaction, str(error))
+
+    del wrapper.__wrapped__  # type: ignore[attr-defined]
+    wrapper.__signature__ = signature  # type: ignore[attr-defined]
+    return wrapper
 
 
 def actor_of(interaction: discord.Interaction) -> Actor:
@@ -71,8 +98,10 @@ async def post_lobby(interaction: discord.Interaction, bot: PyramidBot, channel_
         return
     rules = rules_for(game.game)
     await interaction.response.send_message(
-        note, embed=lobby_embed(game, rules.title, rules.min_players),
-        view=buttons(game.id, "join", "start"), allowed_mentions=NO_PINGS,
+        note,
+        embed=lobby_embed(game, rules.title, rules.min_players),
+        view=buttons(game.id, "join", "start"),
+        allowed_mentions=NO_PINGS,
     )
 
 
@@ -103,27 +132,35 @@ class GameCog(commands.GroupCog):
         await self.bot.open_game(interaction, self.game_name, options, players=players, clock=clock, thread=thread)
 
     @app_commands.command(name="join", description="Join the game waiting for players in this channel.")
+    @refusals
     async def join(self, interaction: discord.Interaction) -> None:
         actor = actor_of(interaction)
         game = await self.bot.service.join(interaction.channel_id, actor)
-        await post_lobby(interaction, self.bot, interaction.channel_id, f"{actor.name} joins ({len(game.seats)}/{game.max_players}).")
+        await post_lobby(
+            interaction, self.bot, interaction.channel_id, f"{actor.name} joins ({len(game.seats)}/{game.max_players})."
+        )
 
     @app_commands.command(name="leave", description="Leave the game before it starts.")
+    @refusals
     async def leave(self, interaction: discord.Interaction) -> None:
         actor = actor_of(interaction)
         game = await self.bot.service.leave(interaction.channel_id, actor)
         if game.status == "aborted":
-            await interaction.response.send_message(f"{actor.name} leaves; the game is closed.", allowed_mentions=NO_PINGS)
+            await interaction.response.send_message(
+                f"{actor.name} leaves; the game is closed.", allowed_mentions=NO_PINGS
+            )
         else:
             await post_lobby(interaction, self.bot, interaction.channel_id, f"{actor.name} leaves.")
 
     @app_commands.command(name="start", description="Start the game once enough players have joined.")
+    @refusals
     async def start(self, interaction: discord.Interaction) -> None:
         report = await self.bot.service.start(interaction.channel_id, actor_of(interaction))
         await post_report(interaction, report)
 
     @app_commands.command(name="move", description="Make a move in this channel's game (type to see your legal moves).")
     @app_commands.describe(notation="Your move in the game's notation; suggestions list your legal moves.")
+    @refusals
     async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 100]) -> None:
         report = await self.bot.service.move(interaction.channel_id, actor_of(interaction), notation)
         await post_report(interaction, report)
@@ -134,16 +171,16 @@ class GameCog(commands.GroupCog):
         moves = await self.bot.service.legal_moves(interaction.channel_id, interaction.user.id)
         typed = current.strip().lower()
         picked = [(n, d) for n, d in moves if typed in n.lower() or typed in d.lower()] if typed else moves
-        return [
-            app_commands.Choice(name=_label(n, d), value=n[:100]) for n, d in picked[:AUTOCOMPLETE_LIMIT]
-        ]
+        return [app_commands.Choice(name=_label(n, d), value=n[:100]) for n, d in picked[:AUTOCOMPLETE_LIMIT]]
 
     @app_commands.command(name="roll", description="Roll the dice when it is your turn to roll.")
+    @refusals
     async def roll(self, interaction: discord.Interaction) -> None:
         report = await self.bot.service.roll(interaction.channel_id, actor_of(interaction))
         await post_report(interaction, report)
 
     @app_commands.command(name="board", description="Show the board of this channel's game (anyone may look).")
+    @refusals
     async def board(self, interaction: discord.Interaction) -> None:
         report = await self.bot.service.board(interaction.channel_id)
         if report.state is None:

@@ -14,11 +14,22 @@ if TYPE_CHECKING:
     from bot.client import PyramidBot
 
 ACTIONS = ("join", "start", "roll", "rematch", "undo-yes", "undo-no")
-LABELS = {"join": "Join", "start": "Start", "roll": "Roll", "rematch": "Rematch",
-          "undo-yes": "Accept undo", "undo-no": "Refuse undo"}
-STYLES = {"join": discord.ButtonStyle.success, "start": discord.ButtonStyle.primary,
-          "roll": discord.ButtonStyle.primary, "rematch": discord.ButtonStyle.secondary,
-          "undo-yes": discord.ButtonStyle.success, "undo-no": discord.ButtonStyle.danger}
+LABELS = {
+    "join": "Join",
+    "start": "Start",
+    "roll": "Roll",
+    "rematch": "Rematch",
+    "undo-yes": "Accept undo",
+    "undo-no": "Refuse undo",
+}
+STYLES = {
+    "join": discord.ButtonStyle.success,
+    "start": discord.ButtonStyle.primary,
+    "roll": discord.ButtonStyle.primary,
+    "rematch": discord.ButtonStyle.secondary,
+    "undo-yes": discord.ButtonStyle.success,
+    "undo-no": discord.ButtonStyle.danger,
+}
 
 
 class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"pg:(?P<action>[a-z-]+):(?P<game_id>[0-9]+)"):
@@ -27,7 +38,9 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"pg:(?P<ac
     def __init__(self, action: str, game_id: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label=LABELS[action], style=STYLES[action], custom_id=f"pg:{action}:{game_id}",
+                label=LABELS[action],
+                style=STYLES[action],
+                custom_id=f"pg:{action}:{game_id}",
                 emoji="🎲" if action == "roll" else None,
             )
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 from pathlib import Path
@@ -12,9 +13,13 @@ from discord import app_commands
 from discord.ext import commands
 
 import games
-from bot.service import ServiceError, outcome_from_json, rules_for
-from cogs.base import actor_of, post_report
-from cogs.messages import NO_PINGS, outcome_text, players_line, report_payload
+from bot.service import Actor, ServiceError, outcome_from_json, rules_for
+from bot.store import GameRow
+from bot.undo import UndoStatus
+from cogs.base import actor_of, post_report, refusals
+from cogs.buttons import buttons
+from cogs.messages import NO_PINGS, players_line, report_payload
+from renderers.replay import animate
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -53,6 +58,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         super().__init__()
 
     @app_commands.command(name="status", description="Players, whose turn it is and the board of this channel's game.")
+    @refusals
     async def status(self, interaction: discord.Interaction) -> None:
         report = await self.bot.service.board(interaction.channel_id)
         game = report.game
@@ -69,24 +75,35 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         await interaction.response.send_message(**payload)
 
     @app_commands.command(name="resign", description="Resign from this channel's game.")
+    @refusals
     async def resign(self, interaction: discord.Interaction) -> None:
         report = await self.bot.service.resign(interaction.channel_id, actor_of(interaction))
         await post_report(interaction, report)
 
-    @app_commands.command(name="abort", description="End this channel's game without a result (creator or server manager).")
+    @app_commands.command(
+        name="abort", description="End this channel's game without a result (creator or server manager)."
+    )
+    @refusals
     async def abort(self, interaction: discord.Interaction) -> None:
         game = await self.bot.service.abort(interaction.channel_id, actor_of(interaction))
         await interaction.response.send_message(
-            f"Game #{game.id} ({rules_for(game.game).title}) was aborted by {interaction.user.display_name}; it is unrated.",
+            f"Game #{game.id} ({rules_for(game.game).title}) was aborted by "
+            f"{interaction.user.display_name}; it is unrated.",
             allowed_mentions=NO_PINGS,
         )
 
     @app_commands.command(name="history", description="The move list of this channel's game, with a text file to keep.")
+    @refusals
     async def history(self, interaction: discord.Interaction) -> None:
         game, moves = await self.bot.service.history(interaction.channel_id)
         rules = rules_for(game.game)
-        lines = [f"{rules.title} — game #{game.id}", f"Players: {players_line(game)}",
-                 f"Options: {game.options}", f"Seed: {game.seed}", ""]
+        lines = [
+            f"{rules.title} — game #{game.id}",
+            f"Players: {players_line(game)}",
+            f"Options: {game.options}",
+            f"Seed: {game.seed}",
+            "",
+        ]
         for row in moves:
             who = game.name_at(row.seat) if row.seat is not None else "—"
             lines.append(f"{row.ply + 1:>4}. {row.notation:<16} {who}: {row.description}")
@@ -95,15 +112,18 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
             lines += ["", f"Result: {outcome.reason}"]
         text = "\n".join(lines)
         shown = "\n".join(f"`{row.ply + 1}.` **{row.notation}** — {row.description}" for row in moves[-15:])
-        embed = discord.Embed(title=f"{rules.title} — history of game #{game.id}",
-                              description=(shown or "No moves yet.")[:4000])
+        embed = discord.Embed(
+            title=f"{rules.title} — history of game #{game.id}", description=(shown or "No moves yet.")[:4000]
+        )
         embed.set_footer(text=f"{len(moves)} moves · the attached file holds all of them")
         await interaction.response.send_message(
-            embed=embed, file=discord.File(io.BytesIO(text.encode()), filename=f"game-{game.id}.txt"),
+            embed=embed,
+            file=discord.File(io.BytesIO(text.encode()), filename=f"game-{game.id}.txt"),
             allowed_mentions=NO_PINGS,
         )
 
     @app_commands.command(name="mine", description="Your games in this server, where it is your turn first.")
+    @refusals
     async def mine(self, interaction: discord.Interaction) -> None:
         mine = await self.bot.service.store.games_of_user(interaction.user.id, interaction.guild_id)
         if not mine:
@@ -125,9 +145,104 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         embed = discord.Embed(title="Your games", description="\n".join(r[2] for r in rows)[:4000])
         await interaction.response.send_message(embed=embed, ephemeral=True)
 
-    async def answer_undo(self, interaction: discord.Interaction, game: object, actor: object, accept: bool) -> None:
-        """Undo requests are answered here (async play)."""
-        raise ServiceError("There is no undo request to answer.")
+    @app_commands.command(name="board", description="Show the board of this channel's game (anyone may look).")
+    @refusals
+    async def board(self, interaction: discord.Interaction) -> None:
+        report = await self.bot.service.board(interaction.channel_id)
+        if report.state is None:
+            await interaction.response.send_message(
+                f"**{report.rules.title}** is waiting for players: {players_line(report.game)}.",
+                allowed_mentions=NO_PINGS,
+            )
+            return
+        payload = report_payload(report)
+        payload.pop("content", None)
+        payload["allowed_mentions"] = NO_PINGS
+        await interaction.response.send_message(**payload)
+
+    @app_commands.command(name="undo", description="Ask the other players to take back the last move.")
+    @refusals
+    async def undo(self, interaction: discord.Interaction) -> None:
+        status = await self.bot.undo.request(interaction.channel_id, actor_of(interaction))
+        await self._post_undo(interaction, status)
+
+    async def answer_undo(self, interaction: discord.Interaction, game: GameRow, actor: Actor, accept: bool) -> None:
+        """A player pressed Accept or Refuse under an undo request."""
+        status = await self.bot.undo.answer(game.id, actor, accept)
+        await self._post_undo(interaction, status)
+
+    async def _post_undo(self, interaction: discord.Interaction, status: UndoStatus) -> None:
+        if status.refused_by is not None:
+            await interaction.response.send_message(
+                f"{interaction.user.display_name} refused the undo; the game goes on.", allowed_mentions=NO_PINGS
+            )
+        elif status.report is not None:
+            await post_report(interaction, status.report)
+        else:
+            waiting = " ".join(f"<@{uid}>" for uid in status.waiting_for)
+            await interaction.response.send_message(
+                f"<@{status.requester_id}> asks to take back **{status.target.notation}**. {waiting}: do you agree?",
+                view=buttons(status.game.id, "undo-yes", "undo-no"),
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(u) for u in status.waiting_for], everyone=False, roles=False
+                ),
+            )
+
+    @app_commands.command(name="notify", description="How the bot reminds you that it is your turn.")
+    @app_commands.describe(
+        mode="dm: a direct message (a channel mention if your DMs are closed); "
+        "mention: a mention in the game's channel; off: no reminders"
+    )
+    @app_commands.choices(mode=[app_commands.Choice(name=m, value=m) for m in ("dm", "mention", "off")])
+    @refusals
+    async def notify(self, interaction: discord.Interaction, mode: app_commands.Choice[str]) -> None:
+        await self.bot.service.store.set_player_prefs(interaction.guild_id, interaction.user.id, notify=mode.value)
+        await interaction.response.send_message(f"Reminders: {mode.value}.", ephemeral=True)
+
+    @app_commands.command(name="vacation", description="Pause your move clocks in this server for some days.")
+    @app_commands.describe(days="How many days (your yearly allowance is shared by all your games)")
+    @refusals
+    async def vacation(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 60]) -> None:
+        games_of_user, left = await self.bot.timekeeper.vacation(interaction.guild_id, interaction.user.id, days)
+        name = interaction.user.display_name
+        for game in games_of_user:
+            channel = self.bot.get_channel(game.channel_id)
+            if isinstance(channel, discord.abc.Messageable) and game.channel_id != interaction.channel_id:
+                await channel.send(
+                    f"{name} is on vacation for {days} day(s); their clock is paused.", allowed_mentions=NO_PINGS
+                )
+        await interaction.response.send_message(
+            f"{name} is on vacation for {days} day(s); their clocks in {len(games_of_user)} game(s) are paused. "
+            f"{left} vacation day(s) left this year.",
+            allowed_mentions=NO_PINGS,
+        )
+
+    @app_commands.command(name="replay", description="An animated replay of this channel's current or last game.")
+    @refusals
+    async def replay(self, interaction: discord.Interaction) -> None:
+        game, moves = await self.bot.service.history(interaction.channel_id)
+        if game.state is None:
+            raise ServiceError("This game has not started yet.")
+        await interaction.response.defer(thinking=True)
+        long_game = len(moves) > 60
+        progress_message = None
+        if long_game:
+            progress_message = await interaction.followup.send(f"Drawing {len(moves) + 1} frames…", wait=True)
+
+        async def progress(done: int, total: int) -> None:
+            if progress_message is not None:
+                await progress_message.edit(content=f"Drawing frames: {done}/{total}…")
+
+        boards, captions = await self.bot.service.replay_boards(game, progress)
+        gif = await asyncio.to_thread(animate, boards, captions)
+        if progress_message is not None:
+            await progress_message.edit(content=f"Replay ready: {len(boards)} frames.")
+        rules = rules_for(game.game)
+        await interaction.followup.send(
+            f"{rules.title} — replay of game #{game.id} ({len(moves)} moves).",
+            file=discord.File(io.BytesIO(gif), filename=f"game-{game.id}.gif"),
+            allowed_mentions=NO_PINGS,
+        )
 
 
 class RulesCommand(commands.Cog):
@@ -139,6 +254,7 @@ class RulesCommand(commands.Cog):
     @app_commands.command(name="rules", description="How to play a game, and how to write its moves.")
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=game_choices())
+    @refusals
     async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
         rules = rules_for(game.value)
         sections = rules_sections(game.value)

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.base import CLOCK_CHOICES, GameCog
+from cogs.base import CLOCK_CHOICES, GameCog, refusals
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -27,6 +27,7 @@ class HedgehogCog(GameCog, group_name="hedgehog", group_description="Der Marsige
         thread="Play in a new thread of this channel",
     )
     @app_commands.choices(clock=CLOCK_CHOICES)
+    @refusals
     async def new(
         self,
         interaction: discord.Interaction,
@@ -36,8 +37,9 @@ class HedgehogCog(GameCog, group_name="hedgehog", group_description="Der Marsige
         clock: int = 0,
         thread: bool = False,
     ) -> None:
-        await self.create(interaction, {"xeno": xeno, "turn_limit": turn_limit},
-                          players=players, clock=clock, thread=thread)
+        await self.create(
+            interaction, {"xeno": xeno, "turn_limit": turn_limit}, players=players, clock=clock, thread=thread
+        )
 
 
 async def setup(bot: PyramidBot) -> None:

@@ -58,8 +58,11 @@ def report_embed(report: Report, title_suffix: str = "") -> discord.Embed:
         colour=END_COLOUR if report.outcome else EMBED_COLOUR,
     )
     if report.outcome is not None:
-        embed.add_field(name="Result", value=outcome_text(game, report.outcome, lambda s: rules.seat_name(report.state, s))[:1024],
-                        inline=False)
+        embed.add_field(
+            name="Result",
+            value=outcome_text(game, report.outcome, lambda s: rules.seat_name(report.state, s))[:1024],
+            inline=False,
+        )
     elif report.state is not None:
         seat = report.to_move_seat
         who = f"{mention(report.to_move_user)} ({rules.seat_name(report.state, seat)})" if seat is not None else "—"

@@ -14,9 +14,9 @@ def register(rules: Rules) -> Rules:
 
 
 def _load_builtin_games() -> None:
-    from games import hedgehog
+    from games import hedgehog, whist
 
-    for module in (hedgehog,):
+    for module in (hedgehog, whist):
         register(module.RULES)
 
 

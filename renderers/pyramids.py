@@ -30,17 +30,25 @@ COLOURS: dict[str, RGB] = {
     "X": (0xC8, 0xD8, 0xE0),
 }
 COLOUR_NAMES: dict[str, str] = {
-    "R": "red", "Y": "yellow", "G": "green", "B": "blue", "K": "black",
-    "O": "orange", "P": "purple", "C": "cyan", "W": "white", "X": "clear",
+    "R": "red",
+    "Y": "yellow",
+    "G": "green",
+    "B": "blue",
+    "K": "black",
+    "O": "orange",
+    "P": "purple",
+    "C": "cyan",
+    "W": "white",
+    "X": "clear",
 }
 
-BACKGROUND: RGB = (0x6B, 0x71, 0x7C)   # mid-tone: reads on Discord's dark and light themes
+BACKGROUND: RGB = (0x6B, 0x71, 0x7C)  # mid-tone: reads on Discord's dark and light themes
 PANEL: RGB = (0x80, 0x86, 0x91)
 GRID_LINE: RGB = (0x4A, 0x4F, 0x58)
 TEXT: RGB = (0xFA, 0xFA, 0xFA)
 TEXT_SHADOW: RGB = (0x20, 0x22, 0x26)
-HIGHLIGHT: RGB = (0xFF, 0xD8, 0x4D)   # last move
-MARK: RGB = (0xFF, 0x4D, 0x6D)        # warnings: pinned, captured
+HIGHLIGHT: RGB = (0xFF, 0xD8, 0x4D)  # last move
+MARK: RGB = (0xFF, 0x4D, 0x6D)  # warnings: pinned, captured
 
 # Inches: (base width, height) per pip count.
 PROPORTIONS: dict[int, tuple[float, float]] = {1: (9 / 16, 1.0), 2: (25 / 32, 1.375), 3: (1.0, 1.75)}
@@ -132,7 +140,11 @@ def draw_pyramid_side(
     draw.polygon([(left, base_y), (right, base_y), (centre_x, top)], fill=fill, outline=edge, width=outline_width)
     # a lit face on the left third gives depth without hiding the colour
     draw.polygon(
-        [(left + outline_width, base_y - outline_width), (centre_x - width / 6, base_y - outline_width), (centre_x, top + outline_width * 2)],
+        [
+            (left + outline_width, base_y - outline_width),
+            (centre_x - width / 6, base_y - outline_width),
+            (centre_x, top + outline_width * 2),
+        ],
         fill=shade(fill, 1.18),
     )
     pip_r = max(1.5, scale * 0.045)
@@ -177,8 +189,14 @@ def draw_stack_side(
     for k, (colour, pips) in enumerate(pieces):
         edge = outlines[k] if outlines else None
         box = draw_pyramid_side(
-            draw, centre_x, base_y - k * step, pips, colour, scale,
-            outline=edge, outline_width=3 if edge else 2,
+            draw,
+            centre_x,
+            base_y - k * step,
+            pips,
+            colour,
+            scale,
+            outline=edge,
+            outline_width=3 if edge else 2,
         )
         left, top, right = min(left, box[0]), min(top, box[1]), max(right, box[2])
     return left, top, right, base_y
@@ -208,10 +226,14 @@ def draw_pyramid_top(
         draw.ellipse([x - pip_r, y - pip_r, x + pip_r, y + pip_r], fill=outline_for(fill))
 
 
-def draw_die(draw: ImageDraw.ImageDraw, xy: tuple[float, float], size: float, face: str, label: str | None = None) -> None:
+def draw_die(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], size: float, face: str, label: str | None = None
+) -> None:
     """A die showing ``face`` (a number or word), with an optional caption under it."""
     x, y = xy
-    draw.rounded_rectangle([x, y, x + size, y + size], radius=size * 0.18, fill=(0xF7, 0xF7, 0xF2), outline=TEXT_SHADOW, width=2)
+    draw.rounded_rectangle(
+        [x, y, x + size, y + size], radius=size * 0.18, fill=(0xF7, 0xF7, 0xF2), outline=TEXT_SHADOW, width=2
+    )
     draw.text((x + size / 2, y + size / 2), face, font=font(int(size * 0.55)), fill=TEXT_SHADOW, anchor="mm")
     if label:
         text(draw, (x + size / 2, y + size + 4), label, size=max(12, int(size * 0.3)), anchor="ma")

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
+import discord
 import pytest
 
 from bot.client import PyramidBot, create_bot
@@ -13,11 +15,16 @@ from bot.settings import Settings
 
 
 @pytest.fixture
-def make_bot(db_url: str) -> Callable[[], PyramidBot]:
-    """Build a new bot on the test's database (call again to 'restart')."""
+def make_bot(db_url: str) -> Callable[..., PyramidBot]:
+    """Build a new bot on the test's database (call again to 'restart').
 
-    def build() -> PyramidBot:
-        return create_bot(Settings(token="test-token", database_url=db_url))
+    ``offset`` sets the bot's clock ahead of SimCord's, as if it had been offline that long;
+    other keywords override settings.
+    """
+
+    def build(offset: timedelta = timedelta(0), **settings: Any) -> PyramidBot:
+        options = {"token": "test-token", "database_url": db_url, "scheduler_interval_seconds": 3600, **settings}
+        return create_bot(Settings(**options), clock=lambda: discord.utils.utcnow() + offset)
 
     return build
 

@@ -1,0 +1,119 @@
+"""``/whist``: Martian Whist, the draft (``take``, ``steal``) and the tricks (``play``)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from cogs.base import AUTOCOMPLETE_LIMIT, CLOCK_CHOICES, GameCog, actor_of, post_report
+
+if TYPE_CHECKING:
+    from bot.client import PyramidBot
+
+VARIANT_CHOICES = [
+    app_commands.Choice(name="normal: 4 sets, 10 tricks", value="normal"),
+    app_commands.Choice(name="short: 2 sets, 5 tricks", value="short"),
+]
+
+
+def _compact(text: str) -> str:
+    return "".join(ch for ch in text.lower() if ch.isalnum())
+
+
+def choice_label(notation: str, description: str) -> str:
+    """A readable autocomplete label: ``R1 from tree c`` or ``K3 Y2 G1 (mixed) — South wins ...``."""
+    verb, _, rest = notation.partition(" ")
+    if verb == "take":
+        piece, _, letter = rest.partition(" ")
+        return f"{piece} from tree {letter}"
+    first, _, outcome = description.partition(". ")
+    shown = (first[first.find(rest) :] if rest in first else rest).rstrip(".")
+    if not outcome:
+        return shown[:100]
+    outcome = outcome.split(" Scores:")[0]
+    winner = outcome.split(" wins", 1)[0]
+    why = outcome.rsplit(": ", 1)[-1].rstrip(".")
+    if "segments tied" in outcome:
+        why = "segments tied 1 to 1 (the leader wins ties)"
+    return f"{shown} — {winner} wins, {why}"[:100]
+
+
+def matches(typed: str, notation: str, label: str) -> bool:
+    """True when what the player typed fits the choice: ``k3y2``, ``kyg``, ``tree c`` or any label words."""
+    key = _compact(typed.replace("take", "").replace("play", ""))
+    if not key:
+        return True
+    pieces = _compact(notation.partition(" ")[2])
+    colours = pieces[0::2]
+    return key in pieces or key in colours or typed.strip().lower() in label.lower()
+
+
+class WhistCog(GameCog, group_name="whist", group_description="Martian Whist: draft pyramids, then play tricks"):
+    """Martian Whist commands: the shared ones plus ``new``, ``take``, ``steal`` and ``play``."""
+
+    game_name = "whist"
+
+    @app_commands.command(name="new", description="Open a game of Martian Whist (2 players) in this channel.")
+    @app_commands.describe(
+        variant="normal (4 sets, 10 tricks) or short (2 sets, 5 tricks)",
+        clock="Time allowed per move",
+        thread="Play in a new thread of this channel",
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES, clock=CLOCK_CHOICES)
+    async def new(
+        self, interaction: discord.Interaction, variant: str = "normal", clock: int = 0, thread: bool = False
+    ) -> None:
+        await self.create(interaction, {"variant": variant}, players=2, clock=clock, thread=thread)
+
+    @app_commands.command(name="take", description="Draft: take the top pyramid of a tree (e.g. R1 from tree c).")
+    @app_commands.describe(pick="The pyramid and its tree; suggestions list exactly your legal picks.")
+    async def take(self, interaction: discord.Interaction, pick: app_commands.Range[str, 1, 60]) -> None:
+        await self._play(interaction, pick, "take")
+
+    @app_commands.command(name="steal", description="Draft: steal the first drafter's small instead of picking.")
+    async def steal(self, interaction: discord.Interaction) -> None:
+        await self._play(interaction, "steal", "steal")
+
+    @app_commands.command(name="play", description="Tricks: present a tree from your stash, large to small.")
+    @app_commands.describe(tree="Your tree, e.g. R3 Y2 G1; suggestions list exactly your legal trees.")
+    async def play(self, interaction: discord.Interaction, tree: app_commands.Range[str, 1, 60]) -> None:
+        await self._play(interaction, tree, "play")
+
+    @take.autocomplete("pick")
+    async def take_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The caller's legal picks."""
+        return await self._choices(interaction, current, "take")
+
+    @play.autocomplete("tree")
+    async def play_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The caller's legal trees (following the led colours when they must)."""
+        return await self._choices(interaction, current, "play")
+
+    async def _play(self, interaction: discord.Interaction, text: str, verb: str) -> None:
+        notation = text.strip()
+        if not notation.lower().startswith(verb):
+            notation = f"{verb} {notation}"
+        report = await self.bot.service.move(interaction.channel_id, actor_of(interaction), notation)
+        await post_report(interaction, report)
+
+    async def _choices(
+        self, interaction: discord.Interaction, current: str, verb: str
+    ) -> list[app_commands.Choice[str]]:
+        moves = await self.bot.service.legal_moves(interaction.channel_id, interaction.user.id)
+        out = []
+        for notation, description in moves:
+            if not notation.startswith(verb + " "):
+                continue
+            label = choice_label(notation, description)
+            if matches(current, notation, label):
+                out.append(app_commands.Choice(name=label, value=notation))
+            if len(out) >= AUTOCOMPLETE_LIMIT:
+                break
+        return out
+
+
+async def setup(bot: PyramidBot) -> None:
+    """Load the cog."""
+    await bot.add_cog(WhistCog(bot))

@@ -1,0 +1,76 @@
+"""The entry point and settings: a missing token is one clear line and exit status 2."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bot.settings import DEFAULT_DATABASE_URL, Settings, SettingsError
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_bot(args: list[str], cwd: Path, extra_env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    env = {k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_URL", "DEV_GUILD_ID")}
+    env["PYTHONPATH"] = str(ROOT)
+    env.update(extra_env or {})
+    return subprocess.run(
+        [sys.executable, "-m", "bot", *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def test_without_a_token_the_bot_says_what_is_missing_and_exits_2(tmp_path):
+    done = run_bot([], tmp_path)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and "DISCORD_TOKEN" in lines[0] and ".env" in lines[0]
+    assert "Traceback" not in done.stderr
+
+
+def test_a_malformed_setting_is_one_line_too(tmp_path):
+    done = run_bot([], tmp_path, {"DISCORD_TOKEN": "x", "DEV_GUILD_ID": "not-a-number"})
+    assert done.returncode == 2 and "DEV_GUILD_ID" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_settings_read_the_dotenv_file_and_never_show_the_token(tmp_path, monkeypatch):
+    for key in ("DISCORD_TOKEN", "DATABASE_URL", "DEV_GUILD_ID", "LOG_LEVEL"):
+        monkeypatch.delenv(key, raising=False)
+    (tmp_path / ".env").write_text("DISCORD_TOKEN=secret-token-value\nDEV_GUILD_ID=42\nLOG_LEVEL=debug\n")
+    settings = Settings.from_env(dotenv=tmp_path / ".env")
+    assert settings.token == "secret-token-value"
+    assert settings.dev_guild_id == 42 and settings.log_level == "DEBUG"
+    assert settings.database_url == DEFAULT_DATABASE_URL
+    assert "secret-token-value" not in repr(settings)
+
+
+def test_settings_refuse_garbage_numbers():
+    with pytest.raises(SettingsError):
+        Settings.from_env({"DEV_GUILD_ID": "abc"})
+
+
+def test_selfplay_plays_whole_games_and_writes_the_boards(tmp_path):
+    done = run_bot(
+        [
+            "selfplay",
+            "hedgehog",
+            "--players",
+            "4",
+            "--games",
+            "3",
+            "--seed",
+            "1",
+            "--out",
+            str(tmp_path),
+            "--option",
+            "turn_limit=40",
+        ],
+        tmp_path,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.count("Der Marsigelwettkampf:") == 3
+    assert sorted(p.name for p in tmp_path.glob("*.png")) == [f"hedgehog-00{i}.png" for i in (1, 2, 3)]

@@ -1,0 +1,233 @@
+"""Asynchronous play over days: clocks, reminders, timeouts, vacation, undo, history, replay, threads.
+
+Time is SimCord's virtual clock (``advance_time``) or a bot started with its clock ahead; nothing sleeps.
+"""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+
+from renderers.replay import frame_count
+from tests.discord.helpers import embed_of, field, next_actor, refusal
+
+HOUR = 3600
+
+
+def texts(channel) -> list[str]:
+    return [m.content for m in channel.history()]
+
+
+async def start_game(table, players: int = 2, clock: int = 1, **options):
+    members = table.members[:players]
+    await members[0].slash(table.channel, "hedgehog new", players=players, clock=clock, **options)
+    for member in members[1:]:
+        await member.slash(table.channel, "hedgehog join")
+    started = await members[0].slash(table.channel, "hedgehog start")
+    return started, members
+
+
+async def finish_turn(actor, table, real_move: bool = False):
+    """Roll, optionally make one real move, then pass unless the turn already ended by itself."""
+    result = await actor.slash(table.channel, "hedgehog roll")
+    if real_move and next_actor(result, table.members)[0] is actor:
+        choices = [c["value"] for c in await actor.autocomplete(table.channel, "hedgehog move", "notation", "")]
+        real = [c for c in choices if c != "pass"]
+        if real:
+            result = await actor.slash(table.channel, "hedgehog move", notation=real[0])
+    if next_actor(result, table.members)[0] is actor:
+        result = await actor.slash(table.channel, "hedgehog move", notation="pass")
+    assert not result.ephemeral, result.response.content
+    return result
+
+
+async def test_the_turn_starts_with_one_mention_and_reminders_come_once_at_half_and_80_percent(table):
+    started, _ = await start_game(table)
+    first, _ = next_actor(started, table.members)
+    assert started.response.content == f"{first.mention}, your turn."
+    assert field(embed_of(started), "Deadline")
+    dms = first.user.dm_channel
+    await table.env.advance_time(11 * HOUR)
+    assert dms.history() == []
+    await table.env.advance_time(2 * HOUR)  # past half of the day
+    assert len(dms.history()) == 1 and dms.history()[0].content.startswith("Reminder: it is your turn")
+    await table.env.advance_time(2 * HOUR)
+    assert len(dms.history()) == 1  # no flood
+    await table.env.advance_time(5 * HOUR)  # past 80 %
+    assert len(dms.history()) == 2
+    await finish_turn(first, table)
+    await table.env.advance_time(3 * HOUR)
+    assert len(dms.history()) == 2  # none after they have moved
+
+
+async def test_closed_dms_fall_back_to_a_channel_mention_and_off_means_off(table):
+    started, members = await start_game(table)
+    first, _ = next_actor(started, table.members)
+    table.env.inject_error(
+        "POST",
+        f"/channels/{first.user.dm_channel.id}/messages",
+        status=403,
+        code=50007,
+        message="Cannot send messages to this user",
+        times=None,
+    )
+    await table.env.advance_time(13 * HOUR)
+    reminders = [t for t in texts(table.channel) if "Reminder: it is your turn" in t]
+    assert reminders == [f"{first.mention} " + reminders[0].split(" ", 1)[1]]
+    other = next(m for m in members if m is not first)
+    result = await other.slash(table.channel, "game notify", mode="off")
+    assert refusal(result) == "Reminders: off."
+    await finish_turn(first, table)
+    await table.env.advance_time(23 * HOUR)
+    assert len([t for t in texts(table.channel) if "Reminder" in t]) == 1
+
+
+async def test_a_two_player_game_is_lost_on_time(table):
+    started, members = await start_game(table)
+    first, _ = next_actor(started, table.members)
+    other = next(m for m in members if m is not first)
+    await table.env.advance_time(25 * HOUR)
+    last = table.channel.last_message
+    assert "ran out of time and loses on time" in last.embeds[0].description
+    result = field(last.embeds[0], "Result")
+    assert result.startswith(f"**{other.name} wins!**")
+    late = await first.slash(table.channel, "hedgehog roll")
+    assert refusal(late) == "There is no game running in this channel."
+
+
+async def test_in_a_four_player_game_an_absent_player_is_skipped_then_removed_and_ranked_last(table, make_bot):
+    await table.env.restart_bot(make_bot(missed_turns_limit=2))
+    started, members = await start_game(table, players=4)
+    absent, _ = next_actor(started, table.members)
+    await table.env.advance_time(25 * HOUR)
+    skipped = table.channel.last_message
+    assert "ran out of time (1 of 2 missed turns allowed)" in skipped.embeds[0].description
+    assert "(by the clock)" in skipped.embeds[0].description
+    for _ in range(3):  # the other three play their turns
+        actor, _ = next_actor_from_message(table.channel.last_message, members)
+        assert actor is not absent
+        await finish_turn(actor, table, real_move=True)
+    actor, _ = next_actor_from_message(table.channel.last_message, members)
+    assert actor is absent
+    await table.env.advance_time(25 * HOUR)
+    removed = table.channel.last_message.embeds[0].description
+    assert "missed 2 turns and is removed from the game" in removed
+    blocked = await absent.slash(table.channel, "hedgehog roll")
+    assert refusal(blocked) == "You have left this game."
+
+
+def next_actor_from_message(message, members):
+    class Wrapped:
+        def __init__(self, msg):
+            self.response = msg
+
+    return next_actor(Wrapped(message), members)
+
+
+async def test_a_deadline_that_passed_while_the_bot_was_offline_is_acted_on_once(table, make_bot):
+    started, _members = await start_game(table)
+    _first, _ = next_actor(started, table.members)
+    await table.env.restart_bot(make_bot(offset=timedelta(days=2)))  # back after two days away
+    lost = [m for m in table.channel.history() if m.embeds and "ran out of time" in (m.embeds[0].description or "")]
+    assert len(lost) == 1
+    await table.env.restart_bot(make_bot(offset=timedelta(days=3)))
+    again = [m for m in table.channel.history() if m.embeds and "ran out of time" in (m.embeds[0].description or "")]
+    assert len(again) == 1
+
+
+async def test_vacation_pauses_the_clock_within_a_yearly_allowance(table):
+    started, _members = await start_game(table)
+    first, _ = next_actor(started, table.members)
+    result = await first.slash(table.channel, "game vacation", days=3)
+    assert (
+        "is on vacation for 3 day(s)" in result.response.content
+        and "11 vacation day(s) left" in result.response.content
+    )
+    await table.env.advance_time(60 * HOUR)  # 2.5 days: without the vacation this was a loss on time
+    assert not any("ran out of time" in (m.embeds[0].description or "") for m in table.channel.history() if m.embeds)
+    too_long = await first.slash(table.channel, "game vacation", days=12)
+    assert refusal(too_long) == "You have 11 vacation days left this year."
+    await table.env.advance_time(40 * HOUR)  # now past 1 + 3 days
+    assert any("ran out of time" in (m.embeds[0].description or "") for m in table.channel.history() if m.embeds)
+
+
+async def test_undo_by_consent_refused_then_accepted_and_the_dice_stay_the_same(table):
+    started, members = await start_game(table, clock=0)
+    first, _ = next_actor(started, table.members)
+    other = next(m for m in members if m is not first)
+    stranger = table.members[4]
+    rolled = await first.slash(table.channel, "hedgehog roll")
+    roll_line = embed_of(rolled).description
+    await first.slash(table.channel, "hedgehog move", notation="pass")
+    asked = await first.slash(table.channel, "game undo")
+    assert f"{first.mention} asks to take back **pass**" in asked.response.content
+    assert refusal(await stranger.click(asked.response.message, label="Accept undo")).startswith("Only players")
+    refused = await other.click(asked.response.message, label="Refuse undo")
+    assert "refused the undo" in refused.response.content
+    assert refusal(await other.click(asked.response.message, label="Accept undo")).startswith("There is no undo")
+    asked = await first.slash(table.channel, "game undo")
+    accepted = await other.click(asked.response.message, label="Accept undo")
+    assert "By agreement, pass is taken back." in embed_of(accepted).description
+    actor, kind = next_actor(accepted, table.members)
+    assert actor is first and kind == "move"  # the roll stands: no re-roll by undoing
+    history = await other.slash(table.channel, "game history")
+    assert embed_of(history).footer.text.startswith("1 moves")
+    assert roll_line.split(".")[0] in embed_of(history).description or "roll" in embed_of(history).description
+
+
+async def test_history_and_an_animated_replay_with_one_frame_per_ply_plus_one(table):
+    started, _members = await start_game(table, players=3, clock=0)
+    rng = random.Random(5)
+    result = started
+    for _ in range(12):
+        actor, kind = next_actor(result, table.members)
+        if kind == "roll":
+            result = await actor.slash(table.channel, "hedgehog roll")
+        else:
+            choices = await actor.autocomplete(table.channel, "hedgehog move", "notation", "")
+            result = await actor.slash(table.channel, "hedgehog move", notation=rng.choice(choices)["value"])
+    spectator = table.members[4]
+    history = await spectator.slash(table.channel, "game history")
+    log_file = history.response.attachments[0]
+    assert log_file.filename.endswith(".txt")
+    replay = await spectator.slash(table.channel, "game replay")
+    posted = [replay.response, *replay.followups]
+    gif = next(a for message in posted for a in message.attachments if a.filename.endswith(".gif"))
+    assert gif.filename.endswith(".gif") and gif.size < 8 * 1024 * 1024
+    data = await gif.read()
+    assert frame_count(data) == 12 + 1
+
+
+@pytest.mark.parametrize("via", ["command"])
+async def test_a_game_in_its_own_thread(table, via):
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "hedgehog new", players=2, thread=True)
+    threads = table.channel.threads
+    assert len(threads) == 1
+    thread = threads[0]
+    assert thread.mention in opened.response.content
+    joined = await bob.click(opened.response.message, label="Join")
+    assert thread.mention in joined.response.content
+    started = await alice.slash(thread, "hedgehog start")
+    assert not started.ephemeral and field(embed_of(started), "To roll")
+
+
+async def test_my_games_lists_where_it_is_my_turn_first_with_links(table):
+    alice, bob, _carol = table.members[:3]
+    first_channel = table.channel
+    second_channel = table.guild.create_text_channel("games-2")
+    opened = await alice.slash(first_channel, "hedgehog new", players=2, clock=3)
+    await bob.click(opened.response.message, label="Join")
+    started = await alice.slash(first_channel, "hedgehog start")
+    await bob.slash(second_channel, "hedgehog new", players=2, clock=1)
+    await alice.slash(second_channel, "hedgehog join")
+    await bob.slash(second_channel, "hedgehog start")
+    mine = await alice.slash(first_channel, "game mine")
+    assert mine.ephemeral
+    lines = embed_of(mine).description.splitlines()
+    assert len(lines) == 2 and all("<#" in line for line in lines)
+    first_to_move, _ = next_actor(started, table.members)
+    if first_to_move is alice:
+        assert "your turn" in lines[0]

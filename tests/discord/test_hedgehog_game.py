@@ -1,0 +1,96 @@
+"""Der Marsigelwettkampf end to end through slash commands and buttons, offline with SimCord."""
+
+from __future__ import annotations
+
+import random
+
+from tests.discord.helpers import embed_of, field, next_actor, play_turns, refusal
+
+
+async def open_game(table, players: int = 3, **options):
+    alice, bob, carol = table.members[:3]
+    opened = await alice.slash(table.channel, "hedgehog new", players=players, **options)
+    assert "alice opened a game of Der Marsigelwettkampf" in opened.response.content
+    joined = await bob.click(opened.response.message, label="Join")
+    assert "bob joins (2/3)" in joined.response.content
+    await carol.slash(table.channel, "hedgehog join")
+    return await alice.click(opened.response.message, label="Start")
+
+
+async def test_three_players_play_a_whole_game_through_commands_and_buttons(table):
+    started = await open_game(table)
+    embed = embed_of(started)
+    assert embed.image.url == "attachment://board.png"
+    assert started.response.attachments[0].filename == "board.png"
+    first, kind = next_actor(started, table.members)
+    assert kind == "roll"
+    assert started.response.content == f"{first.mention}, your turn."
+    final = await play_turns(table.env, table.channel, "hedgehog", started, table.members, random.Random(7))
+    result = field(embed_of(final), "Result")
+    assert result and ("wins" in result or "Draw" in result)
+    # a finished game offers a rematch and refuses further play
+    assert any(c["components"][0]["label"] == "Rematch" for c in final.response.components)
+    late = await table.members[0].slash(table.channel, "hedgehog roll")
+    assert refusal(late) == "There is no game running in this channel."
+
+
+async def test_bad_input_is_refused_with_one_private_sentence(table):
+    alice, bob, carol, dave, _ = table.members
+    started = await open_game(table)
+    first, _ = next_actor(started, table.members)
+    others = [m for m in (alice, bob, carol) if m is not first]
+
+    out_of_turn = await others[0].slash(table.channel, "hedgehog roll")
+    assert refusal(out_of_turn).startswith("It is not your turn")
+    stranger = await dave.slash(table.channel, "hedgehog roll")
+    assert refusal(stranger) == "You are not playing in this game."
+    stranger_button = await dave.click(started.response.message, label="Roll")
+    assert refusal(stranger_button) == "You are not playing in this game."
+    must_roll = await first.slash(table.channel, "hedgehog move", notation="R1+1")
+    assert refusal(must_roll).startswith("Roll first")
+
+    rolled = await first.slash(table.channel, "hedgehog roll")
+    assert not rolled.ephemeral
+    for garbage in ("???", "R9+1", "pass pass", "'; DROP TABLE games; --", "@everyone"):
+        refused = await first.slash(table.channel, "hedgehog move", notation=garbage)
+        assert refusal(refused) and "\n" not in refusal(refused)
+    again = await first.slash(table.channel, "hedgehog roll")
+    assert refusal(again).startswith("There is nothing to roll now")
+
+    busy = await dave.slash(table.channel, "hedgehog new")
+    assert refusal(busy).startswith("This channel already has a game")
+    late_join = await dave.slash(table.channel, "hedgehog join")
+    assert refusal(late_join) == "This game has already started."
+    abort = await dave.slash(table.channel, "game abort")
+    assert refusal(abort) == "Only the game's creator or a server manager can abort it."
+
+    # nothing above changed the game: the log holds the one roll
+    history = await dave.slash(table.channel, "game history")
+    assert history.response.attachments[0].filename.startswith("game-")
+    assert embed_of(history).footer.text.startswith("1 moves")
+
+
+async def test_a_restarted_bot_continues_the_game_and_old_buttons_still_work(table, make_bot):
+    started = await open_game(table)
+    first, _ = next_actor(started, table.members)
+    await table.env.restart_bot(make_bot())
+    rolled = await first.click(started.response.message, label="Roll")  # a button posted before the restart
+    assert not rolled.ephemeral
+    actor, kind = next_actor(rolled, table.members)
+    assert kind == "move" and actor is first
+    await table.env.restart_bot(make_bot())
+    final = await play_turns(table.env, table.channel, "hedgehog", rolled, table.members, random.Random(1))
+    assert field(embed_of(final), "Result")
+
+
+async def test_autocomplete_lists_only_the_callers_legal_moves(table):
+    started = await open_game(table)
+    first, _ = next_actor(started, table.members)
+    others = [m for m in table.members[:3] if m is not first]
+    assert await first.autocomplete(table.channel, "hedgehog move", "notation", "") == []  # must roll first
+    await first.slash(table.channel, "hedgehog roll")
+    mine = await first.autocomplete(table.channel, "hedgehog move", "notation", "")
+    assert mine and any(c["value"] == "pass" for c in mine)
+    assert await others[0].autocomplete(table.channel, "hedgehog move", "notation", "") == []
+    typed = await first.autocomplete(table.channel, "hedgehog move", "notation", "pass")
+    assert [c["value"] for c in typed] == ["pass"]

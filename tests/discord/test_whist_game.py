@@ -1,0 +1,186 @@
+"""Martian Whist end to end through slash commands, offline with SimCord: a short game to the end."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import games
+from bot.client import GAME_COGS, PyramidBot, create_bot
+from bot.service import ServiceError
+from bot.settings import Settings
+from games.whist import RULES, TRICKS, Play, Steal, Take, WhistState, can_follow
+from tests.discord.helpers import embed_of, field, next_actor, refusal
+
+WHIST_COGS = tuple(dict.fromkeys((*GAME_COGS, "cogs.whist")))
+
+
+@pytest.fixture
+def make_whist_bot(db_url: str) -> Callable[[], PyramidBot]:
+    """A bot with the Martian Whist cog loaded, on the test's database (call again to restart)."""
+    if "whist" not in games.REGISTRY:
+        games.register(RULES)
+
+    def build() -> PyramidBot:
+        settings = Settings(token="test-token", database_url=db_url, scheduler_interval_seconds=600)
+        return create_bot(settings, game_cogs=WHIST_COGS)
+
+    return build
+
+
+@pytest.fixture
+def simcord_bot(make_whist_bot: Callable[[], PyramidBot]) -> PyramidBot:
+    """The bot under test for ``simcord_env``."""
+    return make_whist_bot()
+
+
+def only_refusals(env: Any) -> None:
+    """Acknowledge the errors SimCord recorded, checking each was a refusal (the player got one sentence)."""
+    errors = env.errors
+    for error in errors:
+        assert isinstance(getattr(error, "original", error), ServiceError), repr(error)
+
+
+async def open_short_game(table: Any) -> Any:
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "whist new", variant="short")
+    assert "alice opened a game of Martian Whist" in opened.response.content
+    joined = await bob.click(opened.response.message, label="Join")
+    assert "bob joins (2/2)" in joined.response.content
+    return await alice.click(opened.response.message, label="Start")
+
+
+async def current_state(bot: PyramidBot, channel_id: int) -> WhistState:
+    game = await bot.service.store.live_game(channel_id)
+    assert game is not None
+    return bot.service.state_of(game)
+
+
+async def test_a_short_game_is_played_to_the_end_with_refused_input(table, simcord_env):
+    bot = simcord_env.bot
+    alice, bob, _, dave, _ = table.members
+    started = await open_short_game(table)
+    assert embed_of(started).image.url == "attachment://board.png"
+    first, kind = next_actor(started, table.members)
+    second = bob if first is alice else alice
+    assert kind == "move"
+    assert "takes any small" in field(embed_of(started), "Status")
+
+    # refusals change nothing and say why in one private sentence
+    assert refusal(await dave.slash(table.channel, "whist take", pick="take R1 a")) == (
+        "You are not playing in this game."
+    )
+    assert refusal(await second.slash(table.channel, "whist take", pick="a")).startswith("It is not your turn")
+    assert refusal(await first.slash(table.channel, "whist steal")).startswith("You may steal only")
+    assert refusal(await first.slash(table.channel, "whist play", tree="R3 Y2 G1")).startswith("The draft is still on")
+    for garbage in ("zz99", "???", "take take", "'; DROP TABLE games; --", "@everyone"):
+        text = refusal(await first.slash(table.channel, "whist take", pick=garbage))
+        assert text and "\n" not in text
+
+    # the take autocomplete lists exactly the legal picks
+    state = await current_state(bot, table.channel.id)
+    offered = await first.autocomplete(table.channel, "whist take", "pick", "")
+    legal = [RULES.format_move(state, m) for m in RULES.legal_moves(state) if isinstance(m, Take)]
+    assert sorted(c["value"] for c in offered) == sorted(legal)
+    assert await second.autocomplete(table.channel, "whist take", "pick", "") == []
+    picked = await first.slash(table.channel, "whist take", pick=offered[0]["value"])
+    assert not picked.ephemeral and " takes the " in embed_of(picked).description
+
+    # the second player steals the first small; the first drafter then picks again
+    stolen = await second.slash(table.channel, "whist steal")
+    assert not stolen.ephemeral
+    assert "steals" in embed_of(stolen).description
+    actor, _ = next_actor(stolen, table.members)
+    assert actor is first
+    assert refusal(await second.slash(table.channel, "whist steal")).startswith("It is not your turn")
+
+    rng = random.Random(3)
+    result = stolen
+    follows = 0
+    refused_follow = False
+    for _ in range(200):
+        actor, _ = next_actor(result, table.members)
+        if actor is None:
+            break
+        state = await current_state(bot, table.channel.id)
+        if state.phase != TRICKS:
+            choices = await actor.autocomplete(table.channel, "whist take", "pick", "")
+            assert choices and len(choices) <= 25
+            result = await actor.slash(table.channel, "whist take", pick=rng.choice(choices)["value"])
+        else:
+            choices = await actor.autocomplete(table.channel, "whist play", "tree", "")
+            legal = {RULES.format_move(state, m) for m in RULES.legal_moves(state)}
+            assert choices and len(choices) == min(25, len(legal))
+            assert {c["value"] for c in choices} <= legal
+            if state.led is not None:  # a follow's choices tell who would win the trick
+                assert all(" wins, " in c["name"] for c in choices), choices
+            if state.led is not None and not refused_follow and can_follow(state.stashes[state.turn], state.led):
+                off_colour = [t for t in _all_trees(state) if Play(t) not in RULES.legal_moves(state)]
+                if off_colour:
+                    tree = " ".join(off_colour[0])
+                    assert refusal(await actor.slash(table.channel, "whist play", tree=tree)).startswith(
+                        "You must follow"
+                    )
+                    refused_follow = True
+            was_follow = state.led is not None
+            result = await actor.slash(table.channel, "whist play", tree=rng.choice(choices)["value"])
+            if was_follow:
+                follows += 1
+                text = embed_of(result).description
+                assert " wins" in text and "Scores: North" in text, text
+        assert not result.ephemeral, result.response.content
+    assert follows == 5
+    final = embed_of(result)
+    outcome = field(final, "Result")
+    assert outcome and ("wins" in outcome or "Draw" in outcome)
+    late = await first.slash(table.channel, "whist play", tree="R3 Y2 G1")
+    assert "no game" in refusal(late)
+    only_refusals(simcord_env)
+
+
+def _all_trees(state: WhistState) -> list[tuple[str, str, str]]:
+    stash = state.stashes[state.turn]
+    larges = sorted({p for p in stash if p.endswith("3")})
+    mediums = sorted({p for p in stash if p.endswith("2")})
+    smalls = sorted({p for p in stash if p.endswith("1")})
+    return [(a, b, c) for a in larges for b in mediums for c in smalls]
+
+
+async def test_play_autocomplete_narrows_by_what_is_typed(table, simcord_env):
+    bot = simcord_env.bot
+    started = await open_short_game(table)
+    result = started
+    rng = random.Random(5)
+    while (await current_state(bot, table.channel.id)).phase != TRICKS:
+        actor, _ = next_actor(result, table.members)
+        choices = await actor.autocomplete(table.channel, "whist take", "pick", "")
+        result = await actor.slash(table.channel, "whist take", pick=rng.choice(choices)["value"])
+    state = await current_state(bot, table.channel.id)
+    leader, _ = next_actor(result, table.members)
+    moves = [RULES.format_move(state, m) for m in RULES.legal_moves(state)]
+    target = moves[-1]
+    typed = target.removeprefix("play ")
+    narrowed = await leader.autocomplete(table.channel, "whist play", "tree", typed.lower())
+    assert [c["value"] for c in narrowed] == [target]
+    colours = "".join(p[0] for p in typed.split())
+    by_colour = await leader.autocomplete(table.channel, "whist play", "tree", colours)
+    assert target in [c["value"] for c in by_colour]
+    # a tree typed by hand without the verb is accepted
+    played = await leader.slash(table.channel, "whist play", tree=typed)
+    assert not played.ephemeral and "leads" in embed_of(played).description
+    assert Steal() not in RULES.legal_moves(await current_state(bot, table.channel.id))
+    only_refusals(simcord_env)
+
+
+async def test_a_restarted_bot_continues_the_draft(table, simcord_env, make_whist_bot):
+    started = await open_short_game(table)
+    first, _ = next_actor(started, table.members)
+    choices = await first.autocomplete(table.channel, "whist take", "pick", "")
+    await simcord_env.restart_bot(make_whist_bot())
+    picked = await first.slash(table.channel, "whist take", pick=choices[0]["value"])
+    assert not picked.ephemeral
+    actor, _ = next_actor(picked, table.members)
+    assert actor is not first

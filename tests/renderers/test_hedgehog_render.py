@@ -1,0 +1,134 @@
+"""Board pictures of Der Marsigelwettkampf: format, size, determinism and the key regions."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import random
+
+import pytest
+from PIL import Image
+
+from games.hedgehog import RULES, HedgehogState, Pass, Piece, Roll, Space, Step
+from games.playout import playout
+from renderers.hedgehog import MARGIN, TILE, WIDTH, layout, render
+from renderers.pyramids import BACKGROUND, COLOURS, HIGHLIGHT, MARK, PANEL, pyramid_size_px
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+LIMIT = 200 * 1024
+
+
+def picture(data: bytes) -> Image.Image:
+    """The PNG as an RGB image."""
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def sample_states() -> list[HedgehogState]:
+    """Starts for every player count, and states from random games at several points."""
+    states = [RULES.new_game(n, {"xeno": n > 5}, random.Random(n)) for n in range(1, 11)]
+    for players, seed in ((1, 2), (2, 3), (4, 5), (5, 1), (10, 4)):
+        game = list(playout(RULES, players, {"xeno": players > 5}, seed))
+        states += [game[len(game) // 3], game[2 * len(game) // 3], game[-1]]
+    return states
+
+
+def one_stack() -> HedgehogState:
+    """Every pyramid of a five-player game in one stack: the tallest picture there can be."""
+    pieces = tuple(sorted((Piece(c, p) for c in range(5) for p in (1, 2, 3)), key=lambda x: (-x.pips, x.colour)))
+    return HedgehogState(
+        players=5,
+        xeno=False,
+        turn_limit=200,
+        spaces=(Space(1, pieces),),
+        current=0,
+        roll=4,
+        points=4,
+        moved=False,
+        passed=(),
+        turns=30,
+        out=(),
+        winner=None,
+        finish="",
+    )
+
+
+def mid_move() -> HedgehogState:
+    """Four players; Red has rolled 6 and moved R1 (space 9) one space clockwise onto Y3 (space 10)."""
+    state = RULES.new_game(4, {}, random.Random(1))
+    state = dataclasses.replace(state, current=0)
+    state = RULES.apply(state, Roll(6))
+    return RULES.apply(state, Step(Piece(0, 1), 1, 1))
+
+
+@pytest.mark.parametrize("state", [*sample_states(), one_stack()])
+def test_png_format_width_and_size(state: HedgehogState):
+    data = render(state)
+    assert data.startswith(PNG_SIGNATURE)
+    assert len(data) < LIMIT
+    image = picture(data)
+    assert image.width == WIDTH and 400 <= image.height <= 1400
+
+
+def test_same_state_same_bytes():
+    for state in (*sample_states()[::3], mid_move()):
+        copy = RULES.from_json(RULES.to_json(state))
+        assert render(state) == render(copy) == render(state, last_move=Pass())
+    names = ["alice", "bob", "carol", "dave"]
+    assert render(mid_move(), names=names) == render(mid_move(), names=names)
+    assert render(mid_move(), names=names) != render(mid_move())
+
+
+def test_background_and_header_panel():
+    image = picture(render(mid_move()))
+    assert image.getpixel((WIDTH - 4, image.height // 2)) == BACKGROUND
+    assert image.getpixel((WIDTH // 2 - 40, 100)) == PANEL
+
+
+def test_player_to_move_swatch_in_the_header():
+    state = mid_move()
+    image = picture(render(state))
+    assert image.getpixel((MARGIN + 14, 57)) == COLOURS["R"]
+
+
+def test_last_move_target_tile_is_highlighted_and_moved_pieces_marked():
+    state = mid_move()
+    slots, scale, _ = layout(state)
+    index = next(i for i, space in enumerate(state.spaces) if space.label == 10)
+    slot = slots[index]
+    image = picture(render(state))
+    # the tile of space 10, left of its number
+    assert image.getpixel((int(slot.centre - 26), int(slot.tile_top + TILE / 2))) == HIGHLIGHT
+    # the bar beside the moved piece (R1 on top of Y3)
+    centre_x = slot.left + (slot.width - 26) / 2 + 2
+    bar_x = centre_x - pyramid_size_px(1, scale)[0] / 2 - 6
+    bar_y = slot.tile_top - 3 - scale * 0.62 - 4
+    assert image.getpixel((round(bar_x), round(bar_y))) == HIGHLIGHT
+
+
+def test_each_pyramid_is_drawn_in_its_colour_on_its_space():
+    state = RULES.new_game(4, {}, random.Random(1))
+    slots, scale, _ = layout(state)
+    image = picture(render(state))
+    for space, slot in zip(state.spaces, slots, strict=True):
+        piece = space.stack[0]
+        width, height = pyramid_size_px(piece.pips, scale)
+        centre_x = slot.left + (slot.width - 26) / 2 + 2
+        base_y = slot.tile_top - 3
+        spot = (round(centre_x + 0.2 * width), round(base_y - 0.25 * height))
+        assert image.getpixel(spot) == COLOURS["RYGB"[piece.colour]], space.code
+
+
+def test_a_vanished_space_is_marked_on_the_loop():
+    state = mid_move()  # space 9 emptied when R1 left it
+    slots, _, _ = layout(state)
+    after = next(i for i, space in enumerate(state.spaces) if space.label == 10)
+    slot = slots[after]
+    x = slot.left if slot.row % 2 == 0 else slot.left + slot.width
+    image = picture(render(state))
+    assert image.getpixel((round(x), round(slot.tile_top + TILE / 2 - 7))) == MARK
+
+
+def test_game_over_headline_replaces_the_turn_line():
+    over = next(s for s in reversed(list(playout(RULES, 3, {}, 5))) if s.over)
+    image = picture(render(over))
+    assert any(image.getpixel((x, y)) == HIGHLIGHT for x in range(MARGIN, MARGIN + 200) for y in range(40, 70))

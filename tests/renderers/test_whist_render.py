@@ -1,0 +1,113 @@
+"""Martian Whist renderer: format, size, determinism and a few key pixels."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from PIL import Image
+
+from games.playout import playout, setup_rng
+from games.whist import RULES, TRICKS, Play, Steal, Take, WhistState, canonical
+from renderers.pyramids import COLOURS, GRID_LINE, HIGHLIGHT
+from renderers.whist import HEADER, MARGIN, WIDTH, render
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _image(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+@pytest.fixture(scope="module")
+def short_game() -> list[WhistState]:
+    return list(playout(RULES, 2, {"variant": "short"}, seed=21))
+
+
+def test_every_state_renders_a_small_png_of_the_right_width(short_game):
+    for state in short_game:
+        data = render(state, names=["alice", "bob"])
+        assert data.startswith(PNG_SIGNATURE)
+        assert len(data) < 200 * 1024
+        image = _image(data)
+        assert image.width == WIDTH and 400 <= image.height <= 800
+
+
+def test_normal_game_mid_draft_and_mid_tricks_render():
+    states = list(playout(RULES, 2, {"variant": "normal"}, seed=5))
+    for state in (states[0], states[30], states[64], states[-1]):
+        data = render(state)
+        assert data.startswith(PNG_SIGNATURE) and len(data) < 200 * 1024
+
+
+def test_rendering_is_deterministic(short_game):
+    for state in short_game[::5]:
+        assert render(state, names=["a", "b"]) == render(state, names=["a", "b"])
+
+
+def test_names_are_drawn_when_given(short_game):
+    state = short_game[3]
+    assert render(state, names=["alice", "bob"]) != render(state)
+
+
+def test_header_band_and_draft_tree_colours():
+    state = RULES.new_game(2, {"variant": "short"}, setup_rng(9))
+    image = _image(render(state))
+    assert image.getpixel((4, 4)) == GRID_LINE
+    slot = (WIDTH - 2 * MARGIN) / len(state.row)
+    scale = min(42.0, slot * 0.86)
+    base_y = HEADER + 108
+    for index, tree in enumerate(state.row):
+        cx = MARGIN + slot * (index + 0.5)
+        large = tree[0][0]
+        assert image.getpixel((round(cx + scale * 0.25), base_y - 4)) == COLOURS[large], tree
+
+
+def test_last_pick_is_outlined_and_emptied_tree_is_bare():
+    state = RULES.new_game(2, {"variant": "short"}, setup_rng(9))
+    index = 4
+    for _ in range(3):  # the small, the medium and the large of tree e, by alternate players
+        state = RULES.apply(state, Take(index, state.row[index][-1]))
+    assert state.row[index] == ()
+    image = _image(render(state))
+    slot = (WIDTH - 2 * MARGIN) / len(state.row)
+    cx = MARGIN + slot * (index + 0.5)
+    left = round(cx - slot / 2 + 2)
+    assert image.getpixel((left, HEADER + 60)) == HIGHLIGHT
+    # nothing stands on the emptied tree: the background shows where its large was
+    assert image.getpixel((round(cx + 8), HEADER + 104)) == image.getpixel((2, HEADER + 104))
+
+
+def test_the_trick_shows_both_trees_and_the_winner():
+    empty = ((),) * 10
+    state = WhistState(
+        variant="short",
+        row=empty,
+        stashes=(canonical(["R3", "Y2", "G1"]), canonical(["K3", "K2", "K1"])),
+        first=0,
+        phase=TRICKS,
+        turn=0,
+    )
+    state = RULES.apply(state, Play(("R3", "Y2", "G1")))
+    state = RULES.apply(state, Play(("K3", "K2", "K1")))
+    image = _image(render(state))
+    base_y = HEADER + 168
+    left_x, right_x = 230, WIDTH - 230
+    assert image.getpixel((left_x + 12, base_y - 5)) == COLOURS["R"]
+    assert image.getpixel((right_x + 12, base_y - 5)) == COLOURS["K"]
+    # the winning (right) tree has a highlighted outline at its base edge, the losing one does not
+    assert image.getpixel((right_x + 20, base_y - 1)) == HIGHLIGHT
+    assert image.getpixel((left_x + 20, base_y - 1)) != HIGHLIGHT
+
+
+def test_a_steal_and_a_resignation_render():
+    state = RULES.new_game(2, {"variant": "short"}, setup_rng(2))
+    state = RULES.apply(state, RULES.legal_moves(state)[0])
+    state = RULES.apply(state, Steal())
+    assert state.stolen
+    stolen = render(state, names=["alice", "bob"])
+    assert stolen.startswith(PNG_SIGNATURE)
+    left = RULES.resign(state, state.turn)
+    image = _image(render(left))
+    assert image.width == WIDTH
+    assert image.getpixel((4, 4)) == GRID_LINE
