@@ -290,6 +290,37 @@ class GameService:
             await self._notify(report)
             return report
 
+    async def create_seated_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game: str,
+        players: Sequence[Actor],
+        options: dict[str, Any] | None = None,
+        clock_days: int | None = None,
+        tournament_id: int | None = None,
+        thread_id: int | None = None,
+        parent_channel_id: int | None = None,
+    ) -> Report:
+        """Create a game with ``players`` seated in order and start it at once (tournament matches)."""
+        first = players[0]
+        await self.new_game(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game=game,
+            actor=first,
+            options=options,
+            max_players=len(players),
+            clock_days=clock_days,
+            tournament_id=tournament_id,
+            thread_id=thread_id,
+            parent_channel_id=parent_channel_id,
+        )
+        for player in players[1:]:
+            await self.join(channel_id, player)
+        return await self.start(channel_id, first)
+
     # ------------------------------------------------------------------ play
 
     async def move(self, channel_id: int, actor: Actor, notation: str) -> Report:
@@ -300,6 +331,8 @@ class GameService:
                 raise ServiceError("Roll first: use the Roll button or the `roll` command.")
             try:
                 move = rules.parse_move(state, notation)
+                if move not in rules.legal_moves(state):  # e.g. a clock-only default typed by hand
+                    raise ServiceError(f"{notation.strip()} is not one of your legal moves now.")
                 after = rules.apply(state, move)
             except GameError as error:
                 raise ServiceError(str(error)) from None

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.base import AUTOCOMPLETE_LIMIT, CLOCK_CHOICES, GameCog, actor_of, post_report
+from cogs.base import AUTOCOMPLETE_LIMIT, CLOCK_CHOICES, GameCog, actor_of, post_report, refusals
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -62,6 +62,7 @@ class WhistCog(GameCog, group_name="whist", group_description="Martian Whist: dr
         thread="Play in a new thread of this channel",
     )
     @app_commands.choices(variant=VARIANT_CHOICES, clock=CLOCK_CHOICES)
+    @refusals
     async def new(
         self, interaction: discord.Interaction, variant: str = "normal", clock: int = 0, thread: bool = False
     ) -> None:
@@ -69,15 +70,18 @@ class WhistCog(GameCog, group_name="whist", group_description="Martian Whist: dr
 
     @app_commands.command(name="take", description="Draft: take the top pyramid of a tree (e.g. R1 from tree c).")
     @app_commands.describe(pick="The pyramid and its tree; suggestions list exactly your legal picks.")
+    @refusals
     async def take(self, interaction: discord.Interaction, pick: app_commands.Range[str, 1, 60]) -> None:
         await self._play(interaction, pick, "take")
 
     @app_commands.command(name="steal", description="Draft: steal the first drafter's small instead of picking.")
+    @refusals
     async def steal(self, interaction: discord.Interaction) -> None:
         await self._play(interaction, "steal", "steal")
 
     @app_commands.command(name="play", description="Tricks: present a tree from your stash, large to small.")
     @app_commands.describe(tree="Your tree, e.g. R3 Y2 G1; suggestions list exactly your legal trees.")
+    @refusals
     async def play(self, interaction: discord.Interaction, tree: app_commands.Range[str, 1, 60]) -> None:
         await self._play(interaction, tree, "play")
 

@@ -14,9 +14,9 @@ def register(rules: Rules) -> Rules:
 
 
 def _load_builtin_games() -> None:
-    from games import hedgehog, whist
+    from games import hedgehog, treasure, whist
 
-    for module in (hedgehog, whist):
+    for module in (hedgehog, whist, treasure):
         register(module.RULES)
 
 

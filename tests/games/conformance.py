@@ -18,8 +18,27 @@ import pytest
 from games.base import BadNotation, GameError, IllegalMove, Rules
 from games.playout import next_move, setup_rng
 
-GARBAGE = ["", " ", "???", "zz99", "roll", "roll 99", "pass pass", "a1-a1-a1", "R9", "\u0000", "x" * 300,
-           "'; DROP TABLE games; --", "-1", "9" * 40, "take", "play", "🙂", "a0", "k11"]
+GARBAGE = [
+    "",
+    " ",
+    "???",
+    "zz99",
+    "roll",
+    "roll 99",
+    "pass pass",
+    "a1-a1-a1",
+    "R9",
+    "\u0000",
+    "x" * 300,
+    "'; DROP TABLE games; --",
+    "-1",
+    "9" * 40,
+    "take",
+    "play",
+    "🙂",
+    "a0",
+    "k11",
+]
 
 
 def check_playouts(

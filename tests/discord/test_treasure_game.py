@@ -1,0 +1,225 @@
+"""Martian Treasure Hunt end to end through slash commands and buttons, offline with SimCord."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+import games
+from bot.client import GAME_COGS, PyramidBot, create_bot
+from bot.settings import Settings
+from games.treasure import RULES, Step, TreasureState, geometry
+from tests.discord.helpers import embed_of, field, next_actor, refusal
+
+TREASURE_COGS = tuple(dict.fromkeys((*GAME_COGS, "cogs.treasure")))
+
+
+@pytest.fixture
+def make_treasure_bot(db_url: str) -> Callable[[], PyramidBot]:
+    """A bot with the Martian Treasure Hunt cog loaded, on the test's database (call again to restart)."""
+    if "treasure" not in games.REGISTRY:
+        games.register(RULES)
+
+    def build() -> PyramidBot:
+        settings = Settings(token="test-token", database_url=db_url, scheduler_interval_seconds=600)
+        return create_bot(settings, game_cogs=TREASURE_COGS)
+
+    return build
+
+
+@pytest.fixture
+def simcord_bot(make_treasure_bot: Callable[[], PyramidBot]) -> PyramidBot:
+    """The bot under test for ``simcord_env``."""
+    return make_treasure_bot()
+
+
+async def open_game(table: Any, players: int, **options: Any) -> Any:
+    members = table.members[:players]
+    opened = await members[0].slash(table.channel, "treasure new", players=players, **options)
+    assert "alice opened a game of Martian Treasure Hunt" in opened.response.content
+    for count, member in enumerate(members[1:], start=2):
+        joined = await member.click(opened.response.message, label="Join")
+        assert f"{member.name} joins ({count}/{players})" in joined.response.content
+    return await members[0].click(opened.response.message, label="Start")
+
+
+async def hunt_to_end(channel: Any, result: Any, members: list[Any], rng: random.Random) -> Any:
+    """Play from ``result`` to the end like a greedy player: roll by button or command, capture when offered."""
+    for count in range(3000):
+        actor, kind = next_actor(result, members)
+        if actor is None:
+            return result
+        if kind == "roll":
+            if count % 2:
+                result = await actor.click(result.response.message, label="Roll")
+            else:
+                result = await actor.slash(channel, "treasure roll")
+        else:
+            choices = await actor.autocomplete(channel, "treasure move", "notation", "")
+            assert choices and len(choices) <= 25
+            takes = [c for c in choices if "x" in c["value"]]
+            result = await actor.slash(channel, "treasure move", notation=rng.choice(takes or choices)["value"])
+        assert not result.ephemeral, result.response.content
+    raise AssertionError("the game did not end")
+
+
+async def current_state(bot: PyramidBot, channel_id: int) -> TreasureState:
+    game = await bot.service.store.live_game(channel_id)
+    assert game is not None
+    return bot.service.state_of(game)
+
+
+async def test_two_players_arrange_and_play_to_the_end_with_refused_input(table, simcord_env):
+    bot = simcord_env.bot
+    alice, bob, _, dave, _ = table.members
+    started = await open_game(table, 2)
+    assert embed_of(started).image.url == "attachment://board.png"
+    first, kind = next_actor(started, table.members)
+    second = bob if first is alice else alice
+    assert kind == "move" and "to set out their coins" in field(embed_of(started), "Status")
+
+    # setting out the coins: refusals first, each one private sentence that changes nothing
+    assert refusal(await dave.slash(table.channel, "treasure arrange", order="012345")) == (
+        "You are not playing in this game."
+    )
+    assert refusal(await second.slash(table.channel, "treasure arrange", order="012345")).startswith(
+        "It is not your turn"
+    )
+    assert refusal(await first.slash(table.channel, "treasure roll")).startswith("There is nothing to roll now")
+    assert "six coins" in refusal(await first.slash(table.channel, "treasure arrange", order="0123"))
+    assert "set out their coins" in refusal(await first.slash(table.channel, "treasure move", notation="3:c2-c5"))
+    offered = await first.autocomplete(table.channel, "treasure arrange", "order", "")
+    assert len(offered) == 25 and offered[0]["value"] == "012345"
+    assert offered[0]["name"].startswith("arrange 012345 — null ")
+    narrowed = await first.autocomplete(table.channel, "treasure arrange", "order", "5432")
+    assert narrowed and all("5432" in c["value"] for c in narrowed)
+    assert await second.autocomplete(table.channel, "treasure arrange", "order", "") == []
+
+    arranged = await first.slash(table.channel, "treasure arrange", order="5 4 3 2 1 0")
+    assert not arranged.ephemeral and "sets out their coins: 5 " in embed_of(arranged).description
+    seat = 0 if first is alice else 1
+    state = await current_state(bot, table.channel.id)
+    assert state.coins[seat] == tuple(reversed(geometry(2).home[seat]))
+    result = await second.slash(table.channel, "treasure arrange", order="default")
+    actor, kind = next_actor(result, table.members)
+    assert (actor, kind) == (first, "roll")
+    assert refusal(await first.slash(table.channel, "treasure move", notation="c3")).startswith("Roll first")
+
+    # play until a coin has moved, trying bad moves along the way
+    rng = random.Random(11)
+    moved = False
+    tried = False
+    for _ in range(200):
+        actor, kind = next_actor(result, table.members)
+        assert actor is not None
+        if kind == "roll":
+            result = await actor.slash(table.channel, "treasure roll")
+            assert not result.ephemeral and " rolls " in embed_of(result).description
+            continue
+        state = await current_state(bot, table.channel.id)
+        if not tried:
+            assert "only the clock" in refusal(await actor.slash(table.channel, "treasure move", notation="forfeit"))
+            other = (state.dice[0] + 1) % 6
+            assert "only it moves" in refusal(await actor.slash(table.channel, "treasure move", notation=f"{other}:c3"))
+            for garbage in ("zz99", "???", "'; DROP TABLE games; --", "@everyone", "roll 3 queen"):
+                text = refusal(await actor.slash(table.channel, "treasure move", notation=garbage))
+                assert text and "\n" not in text
+            tried = True
+        choices = await actor.autocomplete(table.channel, "treasure move", "notation", "")
+        legal = {RULES.format_move(state, m) for m in RULES.legal_moves(state)}
+        assert choices and {c["value"] for c in choices} <= legal and len(choices) == min(25, len(legal))
+        result = await actor.slash(table.channel, "treasure move", notation=rng.choice(choices)["value"])
+        text = embed_of(result).description
+        assert "rolled" in text and "Scores: Red" in text and "Black" in text, text
+        moved = True
+        break
+    assert moved
+
+    final = await hunt_to_end(table.channel, result, table.members, rng)
+    outcome = field(embed_of(final), "Result")
+    assert outcome and ("wins" in outcome or "Draw" in outcome)
+    assert any(c["components"][0]["label"] == "Rematch" for c in final.response.components)
+    late = await first.slash(table.channel, "treasure roll")
+    assert refusal(late).startswith("There is no game")
+
+
+async def test_capture_replies_name_the_dice_the_capture_and_the_scores(table, simcord_env):
+    bot = simcord_env.bot
+    started = await open_game(table, 2, arrange=False)
+    rng = random.Random(2)
+    result = started
+    for _ in range(600):
+        actor, kind = next_actor(result, table.members)
+        assert actor is not None, "the game ended before any capture"
+        if kind == "roll":
+            result = await actor.slash(table.channel, "treasure roll")
+            continue
+        state = await current_state(bot, table.channel.id)
+        takes = [m for m in RULES.legal_moves(state) if isinstance(m, Step) and "x" in RULES.format_move(state, m)]
+        if takes:
+            notation = RULES.format_move(state, takes[0])
+            choices = await actor.autocomplete(table.channel, "treasure move", "notation", notation)
+            assert choices[0]["value"] == notation
+            assert " — takes " in choices[0]["name"] or " — captures " in choices[0]["name"]
+            result = await actor.slash(table.channel, "treasure move", notation=notation)
+            text = embed_of(result).description
+            number = state.dice[0]
+            assert f"rolled {('null', 'ace', '2', '3', '4', '5')[number]} and " in text
+            assert "taking a" in text or "capturing" in text
+            assert "Scores: Red" in text
+            return
+        choices = await actor.autocomplete(table.channel, "treasure move", "notation", "")
+        result = await actor.slash(table.channel, "treasure move", notation=rng.choice(choices)["value"])
+    raise AssertionError("no capture happened")
+
+
+async def test_four_players_play_to_the_end_and_one_resigns_on_the_way(table, simcord_env):
+    bot = simcord_env.bot
+    carol = table.members[2]
+    started = await open_game(table, 4, stall_limit=15)
+    rng = random.Random(4)
+    result = started
+    # everyone takes the suggested (standard) arrangement through the move command
+    for _ in range(4):
+        actor, kind = next_actor(result, table.members)
+        assert kind == "move"
+        choices = await actor.autocomplete(table.channel, "treasure move", "notation", "arrange")
+        assert choices[0]["value"] == "arrange 012345"
+        result = await actor.slash(table.channel, "treasure move", notation=choices[0]["value"])
+    state = await current_state(bot, table.channel.id)
+    assert state.phase == "roll" and all(state.arranged)
+    assert [RULES.seat_name(state, seat) for seat in range(4)] == ["Red", "Green", "Black", "Blue"]
+
+    for _ in range(12):  # a few turns, then carol resigns
+        actor, kind = next_actor(result, table.members)
+        if kind == "roll":
+            result = await actor.slash(table.channel, "treasure roll")
+        else:
+            choices = await actor.autocomplete(table.channel, "treasure move", "notation", "")
+            result = await actor.slash(table.channel, "treasure move", notation=rng.choice(choices)["value"])
+    resigned = await carol.slash(table.channel, "game resign")
+    assert not resigned.ephemeral
+    state = await current_state(bot, table.channel.id)
+    assert state.out == (2,) and state.coins[2] == (None,) * 6 and RULES.outcome(state) is None
+    assert refusal(await carol.slash(table.channel, "treasure roll")) == "You have left this game."
+
+    final = await hunt_to_end(table.channel, resigned, table.members, rng)
+    outcome = field(embed_of(final), "Result")
+    assert outcome and "wins" in outcome
+    assert outcome.strip().splitlines()[-1].startswith("**4.** carol")
+
+
+async def test_a_restarted_bot_continues_the_hunt(table, simcord_env, make_treasure_bot):
+    started = await open_game(table, 2, arrange=False)
+    first, kind = next_actor(started, table.members)
+    assert kind == "roll"
+    await simcord_env.restart_bot(make_treasure_bot())
+    rolled = await first.click(started.response.message, label="Roll")  # a button posted before the restart
+    assert not rolled.ephemeral and " rolls " in embed_of(rolled).description
+    actor, kind = next_actor(rolled, table.members)
+    if kind == "move":
+        assert actor is first
+        assert await first.autocomplete(table.channel, "treasure move", "notation", "")

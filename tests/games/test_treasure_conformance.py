@@ -1,0 +1,36 @@
+"""The shared conformance suite run against Martian Treasure Hunt, for every player count and setting."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.treasure import RULES
+from tests.games.conformance import check_bad_state, check_garbage, check_playouts
+
+COUNTS = (2, 3, 4)
+VARIANTS = ({}, {"arrange": False}, {"stall_limit": 5})
+
+
+@pytest.mark.parametrize("players", COUNTS)
+@pytest.mark.parametrize("options", VARIANTS, ids=("default", "no-arrange", "stall-5"))
+def test_deep_playouts(players: int, options: dict) -> None:
+    counts = check_playouts(RULES, players, options, seeds=range(8), deep=True)
+    assert counts["games"] == 8 and counts["plies"] > 0
+
+
+@pytest.mark.parametrize("players", COUNTS)
+def test_shallow_playouts(players: int) -> None:
+    counts = check_playouts(RULES, players, {}, seeds=range(100, 300), deep=False)
+    assert counts["games"] == 200
+
+
+@pytest.mark.parametrize("players", COUNTS)
+@pytest.mark.parametrize("options", VARIANTS[:2], ids=("default", "no-arrange"))
+def test_garbage_is_refused(players: int, options: dict) -> None:
+    for seed in range(3):
+        check_garbage(RULES, players, options, seed=seed)
+
+
+@pytest.mark.parametrize("players", COUNTS)
+def test_damaged_state_is_refused(players: int) -> None:
+    check_bad_state(RULES, players)

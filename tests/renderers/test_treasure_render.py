@@ -1,0 +1,102 @@
+"""Martian Treasure Hunt renderer: format, size, determinism and the key regions of the picture."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+
+import pytest
+from PIL import Image
+
+from games.playout import playout, setup_rng
+from games.treasure import RULES, Roll, Step, TreasureState
+from renderers.pyramids import BACKGROUND, COLOURS, HIGHLIGHT
+from renderers.treasure import TILE, _box, _centre, render
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def sq(name: str) -> tuple[int, int]:
+    return ord(name[0]) - 97, int(name[1:]) - 1
+
+
+def state_after(players: int, seed: int, plies: int) -> TreasureState:
+    state = None
+    for i, state in enumerate(playout(RULES, players, {}, seed)):  # noqa: B007
+        if i >= plies:
+            break
+    assert state is not None
+    return state
+
+
+def pixels(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def close(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = 24) -> bool:
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_png_signature_size_and_limits(players: int) -> None:
+    for plies in (0, 60, 10_000):
+        data = render(state_after(players, 4, plies), names=["alice", "bob", "carol", "dave"][:players])
+        assert data.startswith(PNG_SIGNATURE)
+        assert len(data) < 200 * 1024
+        image = pixels(data)
+        assert 800 <= image.width <= 1000 and 600 <= image.height <= 800
+
+
+def test_same_state_gives_the_same_bytes() -> None:
+    state = state_after(4, 2, 150)
+    assert render(state) == render(state)
+    assert render(state, names=["a", "b", "c", "d"]) == render(state, names=["a", "b", "c", "d"])
+    assert render(state) != render(state, names=["a", "b", "c", "d"])
+
+
+def test_missing_corners_show_the_background_and_tiles_show_the_tile_colour() -> None:
+    image = pixels(render(RULES.new_game(4, {"arrange": False}, setup_rng(0))))
+    for corner in ("a1", "j10", "a10", "j1"):
+        x0, y0, x1, y1 = _box(4, sq(corner))
+        assert close(image.getpixel(((x0 + x1) // 2, (y0 + y1) // 2)), BACKGROUND, 6)
+    empty = pixels(render(replace(RULES.new_game(4, {"arrange": False}, setup_rng(0)), pyramids=())))
+    x0, y0, _, _ = _box(4, sq("e5"))
+    assert close(empty.getpixel((x0 + 8, y0 + 8)), TILE, 8)
+
+
+def test_back_rows_are_tinted_in_their_players_colour() -> None:
+    image = pixels(render(RULES.new_game(4, {"arrange": False}, setup_rng(0))))
+    for corner, letter in (("d2", "R"), ("b5", "G"), ("e9", "K"), ("i6", "B")):
+        x0, y0, _, _ = _box(4, sq(corner))
+        tint = image.getpixel((x0 + 8, y0 + 8))
+        assert not close(tint, TILE, 8)
+        towards = sum(abs(t - c) for t, c in zip(tint, COLOURS[letter], strict=True))
+        away = sum(abs(t - c) for t, c in zip(TILE, COLOURS[letter], strict=True))
+        assert towards < away, corner
+
+
+def test_coins_are_drawn_in_their_suit_colour() -> None:
+    image = pixels(render(RULES.new_game(2, {"arrange": False}, setup_rng(0))))
+    for name, letter in (("a1", "R"), ("c1", "R"), ("a10", "K"), ("f10", "K")):
+        cx, cy = _centre(2, sq(name))
+        assert close(image.getpixel((int(cx - 16), int(cy))), COLOURS[letter]), name
+
+
+def test_last_move_and_reachable_squares_are_highlighted() -> None:
+    state = RULES.new_game(2, {"arrange": False}, setup_rng(0))
+    state = replace(state, turn=0)
+    state = RULES.apply(state, Roll(0, 0))  # Red's null on a1 steps to a2 as a pawn
+    image = pixels(render(state))
+    cx, cy = _centre(2, sq("a2"))
+    assert close(image.getpixel((int(cx), int(cy))), HIGHLIGHT)  # the dot on the only reachable square
+    moved = RULES.apply(state, Step(0, sq("a1"), sq("a2")))
+    image = pixels(render(moved, last_move=Step(0, sq("a1"), sq("a2"))))
+    x0, y0, _, _ = _box(2, sq("a1"))
+    assert close(image.getpixel((x0 + 4, y0 + 20)), HIGHLIGHT)  # the start square is outlined
+
+
+def test_the_player_to_move_is_named_with_their_colour() -> None:
+    state = RULES.new_game(4, {"arrange": False}, setup_rng(0))
+    for seat, letter in enumerate("RGKB"):
+        image = pixels(render(replace(state, turn=seat)))
+        assert close(image.getpixel((24, 25)), COLOURS[letter], 12)
