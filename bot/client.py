@@ -22,8 +22,8 @@ from cogs.messages import NO_PINGS, only_user, report_payload
 
 log = logging.getLogger(__name__)
 
-GAME_COGS = ("cogs.hedgehog", "cogs.whist", "cogs.treasure")
-CORE_COGS = ("cogs.core",)  # the tournament and rating cogs are added here too
+GAME_COGS = ("cogs.hedgehog", "cogs.whist", "cogs.treasure", "cogs.combat")
+CORE_COGS = ("cogs.core", "cogs.ratings", "cogs.tournament")
 
 
 class PyramidBot(commands.Bot):

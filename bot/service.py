@@ -200,6 +200,10 @@ class GameService:
         limit = max_players or rules.max_players
         if not rules.min_players <= limit <= rules.max_players:
             raise ServiceError(f"{rules.title} takes {rules.min_players} to {rules.max_players} players, not {limit}.")
+        try:  # a dry run at the largest table the lobby allows catches options that cannot seat it
+            rules.new_game(limit, resolved, setup_rng("check"))
+        except GameError as error:
+            raise ServiceError(str(error)) from None
         async with self._Flight(self), self.lock(channel_id):
             try:
                 game_id = await self.store.create_game(
@@ -256,14 +260,19 @@ class GameService:
             return await self._reload(game)
 
     async def start(self, channel_id: int, actor: Actor) -> Report:
-        """Deal the game out and begin; the creator (or a server manager) starts it."""
+        """Deal the game out and begin.
+
+        The creator starts it, or a server manager; if the creator has left the lobby, any seated player.
+        """
         async with self._Flight(self), self.lock(channel_id):
             game = await self._live(channel_id)
             rules = rules_for(game.game)
             if game.status != "open":
                 raise ServiceError("This game has already started.")
-            if actor.user_id != game.creator_id and not actor.can_manage and game.seat_of(actor.user_id) is None:
-                raise ServiceError("Only a player in this game can start it.")
+            creator_seated = game.seat_of(game.creator_id) is not None
+            may_start = actor.user_id == game.creator_id or actor.can_manage
+            if not may_start and not (not creator_seated and game.seat_of(actor.user_id) is not None):
+                raise ServiceError("Only the player who opened this game (or a server manager) can start it.")
             count = len(game.seats)
             if count < rules.min_players:
                 need = rules.min_players - count

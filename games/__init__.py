@@ -14,9 +14,9 @@ def register(rules: Rules) -> Rules:
 
 
 def _load_builtin_games() -> None:
-    from games import hedgehog, treasure, whist
+    from games import combat, hedgehog, treasure, whist
 
-    for module in (hedgehog, whist, treasure):
+    for module in (hedgehog, whist, treasure, combat):
         register(module.RULES)
 
 

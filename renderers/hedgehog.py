@@ -11,7 +11,6 @@ onto a fixed palette of the colours this board uses, which keeps a render to a f
 
 from __future__ import annotations
 
-import io
 import itertools
 import math
 from collections.abc import Sequence
@@ -24,7 +23,6 @@ from games.hedgehog import COLOUR_NAMES, LETTERS, HedgehogState, Piece, Space, T
 from games.hedgehog import Step as StepMove
 from renderers.pyramids import (
     BACKGROUND,
-    COLOURS,
     GRID_LINE,
     HIGHLIGHT,
     MARK,
@@ -35,10 +33,10 @@ from renderers.pyramids import (
     colour_swatch,
     draw_die,
     draw_stack_side,
+    fixed_palette,
     font,
-    outline_for,
+    png_bytes,
     pyramid_size_px,
-    shade,
     stack_height_px,
     stack_step,
 )
@@ -128,35 +126,12 @@ def text_width(message: str, size: int) -> float:
     return font(size).getlength(message)
 
 
-def _blend(a: RGB, b: RGB, t: float) -> RGB:
-    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
-
-
-def _palette() -> Image.Image:
-    """Every colour the board uses, with the in-between shades of anti-aliased text edges."""
-    solid: list[RGB] = [BACKGROUND, PANEL, GRID_LINE, TEXT, TEXT_SHADOW, HIGHLIGHT, MARK, TRACK, DARK, DIE_FACE]
-    for colour in COLOURS.values():
-        solid += [colour, shade(colour, 1.18), outline_for(colour)]
-    grounds = [BACKGROUND, PANEL, HIGHLIGHT, DIE_FACE]
-    inks = [TEXT, HIGHLIGHT, MARK]
-    edges = [(ink, TEXT_SHADOW) for ink in inks] + [(TEXT_SHADOW, g) for g in grounds] + [(DARK, HIGHLIGHT)]
-    for a, b in edges:
-        solid += [_blend(a, b, t) for t in (0.2, 0.4, 0.6, 0.8)]
-    unique = list(dict.fromkeys(solid))[:256]
-    flat = [channel for colour in unique for channel in colour]
-    image = Image.new("P", (1, 1))
-    image.putpalette(flat + [0] * (768 - len(flat)))
-    return image
-
-
-PALETTE = _palette()
+PALETTE = fixed_palette(extra=[TRACK, DARK, DIE_FACE], grounds=[HIGHLIGHT, DIE_FACE])
 
 
 def encode(image: Image.Image) -> bytes:
     """PNG bytes of ``image`` mapped onto the board's palette (exact for every solid colour drawn)."""
-    buffer = io.BytesIO()
-    image.quantize(palette=PALETTE, dither=Image.Dither.NONE).save(buffer, "PNG", compress_level=3)
-    return buffer.getvalue()
+    return png_bytes(image, PALETTE)
 
 
 # ---------------------------------------------------------------------------------------------

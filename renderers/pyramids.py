@@ -86,12 +86,40 @@ def new_canvas(width: int, height: int, colour: RGB = BACKGROUND) -> tuple[Image
     return image, ImageDraw.Draw(image)
 
 
-def png_bytes(image: Image.Image) -> bytes:
-    """Encode ``image`` as PNG: quantised to a palette, which keeps boards small and sharp."""
+def blend(a: RGB, b: RGB, t: float) -> RGB:
+    """The colour ``t`` of the way from ``a`` to ``b``."""
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+def fixed_palette(extra: Sequence[RGB] = (), grounds: Sequence[RGB] = (), inks: Sequence[RGB] = ()) -> Image.Image:
+    """A palette image holding every colour a board draws, for fast exact PNG encoding.
+
+    It holds the piece colours (with their lit faces and outlines), the interface colours, ``extra``,
+    and the in-between shades where text (``TEXT`` and ``inks``, outlined in ``TEXT_SHADOW``) meets
+    ``BACKGROUND``, ``PANEL`` and ``grounds`` -- the soft edges of anti-aliased lettering.
+    """
+    colours: list[RGB] = [BACKGROUND, PANEL, GRID_LINE, TEXT, TEXT_SHADOW, HIGHLIGHT, MARK, *extra]
+    for fill in COLOURS.values():
+        colours += [fill, shade(fill, 1.18), shade(fill, 0.7), outline_for(fill)]
+    for ground in (BACKGROUND, PANEL, *grounds):
+        colours += [blend(TEXT_SHADOW, ground, t) for t in (0.2, 0.4, 0.6, 0.8)]
+    for ink in (TEXT, HIGHLIGHT, MARK, *inks):
+        colours += [blend(TEXT_SHADOW, ink, t) for t in (0.15, 0.3, 0.45, 0.6, 0.75, 0.9)]
+    colours += [(level, level, level) for level in range(0, 256, 17)]
+    unique = list(dict.fromkeys(colours))[:256]
+    flat = [channel for colour in unique for channel in colour]
+    image = Image.new("P", (1, 1))
+    image.putpalette(flat + [0] * (768 - len(flat)))
+    return image
+
+
+DEFAULT_PALETTE = fixed_palette()
+
+
+def png_bytes(image: Image.Image, palette: Image.Image | None = None) -> bytes:
+    """Encode ``image`` as PNG mapped onto a fixed palette: exact for flat colours, fast and small."""
     buffer = io.BytesIO()
-    image.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
-        buffer, "PNG", compress_level=6
-    )
+    image.quantize(palette=palette or DEFAULT_PALETTE, dither=Image.Dither.NONE).save(buffer, "PNG", compress_level=3)
     return buffer.getvalue()
 
 

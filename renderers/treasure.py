@@ -12,7 +12,6 @@ than computing a palette per picture and keeps the output deterministic.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
@@ -42,8 +41,10 @@ from renderers.pyramids import (
     colour_swatch,
     draw_die,
     draw_pyramid_top,
+    fixed_palette,
     font,
     outline_for,
+    png_bytes,
     shade,
     text,
 )
@@ -376,27 +377,8 @@ def draw_board(state: TreasureState, names: Sequence[str] | None = None) -> Imag
     return image
 
 
-@lru_cache(maxsize=1)
-def _palette() -> Image.Image:
-    """One fixed palette for every picture, computed once from a sample of every colour in use."""
-    from games.treasure import Roll
-
-    sample = RULES.new_game(4, {"arrange": False}, _FixedRandom())
-    sample = RULES.apply(sample, Roll(4, 4))
-    image = draw_board(sample, ["n"] * 4)
-    draw = ImageDraw.Draw(image)
-    faded = [_blend(TILE, COLOURS[side.letter], 0.16) for side in SIDES.values()]
-    strip = [*COLOURS.values(), *faded, HIGHLIGHT, MARK, TEXT, TEXT_SHADOW, PANEL, BACKGROUND, TILE, TILE_EDGE]
-    for i, colour in enumerate(strip):
-        draw.rectangle([i * 12, 0, i * 12 + 11, 11], fill=colour)
-    return image.quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
-
-
-class _FixedRandom:
-    """Stands in for ``random.Random`` when building the palette sample: always the first seat."""
-
-    def randrange(self, n: int) -> int:
-        return 0
+TINTS = [_blend(TILE, COLOURS[side.letter], t) for side in SIDES.values() for t in (0.16, 0.42)]
+PALETTE = fixed_palette(extra=[TILE, TILE_EDGE, SQUARE_LINE, DIM_TEXT, *TINTS], grounds=[TILE], inks=[DIM_TEXT])
 
 
 def render(state: TreasureState, *, last_move: Any = None, names: Sequence[str] | None = None) -> bytes:
@@ -406,7 +388,4 @@ def render(state: TreasureState, *, last_move: Any = None, names: Sequence[str] 
     last move for display.  ``names[seat]`` are the players' display names.
     """
     del last_move
-    image = draw_board(state, names).quantize(palette=_palette(), dither=Image.Dither.NONE)
-    buffer = io.BytesIO()
-    image.save(buffer, "PNG", compress_level=1)
-    return buffer.getvalue()
+    return png_bytes(draw_board(state, names), PALETTE)

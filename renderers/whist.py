@@ -8,7 +8,6 @@ score, then the stashes.  The seat to move is named in the header and its stash 
 
 from __future__ import annotations
 
-import io
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
@@ -35,7 +34,6 @@ from games.whist import (
 )
 from renderers.pyramids import (
     BACKGROUND,
-    COLOURS,
     GRID_LINE,
     HIGHLIGHT,
     PANEL,
@@ -44,9 +42,9 @@ from renderers.pyramids import (
     TEXT_SHADOW,
     draw_pyramid_side,
     draw_stack_side,
+    fixed_palette,
     font,
-    outline_for,
-    shade,
+    png_bytes,
 )
 
 WIDTH = 960
@@ -127,52 +125,12 @@ def _text(
     image.paste(tile, (round(x + box[0]), round(y + box[1])), tile)
 
 
-@lru_cache(maxsize=1)
-def _palette() -> Image.Image:
-    """A fixed palette: every flat colour drawn plus blends for the text's soft edges."""
-    flats: list[RGB] = [
-        BACKGROUND,
-        PANEL,
-        GRID_LINE,
-        TEXT,
-        TEXT_SHADOW,
-        HIGHLIGHT,
-        DIM,
-        WIN,
-        (0xE8, 0xE8, 0xE8),
-        (0x22, 0x22, 0x22),
-    ]
-    for letter in PIECE_COLOURS:
-        fill = COLOURS[letter]
-        flats += [fill, shade(fill, 1.18), outline_for(fill)]
-    colours: list[RGB] = []
-    for colour in flats:
-        if colour not in colours:
-            colours.append(colour)
-
-    def blend(a: RGB, b: RGB, t: float) -> RGB:
-        return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
-
-    for ground in (BACKGROUND, PANEL, GRID_LINE):
-        for t in (0.2, 0.4, 0.6, 0.8):
-            colours.append(blend(TEXT_SHADOW, ground, t))
-    for ink in (TEXT, HIGHLIGHT, DIM, WIN):
-        for t in (0.15, 0.3, 0.45, 0.6, 0.75, 0.9):
-            colours.append(blend(TEXT_SHADOW, ink, t))
-    data: list[int] = []
-    for colour in colours[:256]:
-        data += list(colour)
-    data += [0, 0, 0] * (256 - len(data) // 3)
-    image = Image.new("P", (1, 1))
-    image.putpalette(data)
-    return image
+PALETTE = fixed_palette(extra=[DIM, WIN], grounds=[GRID_LINE], inks=[DIM, WIN])
 
 
 def _png(image: Image.Image) -> bytes:
     """PNG of ``image`` mapped onto the fixed palette (fast and small; no adaptive quantising)."""
-    buffer = io.BytesIO()
-    image.quantize(palette=_palette(), dither=Image.Dither.NONE).save(buffer, "PNG", compress_level=1)
-    return buffer.getvalue()
+    return png_bytes(image, PALETTE)
 
 
 # --- header ---------------------------------------------------------------------------------------

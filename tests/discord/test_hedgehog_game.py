@@ -94,3 +94,20 @@ async def test_autocomplete_lists_only_the_callers_legal_moves(table):
     assert await others[0].autocomplete(table.channel, "hedgehog move", "notation", "") == []
     typed = await first.autocomplete(table.channel, "hedgehog move", "notation", "pass")
     assert [c["value"] for c in typed] == ["pass"]
+
+
+async def test_lobby_refusals(table):
+    alice, bob, carol, dave, erin = table.members
+    opened = await alice.slash(table.channel, "hedgehog new", players=2)
+    assert refusal(await alice.click(opened.response.message, label="Join")) == "You are already in this game."
+    assert refusal(await bob.click(opened.response.message, label="Start")).startswith("Only the player who opened")
+    await bob.click(opened.response.message, label="Join")
+    assert refusal(await carol.click(opened.response.message, label="Join")) == "This game is full (2 players)."
+    assert refusal(await carol.slash(table.channel, "hedgehog leave")) == "You are not in this game."
+    too_many = await dave.slash(table.guild.create_text_channel("other"), "hedgehog new", players=8)
+    assert refusal(too_many) == "More than 5 players need the xeno option (the Xeno set adds five colours)."
+    left = await bob.slash(table.channel, "hedgehog leave")
+    assert "bob leaves" in left.response.content
+    solo_start = await alice.click(opened.response.message, label="Start")
+    assert not solo_start.ephemeral  # one player is solitaire
+    assert erin  # present but silent

@@ -1,0 +1,166 @@
+"""``/combat``: Martian Combat, with one-tap shortcuts for every decision of a turn.
+
+Besides the shared ``move`` (any notation, with suggestions), players on a phone can use:
+``step`` (a move or an Aim step), ``attack`` (also to take up an offered attack), ``counter``,
+``pass`` (decline whatever is offered now), ``choose`` (the action after a Wild roll) and
+``action`` (a Swap, Hop or Dig).  Each only narrows the suggestions and forwards the notation.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.service import ServiceError
+from cogs.base import AUTOCOMPLETE_LIMIT, CLOCK_CHOICES, GameCog, actor_of, post_report, refusals
+from games.base import GameError
+from games.combat import parse_extra_blocked
+
+if TYPE_CHECKING:
+    from bot.client import PyramidBot
+
+STEP = re.compile(r"^[RYGB][1-3] [a-f][1-6]-[a-f][1-6]$")
+ATTACK = re.compile(r"^[a-f][1-6]x[a-f][1-6]$")
+ACTION_WORDS = ("swap ", "hop ", "dig ")
+VARIANT_CHOICES = [
+    app_commands.Choice(name="standard (centre blocked)", value="standard"),
+    app_commands.Choice(name="simple (centre open)", value="simple"),
+    app_commands.Choice(name="advanced (reserve nests, losers removed)", value="advanced"),
+]
+WILD_CHOICES = [
+    app_commands.Choice(name=name, value=value)
+    for name, value in (("Tip", "tip"), ("Swap", "swap"), ("Hop", "hop"), ("Dig", "dig"), ("Aim", "aim"),
+                        ("No action", "none"))
+]
+
+
+def _compact(text: str) -> str:
+    return "".join(text.lower().split())
+
+
+def choice_label(notation: str, description: str) -> str:
+    """``R1 c1-c2 — moves the stack R1/R2/R3 from c1 to c2``: the notation, then what it does."""
+    what = description.split(" ", 1)[1] if " " in description else description
+    return f"{notation} — {what}"[:100]
+
+
+def matches(typed: str, notation: str, label: str) -> bool:
+    """True when what was typed (``c2``, ``R3``, ``stack``...) appears in the suggestion."""
+    key = _compact(typed)
+    return not key or key in _compact(notation) or typed.strip().lower() in label.lower()
+
+
+class CombatCog(GameCog, group_name="combat", group_description="Martian Combat: bring both nests home as trees"):
+    """Martian Combat commands: the shared ones, ``new`` and the shortcuts for each kind of decision."""
+
+    game_name = "combat"
+
+    @app_commands.command(name="new", description="Open a game of Martian Combat (2-4 players) in this channel.")
+    @app_commands.describe(
+        players="Most players who may join (2-4)",
+        variant="standard, simple (open centre) or advanced (reserve nests, losers removed)",
+        blocked="Up to 4 extra blocked squares for a harder game, e.g. 'b2 e5'",
+        turn_limit="Turns in all before the game is a draw",
+        clock="Time allowed per move",
+        thread="Play in a new thread of this channel",
+    )
+    @app_commands.choices(variant=VARIANT_CHOICES, clock=CLOCK_CHOICES)
+    @refusals
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        players: app_commands.Range[int, 2, 4] = 2,
+        variant: str = "standard",
+        blocked: app_commands.Range[str, 0, 40] = "",
+        turn_limit: app_commands.Range[int, 10, 2000] = 300,
+        clock: int = 0,
+        thread: bool = False,
+    ) -> None:
+        try:  # refuse bad squares now rather than at the start (the full table protects the most squares)
+            parse_extra_blocked(blocked, players, variant)
+        except GameError as error:
+            raise ServiceError(str(error)) from None
+        options = {"variant": variant, "blocked": blocked, "turn_limit": turn_limit}
+        await self.create(interaction, options, players=players, clock=clock, thread=thread)
+
+    @app_commands.command(name="step", description="Step a pyramid one square: your turn's move or an Aim step.")
+    @app_commands.describe(notation="e.g. R1 c1-c2 (R1 and everything above it); suggestions list your steps")
+    @refusals
+    async def step(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 100]) -> None:
+        await self._play(interaction, notation)
+
+    @app_commands.command(name="attack", description="Attack a stack next to the one that moved, or take up an offer.")
+    @app_commands.describe(notation="e.g. c2xd3 (from c2 onto d3); suggestions list your attacks")
+    @refusals
+    async def attack(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 100]) -> None:
+        await self._play(interaction, notation)
+
+    @app_commands.command(name="counter", description="Call a counter attack (equal pips, first roll lost).")
+    @refusals
+    async def counter(self, interaction: discord.Interaction) -> None:
+        await self._play(interaction, "counter")
+
+    @app_commands.command(name="pass", description="Decline: no move, no attack, no counter, no action; or end an Aim.")
+    @refusals
+    async def pass_(self, interaction: discord.Interaction) -> None:
+        await self._play(interaction, "pass")
+
+    @app_commands.command(name="choose", description="After a Wild roll: choose Tip, Swap, Hop, Dig or Aim.")
+    @app_commands.describe(action="The action to take")
+    @app_commands.choices(action=WILD_CHOICES)
+    @refusals
+    async def choose(self, interaction: discord.Interaction, action: str) -> None:
+        await self._play(interaction, "no action" if action == "none" else f"choose {action}")
+
+    @app_commands.command(name="action", description="Make your Swap, Hop or Dig (suggestions list the legal ones).")
+    @app_commands.describe(notation="e.g. swap R2 b3 with Y2 e4, hop R1 b3-d4, dig R2 b3-e5 under Y3")
+    @refusals
+    async def action(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 100]) -> None:
+        await self._play(interaction, notation)
+
+    @step.autocomplete("notation")
+    async def step_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The caller's legal steps."""
+        return await self._choices(interaction, current, lambda n: bool(STEP.match(n)))
+
+    @attack.autocomplete("notation")
+    async def attack_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The caller's legal attacks."""
+        return await self._choices(interaction, current, lambda n: bool(ATTACK.match(n)))
+
+    @action.autocomplete("notation")
+    async def action_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The caller's legal swaps, hops and digs."""
+        return await self._choices(interaction, current, lambda n: n.startswith(ACTION_WORDS))
+
+    async def _play(self, interaction: discord.Interaction, notation: str) -> None:
+        report = await self.bot.service.move(interaction.channel_id, actor_of(interaction), notation)
+        await post_report(interaction, report)
+
+    async def _choices(
+        self, interaction: discord.Interaction, current: str, kind: Callable[[str], bool]
+    ) -> list[app_commands.Choice[str]]:
+        moves = await self.bot.service.legal_moves(interaction.channel_id, interaction.user.id)
+        out: list[app_commands.Choice[str]] = []
+        for notation, description in moves:
+            if not kind(notation):
+                continue
+            label = choice_label(notation, description)
+            if matches(current, notation, label):
+                out.append(app_commands.Choice(name=label, value=notation))
+                if len(out) >= AUTOCOMPLETE_LIMIT:
+                    break
+        return out
+
+
+async def setup(bot: PyramidBot) -> None:
+    """Load the cog."""
+    await bot.add_cog(CombatCog(bot))

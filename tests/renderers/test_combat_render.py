@@ -1,0 +1,132 @@
+"""The Martian Combat board picture: format, size, determinism and the key marks a player relies on."""
+
+from __future__ import annotations
+
+import io
+import random
+from dataclasses import replace
+
+import pytest
+from PIL import Image
+
+from games.combat import RULES, Step, square
+from games.playout import playout
+from renderers.combat import BLOCKED, HATCH, LAST, render, square_box
+from renderers.pyramids import COLOURS, MARK
+from tests.games.test_combat_rules import _put, play, position, sq
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+
+
+def _image(data: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(data)).convert("RGB")
+
+
+def _close(a: tuple[int, int, int], b: tuple[int, int, int], tolerance: int = 12) -> bool:
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
+
+
+def _mid_game_states() -> list:
+    states = []
+    for variant, players, seed in (("standard", 2, 1), ("simple", 3, 2), ("advanced", 4, 3)):
+        game = list(playout(RULES, players, {"variant": variant, "turn_limit": 40}, seed=seed))
+        states += [*game[::25], game[-1]]
+    return states
+
+
+def test_png_signature_size_and_width():
+    for state in _mid_game_states():
+        data = render(state, names=["alice", "bob", "carol", "dave"][: state.players])
+        assert data.startswith(PNG_SIGNATURE)
+        assert len(data) < 200 * 1024
+        width, height = _image(data).size
+        assert 800 <= width <= 1000 and height < 1000
+
+
+def test_same_state_gives_the_same_bytes():
+    state = _mid_game_states()[3]
+    copy = RULES.from_json(RULES.to_json(state))
+    assert render(state) == render(copy)
+    assert render(state, names=["a", "b", "c"]) == render(state, names=["a", "b", "c"])
+
+
+def test_blocked_squares_are_dark_and_hatched():
+    image = _image(render(RULES.new_game(2, {}, random.Random(0))))
+    for name in ("a1", "f6", "c3", "d4"):
+        left, top, right, bottom = square_box(square(name))
+        colours = {image.getpixel((x, (top + bottom) // 2)) for x in range(left + 4, right - 4, 3)}
+        assert any(_close(c, BLOCKED) for c in colours) and any(_close(c, HATCH) for c in colours)
+
+
+def test_home_squares_are_tinted_in_their_owners_colour():
+    image = _image(render(RULES.new_game(4, {}, random.Random(0))))
+    for name, letter in (("c6", "R"), ("c1", "Y"), ("a3", "B"), ("f4", "G")):
+        left, top, _, _ = square_box(square(name))
+        # the owner's colour frames the square just inside its edge
+        assert _close(image.getpixel((left + 4, top + 60)), COLOURS[letter], tolerance=20)
+
+
+def test_pyramid_colours_and_the_player_to_move_are_shown():
+    state = position(2, {"b2": "R3", "e5": "Y3"}, current=1)
+    image = _image(render(state))
+    left, top, right, bottom = square_box(square("e5"))
+    column = [image.getpixel(((left + right) // 2 + 4, y)) for y in range(top + 40, bottom - 12)]
+    assert any(_close(c, COLOURS["Y"], tolerance=40) for c in column)
+    # the swatch before the turn line is the colour of the seat to move (Yellow)
+    assert _close(image.getpixel((24, 53)), COLOURS["Y"], tolerance=10)
+
+
+def test_last_move_is_outlined_and_pinned_pyramids_marked():
+    state = position(2, {"b2": "R1", "d2": "Y2", "f5": "Y1"})
+    move = RULES.parse_move(state, "R1 b2-b3")
+    after = RULES.apply(state, move)
+    image = _image(render(after, last_move=move))
+    for name in ("b2", "b3"):
+        left, top, right, bottom = square_box(square(name))
+        assert _close(image.getpixel(((left + right) // 2, bottom - 4)), LAST)
+    pinned = position(2, {"d2": "Y2/R1", "f5": "Y1"})
+    picture = _image(render(pinned))
+    left, top, right, bottom = square_box(square("d2"))
+    box = picture.crop((left, top, right, bottom))
+    assert any(_close(c, MARK, tolerance=15) for _, c in box.getcolors(4096))
+
+
+def test_capped_tree_wears_a_black_cap_and_reserve_nests_are_labelled():
+    state = position(2, {"e2": "Y1"}, variant="advanced", reserve=sq("c3 d3"))
+    state = _with_reserve_and_cap(state)
+    image = _image(render(state))
+    left, top, right, bottom = square_box(square("d6"))
+    box = image.crop((left, top, right, bottom))
+    assert any(_close(c, COLOURS["K"], tolerance=8) for _, c in box.getcolors(4096))
+    plain = _image(render(position(2, {"e2": "Y1"})))
+    assert image.crop((left, top, right, bottom)) != plain.crop((left, top, right, bottom))
+
+
+def _with_reserve_and_cap(state):
+    board = _put(state, "d6", "R3@d1/R2@c1/R1@c6")
+    state = replace(state, board=board, capped=sq("d6"))
+    board = _put(state, "c3", "R1@c3/R2@c3/R3@c3")
+    state = replace(state, board=board)
+    return replace(state, board=_put(state, "d3", "Y1@d3/Y2@d3/Y3@d3"))
+
+
+def test_every_phase_renders_with_or_without_names():
+    seen = set()
+    for state in playout(RULES, 3, {"variant": "advanced", "turn_limit": 30}, seed=5):
+        if state.phase in seen:
+            continue
+        seen.add(state.phase)
+        assert render(state).startswith(PNG_SIGNATURE)
+        assert render(state, names=["x" * 80, ""]).startswith(PNG_SIGNATURE)
+    assert len(seen) >= 6
+
+
+@pytest.mark.parametrize("move", ["counter", "no counter"])
+def test_combat_in_progress_and_after(move):
+    state = play(position(2, {"b2": "R2", "b4": "Y2", "e6": "Y1"}), "R2 b2-b3", "b3xb4", "roll 5 3")
+    image = _image(render(state))
+    left, top, right, _bottom = square_box(square("b4"))
+    assert _close(image.getpixel(((left + right) // 2, top + 3)), MARK, tolerance=15)   # fight squares framed
+    done = play(state, move)
+    assert render(done, last_move=RULES.parse_move(state, move)).startswith(PNG_SIGNATURE)
+    assert render(done, last_move=Step(square("b2"), 2, square("b3"))).startswith(PNG_SIGNATURE)
