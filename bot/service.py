@@ -363,11 +363,7 @@ class GameService:
             game = await self._live(channel_id)
             if game.status != "active":
                 raise ServiceError("The game has not started: use `leave` instead.")
-            seat = game.seat_of(actor.user_id)
-            if seat is None:
-                raise ServiceError("You are not playing in this game.")
-            if any(s.seat == seat and s.removed for s in game.seats):
-                raise ServiceError("You have already left this game.")
+            seat = self._seat_in_play(game, actor)
             rules = rules_for(game.game)
             state = self.state_of(game)
             return await self._remove_seat(game, rules, state, seat, "resign", f"{game.name_at(seat)} resigns.")
@@ -470,11 +466,7 @@ class GameService:
         game = await self._live(channel_id)
         if game.status != "active":
             raise ServiceError("The game has not started yet: wait for the start.")
-        seat = game.seat_of(actor.user_id)
-        if seat is None:
-            raise ServiceError("You are not playing in this game.")
-        if any(row.seat == seat and row.removed for row in game.seats):
-            raise ServiceError("You have left this game.")
+        seat = self._seat_in_play(game, actor)
         rules = rules_for(game.game)
         state = self.state_of(game)
         to_move = rules.to_move(state)
@@ -482,6 +474,16 @@ class GameService:
             who = game.name_at(to_move) if to_move is not None else "nobody"
             raise ServiceError(str(NotYourTurn(f"It is not your turn: {who} is to move.")))
         return game, rules, state, seat
+
+    @staticmethod
+    def _seat_in_play(game: GameRow, actor: Actor) -> int:
+        """The seat ``actor`` plays in ``game``; refuses outsiders and players who have left."""
+        seat = game.seat_of(actor.user_id)
+        if seat is None:
+            raise ServiceError("You are not playing in this game.")
+        if any(row.seat == seat and row.removed for row in game.seats):
+            raise ServiceError("You have left this game.")
+        return seat
 
     async def _write(self, coroutine: Any) -> Any:
         try:
@@ -548,43 +550,18 @@ class GameService:
         rules: Rules,
         before: Any,
         steps: Sequence[tuple[int | None, Any, Any, str]],
-        seat_updates: dict[int, dict[str, Any]] | None = None,
-        extra_lines: Sequence[str] = (),
     ) -> Report:
-        now = self.clock()
-        new: list[NewMove] = []
-        lines = list(extra_lines)
+        """Store moves a player made (charging their clock) and report them."""
+        entries: list[NewMove] = []
+        lines: list[str] = []
         state = before
         for seat, move, after, kind in steps:
-            notation = rules.format_move(state, move)
             description = rules.describe_move(state, move)
             lines.append(description)
-            new.append(NewMove(seat, notation, description, kind, rules.to_json(after)))
+            entries.append(NewMove(seat, rules.format_move(state, move), description, kind, rules.to_json(after)))
             state = after
-        outcome = rules.outcome(state)
-        last = new[-1]
-        if outcome is not None:
-            last.status = "finished"
-            last.outcome = outcome_to_json(outcome)
-        charged = self._charge_clock(game, rules, state, now) if kinds_are_moves(steps) else {}
-        merged = {**charged, **(seat_updates or {})}
-        banks = {seat: values["bank_seconds"] for seat, values in merged.items() if "bank_seconds" in values}
-        last.extra_updates = await self._turn_fields(game, rules, state, now, banks)
-        await self._write(self.store.append_moves(game, new, now, merged))
-        game = await self._reload(game)
-        self._cache[game.id] = (game.version, state)
-        report = Report(
-            game,
-            rules,
-            state,
-            lines,
-            last_move=steps[-1][1],
-            outcome=outcome,
-            turn_changed=bool(last.extra_updates.get("turn_started_at")),
-        )
-        report.png = await self.render(game, state, steps[-1][1])
-        await self._notify(report)
-        return report
+        charged = self._charge_clock(game, rules, state, self.clock())
+        return await self.commit_entries(game, rules, state, entries, lines, charged, last_move=steps[-1][1])
 
     async def commit_entries(
         self,
@@ -594,8 +571,12 @@ class GameService:
         entries: Sequence[NewMove],
         lines: Sequence[str],
         seat_updates: dict[int, dict[str, Any]],
+        last_move: Any = None,
     ) -> Report:
-        """Store entries the service built itself (clock timeouts, undo) and report the result."""
+        """Append ``entries`` leading to ``state`` in one transaction, then render and report.
+
+        Used for players' moves and for entries the service builds itself (resignations, clock timeouts).
+        """
         now = self.clock()
         outcome = rules.outcome(state)
         last = entries[-1]
@@ -603,7 +584,8 @@ class GameService:
         if outcome is not None:
             last.status = "finished"
             last.outcome = outcome_to_json(outcome)
-        last.extra_updates = await self._turn_fields(game, rules, state, now)
+        banks = {seat: values["bank_seconds"] for seat, values in seat_updates.items() if "bank_seconds" in values}
+        last.extra_updates = await self._turn_fields(game, rules, state, now, banks)
         await self._write(self.store.append_moves(game, entries, now, seat_updates))
         game = await self._reload(game)
         self._cache[game.id] = (game.version, state)
@@ -612,42 +594,24 @@ class GameService:
             rules,
             state,
             list(lines),
+            last_move=last_move,
             outcome=outcome,
             turn_changed=bool(last.extra_updates.get("turn_started_at")),
         )
-        report.png = await self.render(game, state)
+        report.png = await self.render(game, state, last_move)
         await self._notify(report)
         return report
 
     async def _remove_seat(self, game: GameRow, rules: Rules, state: Any, seat: int, kind: str, line: str) -> Report:
         after = rules.resign(state, seat)
-        now = self.clock()
-        outcome = rules.outcome(after)
-        entry = NewMove(seat, kind, line, kind, rules.to_json(after))
-        if outcome is not None:
-            entry.status = "finished"
-            entry.outcome = outcome_to_json(outcome)
-        entry.extra_updates = await self._turn_fields(game, rules, after, now)
-        await self._write(self.store.append_moves(game, [entry], now, {seat: {"removed": 1}}))
-        game = await self._reload(game)
-        self._cache[game.id] = (game.version, after)
-        report = Report(
-            game, rules, after, [line], outcome=outcome, turn_changed=bool(entry.extra_updates.get("turn_started_at"))
-        )
-        report.png = await self.render(game, after)
-        await self._notify(report)
-        return report
+        entry = NewMove(seat, kind, line, kind, {})
+        return await self.commit_entries(game, rules, after, [entry], [line], {seat: {"removed": 1}})
 
     async def _notify(self, report: Report) -> None:
         for listener in self.listeners:
             result = listener(report)
             if asyncio.iscoroutine(result):
                 await result
-
-
-def kinds_are_moves(steps: Sequence[tuple[int | None, Any, Any, str]]) -> bool:
-    """True when the steps were played by the player (not forced by the clock)."""
-    return all(kind in ("move", "roll") for *_, kind in steps)
 
 
 def replay_row(rules: Rules, state: Any, row: MoveRow) -> Any:

@@ -19,7 +19,7 @@ from discord.ext import commands
 
 from bot.service import Actor, Report, ServiceError, rules_for
 from cogs.buttons import buttons
-from cogs.messages import NO_PINGS, lobby_embed, report_payload
+from cogs.messages import NO_PINGS, lobby_embed, players_line, report_payload
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -105,6 +105,20 @@ async def post_lobby(interaction: discord.Interaction, bot: PyramidBot, channel_
     )
 
 
+async def post_board(interaction: discord.Interaction, bot: PyramidBot, with_players: bool = False) -> None:
+    """Show the channel's game to anyone who asks (no pings): the lobby, or the board and status."""
+    report = await bot.service.board(interaction.channel_id)
+    if report.state is None:
+        await post_lobby(interaction, bot, interaction.channel_id, "Waiting for players.")
+        return
+    payload = report_payload(report)
+    payload.pop("content", None)
+    payload["allowed_mentions"] = NO_PINGS
+    if with_players:
+        payload["embed"].insert_field_at(0, name="Players", value=players_line(report.game)[:1024], inline=False)
+    await interaction.response.send_message(**payload)
+
+
 class GameCog(commands.GroupCog):
     """Shared commands of a game group; subclasses set ``game_name`` and add ``new``."""
 
@@ -182,14 +196,7 @@ class GameCog(commands.GroupCog):
     @app_commands.command(name="board", description="Show the board of this channel's game (anyone may look).")
     @refusals
     async def board(self, interaction: discord.Interaction) -> None:
-        report = await self.bot.service.board(interaction.channel_id)
-        if report.state is None:
-            await post_lobby(interaction, self.bot, interaction.channel_id, "Waiting for players.")
-            return
-        payload = report_payload(report)
-        payload["allowed_mentions"] = NO_PINGS
-        payload.pop("content", None)
-        await interaction.response.send_message(**payload)
+        await post_board(interaction, self.bot)
 
 
 def _label(notation: str, description: str) -> str:

@@ -16,9 +16,9 @@ import games
 from bot.service import Actor, ServiceError, outcome_from_json, rules_for
 from bot.store import GameRow
 from bot.undo import UndoStatus
-from cogs.base import actor_of, post_report, refusals
+from cogs.base import actor_of, post_board, post_report, refusals
 from cogs.buttons import buttons
-from cogs.messages import NO_PINGS, players_line, report_payload
+from cogs.messages import NO_PINGS, players_line
 from renderers.replay import animate
 
 if TYPE_CHECKING:
@@ -60,19 +60,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
     @app_commands.command(name="status", description="Players, whose turn it is and the board of this channel's game.")
     @refusals
     async def status(self, interaction: discord.Interaction) -> None:
-        report = await self.bot.service.board(interaction.channel_id)
-        game = report.game
-        if report.state is None:
-            await interaction.response.send_message(
-                f"**{report.rules.title}** (game #{game.id}) is waiting for players: {players_line(game)}.",
-                allowed_mentions=NO_PINGS,
-            )
-            return
-        payload = report_payload(report)
-        payload.pop("content", None)
-        payload["allowed_mentions"] = NO_PINGS
-        payload["embed"].insert_field_at(0, name="Players", value=players_line(game)[:1024], inline=False)
-        await interaction.response.send_message(**payload)
+        await post_board(interaction, self.bot, with_players=True)
 
     @app_commands.command(name="resign", description="Resign from this channel's game.")
     @refusals
@@ -148,17 +136,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
     @app_commands.command(name="board", description="Show the board of this channel's game (anyone may look).")
     @refusals
     async def board(self, interaction: discord.Interaction) -> None:
-        report = await self.bot.service.board(interaction.channel_id)
-        if report.state is None:
-            await interaction.response.send_message(
-                f"**{report.rules.title}** is waiting for players: {players_line(report.game)}.",
-                allowed_mentions=NO_PINGS,
-            )
-            return
-        payload = report_payload(report)
-        payload.pop("content", None)
-        payload["allowed_mentions"] = NO_PINGS
-        await interaction.response.send_message(**payload)
+        await post_board(interaction, self.bot)
 
     @app_commands.command(name="undo", description="Ask the other players to take back the last move.")
     @refusals
