@@ -14,9 +14,9 @@ def register(rules: Rules) -> Rules:
 
 
 def _load_builtin_games() -> None:
-    from games import combat, hedgehog, treasure, whist
+    from games import assassin, combat, hedgehog, treasure, whist
 
-    for module in (hedgehog, whist, treasure, combat):
+    for module in (hedgehog, whist, treasure, combat, assassin):
         register(module.RULES)
 
 

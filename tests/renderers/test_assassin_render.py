@@ -1,0 +1,121 @@
+"""The Martian Assassination Game renderer: format, size, determinism and key pixels."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+
+import pytest
+from PIL import Image
+
+from games.assassin import RULES, SAFE, SEAT_COLOURS, Roll, State
+from games.playout import playout
+from renderers.assassin import SAFEHOUSE, render, square_centre
+from renderers.pyramids import COLOURS, HIGHLIGHT, MARK, TEXT
+
+PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
+NAMES = ["alice", "bob", "a_rather_long_display_name", "dan", "eve", "frank", "gina", "hal", "ivy"]
+
+
+def sq(name: str, size: int = 10) -> int:
+    return (int(name[1:]) - 1) * size + "abcdefghijkl".index(name[0])
+
+
+def position(**changes) -> State:
+    """Four players, Red (seat 0) the victim on c3, the others in three corners; Red to roll."""
+    base = State(
+        players=4,
+        size=10,
+        short_game=False,
+        limit=200,
+        victim=0,
+        positions=(sq("c3"), sq("a1"), sq("j10"), sq("j1")),
+        markers=((), (), (), ()),
+        captures=(0, 0, 0, 0),
+        turn=0,
+        anchor=3,
+        phase="roll",
+        die=None,
+        victim_turns=0,
+    )
+    return dataclasses.replace(base, **changes)
+
+
+def pixels(png: bytes) -> Image.Image:
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def at(image: Image.Image, xy: tuple[float, float]) -> tuple[int, int, int]:
+    return image.getpixel((round(xy[0]), round(xy[1])))
+
+
+def close(a: tuple[int, int, int], b: tuple[int, int, int], tolerance: int = 12) -> bool:
+    """Colours equal up to the small shifts of palette mapping."""
+    return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
+
+
+def sample_states() -> list[State]:
+    states = []
+    for players, options, seed in ((3, {}, 1), (6, {}, 2), (9, {"board": 12}, 3), (4, {"short_game": True}, 4)):
+        game = list(playout(RULES, players, options, seed=seed))
+        states += [game[0], game[len(game) // 3], game[len(game) // 2 + 1], game[-1]]
+    return states
+
+
+@pytest.mark.parametrize("state", sample_states())
+def test_png_signature_dimensions_and_size(state):
+    png = render(state, names=NAMES[: state.players])
+    assert png.startswith(PNG_SIGNATURE)
+    assert len(png) < 200 * 1024
+    width, height = pixels(png).size
+    assert 800 <= width <= 1000 and 600 <= height <= 800
+
+
+def test_same_state_gives_same_bytes():
+    state = list(playout(RULES, 5, {}, seed=9))[120]
+    assert render(state) == render(state)
+    assert render(state, names=NAMES[:5]) == render(state, names=NAMES[:5])
+
+
+def test_victim_carries_the_crosshair():
+    image = pixels(render(position()))
+    x, y = square_centre(10, sq("c3"))
+    ring = 62 * 0.44
+    assert close(at(image, (x + ring + 4, y)), MARK)
+    # an assassin carries no crosshair
+    ax, ay = square_centre(10, sq("j10"))
+    assert not close(at(image, (ax + ring + 4, ay)), MARK)
+
+
+def test_empty_safehouse_is_drawn_dark_and_the_victim_shows_inside_it():
+    empty = pixels(render(position()))
+    x, y = square_centre(10, SAFE)
+    assert close(at(empty, (x + 20, y + 40)), SAFEHOUSE)
+    inside = pixels(render(position(positions=(SAFE, sq("a1"), sq("j10"), sq("j1")))))
+    assert close(at(inside, (x, y + 20)), COLOURS[SEAT_COLOURS[0]])
+
+
+def test_last_path_is_highlighted():
+    state = RULES.apply(position(), Roll(2))
+    moved = RULES.apply(state, RULES.parse_move(state, "c5"))
+    image = pixels(render(moved))
+    (x0, y0), (x1, y1) = square_centre(10, sq("c3")), square_centre(10, sq("c4"))
+    assert close(at(image, ((x0 + x1) / 2, (y0 + y1) / 2)), HIGHLIGHT)
+
+
+def test_reachable_squares_are_dotted_after_a_roll():
+    rolled = RULES.apply(position(), Roll(1))
+    image = pixels(render(rolled))
+    for name in ("c2", "c4", "b3", "d3"):
+        assert close(at(image, square_centre(10, sq(name))), TEXT)
+    assert not close(at(image, square_centre(10, sq("e3"))), TEXT)
+
+
+def test_bases_marked_by_the_victim_are_ringed_in_its_colour():
+    state = position(markers=((sq("e1"),), (), (), ()))
+    image = pixels(render(state))
+    x, y = square_centre(10, sq("e1"))
+    radius = 62 * 0.3 + 3
+    assert close(at(image, (x - radius + 1.5, y)), COLOURS[SEAT_COLOURS[0]])
+    jx, jy = square_centre(10, sq("j5"))
+    assert not close(at(image, (jx - radius + 1.5, jy)), COLOURS[SEAT_COLOURS[0]])
