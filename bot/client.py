@@ -174,9 +174,12 @@ class PyramidBot(commands.Bot):
         *,
         players: int | None = None,
         clock: int = 0,
+        bank: int = 0,
         thread: bool = False,
     ) -> None:
         """Create a game in the channel, or in a new thread of it, with the caller seated."""
+        if bank and not clock:
+            raise ServiceError("A time bank needs a move clock: choose a clock too.")
         actor = actor_of(interaction)
         rules = rules_for(game_name)
         channel_id = interaction.channel_id
@@ -201,6 +204,7 @@ class PyramidBot(commands.Bot):
             options=options,
             max_players=players,
             clock_days=clock or None,
+            bank_days=bank or None,
             thread_id=created_thread.id if created_thread else None,
             parent_channel_id=parent_id,
         )

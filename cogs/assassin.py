@@ -59,6 +59,7 @@ class AssassinCog(
         short_game="Base markers survive captures: four bases in total wins",
         turn_limit="End the game drawn after 200 victim turns (on by default)",
         clock="Time allowed per move",
+        bank="Extra days each player may draw on when a move takes longer (needs a clock)",
         thread="Play in a new thread of this channel",
     )
     @app_commands.choices(board=BOARD_CHOICES, clock=CLOCK_CHOICES)
@@ -71,12 +72,13 @@ class AssassinCog(
         short_game: bool = False,
         turn_limit: bool = True,
         clock: int = 0,
+        bank: app_commands.Range[int, 0, 30] = 0,
         thread: bool = False,
     ) -> None:
         if board == 12 and players < 6:
             raise ServiceError("The 12x12 board is for 6 to 9 players.")
         options = {"board": board, "short_game": short_game, "turn_limit": turn_limit}
-        await self.create(interaction, options, players=players, clock=clock, thread=thread)
+        await self.create(interaction, options, players=players, clock=clock, bank=bank, thread=thread)
 
     @app_commands.command(name="move", description="Move to a square your roll reaches (suggestions list them).")
     @app_commands.describe(notation="The square to end on, e.g. d4 (or reroll / stay after a null)")

@@ -140,10 +140,13 @@ class GameCog(commands.GroupCog):
         *,
         players: int | None = None,
         clock: int = 0,
+        bank: int = 0,
         thread: bool = False,
     ) -> None:
         """Open a new game of this cog's kind in the channel (or a new thread) with the caller seated."""
-        await self.bot.open_game(interaction, self.game_name, options, players=players, clock=clock, thread=thread)
+        await self.bot.open_game(
+            interaction, self.game_name, options, players=players, clock=clock, bank=bank, thread=thread
+        )
 
     @app_commands.command(name="join", description="Join the game waiting for players in this channel.")
     @refusals

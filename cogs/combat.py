@@ -33,8 +33,14 @@ VARIANT_CHOICES = [
 ]
 WILD_CHOICES = [
     app_commands.Choice(name=name, value=value)
-    for name, value in (("Tip", "tip"), ("Swap", "swap"), ("Hop", "hop"), ("Dig", "dig"), ("Aim", "aim"),
-                        ("No action", "none"))
+    for name, value in (
+        ("Tip", "tip"),
+        ("Swap", "swap"),
+        ("Hop", "hop"),
+        ("Dig", "dig"),
+        ("Aim", "aim"),
+        ("No action", "none"),
+    )
 ]
 
 
@@ -66,6 +72,7 @@ class CombatCog(GameCog, group_name="combat", group_description="Martian Combat:
         blocked="Up to 4 extra blocked squares for a harder game, e.g. 'b2 e5'",
         turn_limit="Turns in all before the game is a draw",
         clock="Time allowed per move",
+        bank="Extra days each player may draw on when a move takes longer (needs a clock)",
         thread="Play in a new thread of this channel",
     )
     @app_commands.choices(variant=VARIANT_CHOICES, clock=CLOCK_CHOICES)
@@ -78,6 +85,7 @@ class CombatCog(GameCog, group_name="combat", group_description="Martian Combat:
         blocked: app_commands.Range[str, 0, 40] = "",
         turn_limit: app_commands.Range[int, 10, 2000] = 300,
         clock: int = 0,
+        bank: app_commands.Range[int, 0, 30] = 0,
         thread: bool = False,
     ) -> None:
         try:  # refuse bad squares now rather than at the start (the full table protects the most squares)
@@ -85,7 +93,7 @@ class CombatCog(GameCog, group_name="combat", group_description="Martian Combat:
         except GameError as error:
             raise ServiceError(str(error)) from None
         options = {"variant": variant, "blocked": blocked, "turn_limit": turn_limit}
-        await self.create(interaction, options, players=players, clock=clock, thread=thread)
+        await self.create(interaction, options, players=players, clock=clock, bank=bank, thread=thread)
 
     @app_commands.command(name="step", description="Step a pyramid one square: your turn's move or an Aim step.")
     @app_commands.describe(notation="e.g. R1 c1-c2 (R1 and everything above it); suggestions list your steps")

@@ -24,6 +24,7 @@ class HedgehogCog(GameCog, group_name="hedgehog", group_description="Der Marsige
         xeno="Add the Xeno set's colours for 6-10 players",
         turn_limit="Turns in all before the game is drawn",
         clock="Time allowed per move",
+        bank="Extra days each player may draw on when a move takes longer (needs a clock)",
         thread="Play in a new thread of this channel",
     )
     @app_commands.choices(clock=CLOCK_CHOICES)
@@ -35,10 +36,16 @@ class HedgehogCog(GameCog, group_name="hedgehog", group_description="Der Marsige
         xeno: bool = False,
         turn_limit: app_commands.Range[int, 10, 2000] = 200,
         clock: int = 0,
+        bank: app_commands.Range[int, 0, 30] = 0,
         thread: bool = False,
     ) -> None:
         await self.create(
-            interaction, {"xeno": xeno, "turn_limit": turn_limit}, players=players, clock=clock, thread=thread
+            interaction,
+            {"xeno": xeno, "turn_limit": turn_limit},
+            players=players,
+            clock=clock,
+            bank=bank,
+            thread=thread,
         )
 
 

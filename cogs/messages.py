@@ -100,7 +100,8 @@ def lobby_embed(game: GameRow, title: str, min_players: int) -> discord.Embed:
     options = ", ".join(f"{k}: {v}" for k, v in game.options.items()) or "standard"
     embed.add_field(name="Options", value=options[:1024], inline=False)
     if game.clock_days:
-        embed.add_field(name="Clock", value=f"{game.clock_days} day(s) per move", inline=True)
+        bank = f" + a {game.bank_days}-day time bank" if game.bank_days else ""
+        embed.add_field(name="Clock", value=f"{game.clock_days} day(s) per move{bank}", inline=True)
     embed.set_footer(text=f"Game #{game.id} · needs {min_players}+ players · the creator presses Start")
     return embed
 

@@ -47,6 +47,7 @@ class TreasureCog(
         arrange="Each player sets out their coins before the first roll (off: the standard order)",
         stall_limit="Rounds without any capture that end the game",
         clock="Time allowed per move",
+        bank="Extra days each player may draw on when a move takes longer (needs a clock)",
         thread="Play in a new thread of this channel",
     )
     @app_commands.choices(clock=CLOCK_CHOICES)
@@ -58,10 +59,16 @@ class TreasureCog(
         arrange: bool = True,
         stall_limit: app_commands.Range[int, 1, 500] = 40,
         clock: int = 0,
+        bank: app_commands.Range[int, 0, 30] = 0,
         thread: bool = False,
     ) -> None:
         await self.create(
-            interaction, {"arrange": arrange, "stall_limit": stall_limit}, players=players, clock=clock, thread=thread
+            interaction,
+            {"arrange": arrange, "stall_limit": stall_limit},
+            players=players,
+            clock=clock,
+            bank=bank,
+            thread=thread,
         )
 
     @app_commands.command(name="arrange", description="Before the first roll: set out your coins on your home row.")

@@ -59,14 +59,20 @@ class WhistCog(GameCog, group_name="whist", group_description="Martian Whist: dr
     @app_commands.describe(
         variant="normal (4 sets, 10 tricks) or short (2 sets, 5 tricks)",
         clock="Time allowed per move",
+        bank="Extra days each player may draw on when a move takes longer (needs a clock)",
         thread="Play in a new thread of this channel",
     )
     @app_commands.choices(variant=VARIANT_CHOICES, clock=CLOCK_CHOICES)
     @refusals
     async def new(
-        self, interaction: discord.Interaction, variant: str = "normal", clock: int = 0, thread: bool = False
+        self,
+        interaction: discord.Interaction,
+        variant: str = "normal",
+        clock: int = 0,
+        bank: app_commands.Range[int, 0, 30] = 0,
+        thread: bool = False,
     ) -> None:
-        await self.create(interaction, {"variant": variant}, players=2, clock=clock, thread=thread)
+        await self.create(interaction, {"variant": variant}, players=2, clock=clock, bank=bank, thread=thread)
 
     @app_commands.command(name="take", description="Draft: take the top pyramid of a tree (e.g. R1 from tree c).")
     @app_commands.describe(pick="The pyramid and its tree; suggestions list exactly your legal picks.")

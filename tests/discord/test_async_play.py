@@ -6,6 +6,7 @@ Time is SimCord's virtual clock (``advance_time``) or a bot started with its clo
 from __future__ import annotations
 
 import random
+import re
 from datetime import timedelta
 
 import pytest
@@ -231,3 +232,34 @@ async def test_my_games_lists_where_it_is_my_turn_first_with_links(table):
     first_to_move, _ = next_actor(started, table.members)
     if first_to_move is alice:
         assert "your turn" in lines[0]
+
+
+def deadline_of(result) -> int:
+    """The Unix time in the reply's Deadline field (<t:...:R>)."""
+    import re
+
+    return int(re.search(r"<t:(\d+):R>", field(embed_of(result), "Deadline")).group(1))
+
+
+async def test_a_time_bank_absorbs_a_slow_move_and_shrinks(table):
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "hedgehog new", players=2, clock=1, bank=2)
+    assert field(embed_of(opened), "Clock") == "1 day(s) per move + a 2-day time bank"
+    await bob.slash(table.channel, "hedgehog join")
+    started = await alice.slash(table.channel, "hedgehog start")
+    first, _ = next_actor(started, table.members)
+    second = bob if first is alice else alice
+    begun = table.env.now().timestamp()
+    assert deadline_of(started) == int(begun + 3 * 86_400)  # the day plus the whole bank
+    await table.env.advance_time(50 * HOUR)  # past the day: only the bank keeps the game alive
+    assert not any("ran out of time" in (m.embeds[0].description or "") for m in table.channel.history() if m.embeds)
+    await finish_turn(first, table, real_move=True)
+    result = await finish_turn(second, table, real_move=True)
+    assert next_actor(result, table.members)[0] is first
+    # 26 hours of overtime came out of the two-day bank: 22 hours are left on top of the day
+    assert deadline_of(result) == int(table.env.now().timestamp() + 86_400 + 22 * 3600)
+
+
+async def test_a_bank_without_a_clock_is_refused(table):
+    result = await table.members[0].slash(table.channel, "hedgehog new", players=2, bank=3)
+    assert refusal(result) == "A time bank needs a move clock: choose a clock too."

@@ -111,3 +111,25 @@ async def test_lobby_refusals(table):
     solo_start = await alice.click(opened.response.message, label="Start")
     assert not solo_start.ephemeral  # one player is solitaire
     assert erin  # present but silent
+
+
+async def test_rematch_status_and_rules(table):
+    alice, bob, carol = table.members[:3]
+    opened = await alice.slash(table.channel, "hedgehog new", players=2)
+    await bob.click(opened.response.message, label="Join")
+    started = await alice.slash(table.channel, "hedgehog start")
+    status = await carol.slash(table.channel, "game status")  # a spectator may look
+    assert field(embed_of(status), "Players") == "1. alice, 2. bob"
+    assert status.response.attachments[0].filename == "board.png"
+    first, _ = next_actor(started, table.members)
+    resigned = await first.slash(table.channel, "game resign")
+    winner = bob if first is alice else alice
+    assert field(embed_of(resigned), "Result").startswith(f"**{winner.name} wins!**")
+    assert refusal(await carol.click(resigned.response.message, label="Rematch")).startswith("Only the players")
+    rematch = await winner.click(resigned.response.message, label="Rematch")
+    assert "asks for a rematch" in rematch.response.content
+    joined = await first.click(rematch.response.message, label="Join")
+    assert "joins (2/2)" in joined.response.content
+    rules = await carol.slash(table.channel, "rules", game="hedgehog")
+    assert rules.ephemeral and embed_of(rules).title == "Der Marsigelwettkampf — rules"
+    assert rules.response.attachments[0].filename == "hedgehog-rules.md"
