@@ -169,3 +169,29 @@ async def test_concurrent_moves_in_one_channel_apply_once_each_in_order(db_url):
     assert game.ply == 1
     assert [m.ply for m in await store.moves(game.id)] == [0]
     await store.close()
+
+
+async def test_shutdown_waits_for_the_move_in_flight(db_url, monkeypatch):
+    store = await Store.open(db_url)
+    service = GameService(store, clock=lambda: NOW)
+    alice, bob = Actor(1, "alice"), Actor(2, "bob")
+    await service.new_game(guild_id=1, channel_id=5, game="hedgehog", actor=alice, max_players=2, seed="drain")
+    await service.join(5, bob)
+    report = await service.start(5, alice)
+    first = alice if report.to_move_user == 1 else bob
+    gate = asyncio.Event()
+
+    async def slow_render(*args, **kwargs):
+        await gate.wait()
+        return b"png"
+
+    monkeypatch.setattr(service, "render", slow_render)
+    moving = asyncio.create_task(service.roll(5, first))
+    await asyncio.sleep(0.01)
+    draining = asyncio.create_task(service.drain())
+    await asyncio.sleep(0.01)
+    assert not draining.done()  # shutdown is waiting for the roll
+    gate.set()
+    await draining
+    assert moving.done() and (await moving).game.ply == 1
+    await store.close()
