@@ -23,7 +23,7 @@ from cogs.messages import NO_PINGS, only_user, report_payload
 log = logging.getLogger(__name__)
 
 GAME_COGS = ("cogs.hedgehog", "cogs.whist", "cogs.treasure", "cogs.combat", "cogs.assassin")
-CORE_COGS = ("cogs.core",)
+CORE_COGS = ("cogs.core", "cogs.ratings", "cogs.tournament")
 
 
 class PyramidBot(commands.Bot):

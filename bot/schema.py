@@ -13,6 +13,7 @@ from sqlalchemy import (
     BigInteger,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -20,6 +21,7 @@ from sqlalchemy import (
     String,
     Table,
     Text,
+    UniqueConstraint,
     text,
 )
 from sqlalchemy.engine import Connection
@@ -122,6 +124,111 @@ undo_requests = Table(
 )
 
 
+# migration 3: ratings per server and game, and tournaments
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("guild_id", BigInteger, primary_key=True),
+    Column("game", String(32), primary_key=True),
+    Column("user_id", BigInteger, primary_key=True),
+    Column("display_name", String(100), nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False, server_default="0"),
+    Column("wins", Integer, nullable=False, server_default="0"),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
+rated_games = Table(  # one row per game whose result went into the ratings: a game is rated once
+    "rated_games",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("guild_id", BigInteger, nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("rated_at", DateTime(timezone=True), nullable=False),
+)
+
+rating_results = Table(  # each player's line of a rated game: place and rating before and after
+    "rating_results",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("user_id", BigInteger, primary_key=True),
+    Column("guild_id", BigInteger, nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("place", Integer, nullable=False),
+    Column("players", Integer, nullable=False),
+    Column("mu_before", Float, nullable=False),
+    Column("sigma_before", Float, nullable=False),
+    Column("mu_after", Float, nullable=False),
+    Column("sigma_after", Float, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+Index("rating_results_by_player", rating_results.c.guild_id, rating_results.c.user_id, rating_results.c.created_at)
+
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("guild_id", BigInteger, nullable=False),
+    Column("channel_id", BigInteger, nullable=False),  # announcements; match threads open under it
+    Column("name", String(100), nullable=False),
+    Column("game", String(32), nullable=False),
+    Column("options", JSON, nullable=False),
+    Column("format", String(16), nullable=False),  # swiss | roundrobin | elimination | tables
+    Column("rounds", Integer, nullable=True),  # planned rounds (None: decided at the start)
+    Column("clock_days", Integer, nullable=True),
+    Column("round_days", Integer, nullable=True),  # round deadline
+    Column("max_players", Integer, nullable=True),
+    Column("table_size", Integer, nullable=True),  # preferred table size (table Swiss)
+    Column("checkin_minutes", Integer, nullable=True),
+    Column("start_at", DateTime(timezone=True), nullable=True),
+    Column("checkin_until", DateTime(timezone=True), nullable=True),
+    Column("status", String(16), nullable=False),  # registration | checkin | running | finished | cancelled
+    Column("current_round", Integer, nullable=False, server_default="0"),
+    Column("round_deadline", DateTime(timezone=True), nullable=True),
+    Column("creator_id", BigInteger, nullable=False),
+    Column("seed", String(64), nullable=False),
+    Column("data", JSON, nullable=True),  # format data fixed at the start (schedule, bracket seeds)
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+Index("tournaments_by_guild", tournaments.c.guild_id, tournaments.c.status)
+
+tournament_players = Table(
+    "tournament_players",
+    metadata,
+    Column("tournament_id", Integer, ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+    Column("user_id", BigInteger, primary_key=True),
+    Column("display_name", String(100), nullable=False),
+    Column("seed", Integer, nullable=True),  # seeding order fixed at the start (1 = top)
+    Column("checked_in", Integer, nullable=False, server_default="0"),
+    Column("status", String(16), nullable=False, server_default="active"),  # active | dropped | kicked | absent
+    Column("left_round", Integer, nullable=True),  # the round during which they dropped or were kicked
+    Column("joined_at", DateTime(timezone=True), nullable=False),
+)
+
+tournament_matches = Table(
+    "tournament_matches",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("tournament_id", Integer, ForeignKey("tournaments.id", ondelete="CASCADE"), nullable=False),
+    Column("round", Integer, nullable=False),
+    Column("board", Integer, nullable=False),  # table number within the round (bracket slot in elimination)
+    Column("players", JSON, nullable=False),  # user ids in seat order (one for a bye)
+    Column("status", String(16), nullable=False),  # pending | playing | finished | bye
+    Column("game_id", Integer, nullable=True),
+    Column("thread_id", BigInteger, nullable=True),
+    Column("ranks", JSON, nullable=True),
+    Column("points", JSON, nullable=True),  # set by adjudication (e.g. a double forfeit)
+    Column("winner", BigInteger, nullable=True),  # elimination
+    Column("note", String(200), nullable=True),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("finished_at", DateTime(timezone=True), nullable=True),
+    UniqueConstraint("tournament_id", "round", "board", name="one_match_per_board"),
+)
+Index("tournament_matches_by_game", tournament_matches.c.game_id)
+
+
 def _create(*tables: Table) -> Callable[[Connection], None]:
     def run(conn: Connection) -> None:
         for table in tables:
@@ -203,7 +310,48 @@ def _migration_2(conn: Connection) -> None:
     _create(players, undo_requests)(conn)
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2]
+def _migration_3(conn: Connection) -> None:
+    """Ratings (per server and game, with each player's recent results) and tournaments."""
+    sqlite = conn.dialect.name == "sqlite"
+    stamp = "TIMESTAMP" if sqlite else "TIMESTAMP WITH TIME ZONE"
+    serial = "INTEGER PRIMARY KEY AUTOINCREMENT" if sqlite else "SERIAL PRIMARY KEY"
+    statements = [
+        "CREATE TABLE IF NOT EXISTS ratings (guild_id BIGINT NOT NULL, game VARCHAR(32) NOT NULL,"
+        " user_id BIGINT NOT NULL, display_name VARCHAR(100) NOT NULL, mu FLOAT NOT NULL, sigma FLOAT NOT NULL,"
+        f" games INTEGER NOT NULL DEFAULT 0, wins INTEGER NOT NULL DEFAULT 0, updated_at {stamp} NOT NULL,"
+        " PRIMARY KEY (guild_id, game, user_id))",
+        "CREATE TABLE IF NOT EXISTS rated_games (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+        f" guild_id BIGINT NOT NULL, game VARCHAR(32) NOT NULL, rated_at {stamp} NOT NULL, PRIMARY KEY (game_id))",
+        "CREATE TABLE IF NOT EXISTS rating_results (game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+        " user_id BIGINT NOT NULL, guild_id BIGINT NOT NULL, game VARCHAR(32) NOT NULL, place INTEGER NOT NULL,"
+        " players INTEGER NOT NULL, mu_before FLOAT NOT NULL, sigma_before FLOAT NOT NULL, mu_after FLOAT NOT NULL,"
+        f" sigma_after FLOAT NOT NULL, created_at {stamp} NOT NULL, PRIMARY KEY (game_id, user_id))",
+        "CREATE INDEX IF NOT EXISTS rating_results_by_player ON rating_results (guild_id, user_id, created_at)",
+        f"CREATE TABLE IF NOT EXISTS tournaments (id {serial}, guild_id BIGINT NOT NULL, channel_id BIGINT NOT NULL,"
+        " name VARCHAR(100) NOT NULL, game VARCHAR(32) NOT NULL, options JSON NOT NULL, format VARCHAR(16) NOT NULL,"
+        " rounds INTEGER, clock_days INTEGER, round_days INTEGER, max_players INTEGER, table_size INTEGER,"
+        f" checkin_minutes INTEGER, start_at {stamp}, checkin_until {stamp}, status VARCHAR(16) NOT NULL,"
+        f" current_round INTEGER NOT NULL DEFAULT 0, round_deadline {stamp}, creator_id BIGINT NOT NULL,"
+        f" seed VARCHAR(64) NOT NULL, data JSON, created_at {stamp} NOT NULL, updated_at {stamp} NOT NULL)",
+        "CREATE INDEX IF NOT EXISTS tournaments_by_guild ON tournaments (guild_id, status)",
+        "CREATE TABLE IF NOT EXISTS tournament_players ("
+        " tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE, user_id BIGINT NOT NULL,"
+        " display_name VARCHAR(100) NOT NULL, seed INTEGER, checked_in INTEGER NOT NULL DEFAULT 0,"
+        f" status VARCHAR(16) NOT NULL DEFAULT 'active', left_round INTEGER, joined_at {stamp} NOT NULL,"
+        " PRIMARY KEY (tournament_id, user_id))",
+        f"CREATE TABLE IF NOT EXISTS tournament_matches (id {serial},"
+        " tournament_id INTEGER NOT NULL REFERENCES tournaments(id) ON DELETE CASCADE, round INTEGER NOT NULL,"
+        " board INTEGER NOT NULL, players JSON NOT NULL, status VARCHAR(16) NOT NULL, game_id INTEGER,"
+        " thread_id BIGINT, ranks JSON, points JSON, winner BIGINT, note VARCHAR(200),"
+        f" created_at {stamp} NOT NULL, finished_at {stamp},"
+        " CONSTRAINT one_match_per_board UNIQUE (tournament_id, round, board))",
+        "CREATE INDEX IF NOT EXISTS tournament_matches_by_game ON tournament_matches (game_id)",
+    ]
+    for statement in statements:
+        conn.execute(text(statement))
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2, _migration_3]
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -188,6 +188,7 @@ class GameService:
         tournament_id: int | None = None,
         seed: str | None = None,
         seat_creator: bool = True,
+        rated: bool = True,
     ) -> GameRow:
         """Open a game in ``channel_id`` with ``actor`` seated first."""
         rules = rules_for(game)
@@ -222,6 +223,7 @@ class GameService:
                     parent_channel_id=parent_channel_id,
                     tournament_id=tournament_id,
                     seat_creator=seat_creator,
+                    rated=rated,
                 )
             except ChannelBusy as error:
                 raise ServiceError(str(error)) from None
@@ -372,6 +374,8 @@ class GameService:
         """End the channel's game with no result (creator or server manager)."""
         async with self._Flight(self), self.lock(channel_id):
             game = await self._live(channel_id)
+            if game.tournament_id is not None and not actor.can_manage:
+                raise ServiceError("This is a tournament match: ask an organiser to adjudicate it.")
             if actor.user_id != game.creator_id and not actor.can_manage:
                 raise ServiceError("Only the game's creator or a server manager can abort it.")
             await self._write(self.store.update_game(game, self.clock(), status="aborted", deadline=None))

@@ -34,6 +34,7 @@ class Settings:
     missed_turns_limit: int = 3
     vacation_days_per_year: int = 14
     scheduler_interval_seconds: int = 60
+    tournament_role: str = ""
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Settings:
@@ -54,4 +55,5 @@ class Settings:
             vacation_days_per_year=_int_or_none("VACATION_DAYS_PER_YEAR", env.get("VACATION_DAYS_PER_YEAR")) or 14,
             scheduler_interval_seconds=_int_or_none("SCHEDULER_INTERVAL_SECONDS", env.get("SCHEDULER_INTERVAL_SECONDS"))
             or 60,
+            tournament_role=env.get("TOURNAMENT_ROLE", "").strip(),
         )

@@ -236,7 +236,6 @@ async def test_my_games_lists_where_it_is_my_turn_first_with_links(table):
 
 def deadline_of(result) -> int:
     """The Unix time in the reply's Deadline field (<t:...:R>)."""
-    import re
 
     return int(re.search(r"<t:(\d+):R>", field(embed_of(result), "Deadline")).group(1))
 

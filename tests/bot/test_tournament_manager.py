@@ -1,0 +1,673 @@
+"""The tournament manager with the real service and database and a fake Discord host.
+
+Games end by resignation through ``GameService.resign``: the service listener records the result
+and pairs the next round, exactly as in Discord.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+import random
+from collections import Counter
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+import games
+from bot.service import Actor, GameService, ServiceError
+from bot.standings import place_points
+from bot.store import Store
+from bot.timekeeper import Timekeeper
+from bot.tournament_store import ABSENT, BYE, CANCELLED, DONE, FINISHED, PLAYING, REST, RUNNING
+from bot.tournaments import (
+    TournamentError,
+    TournamentManager,
+    default_rounds,
+    parse_result,
+    parse_start,
+    results_of,
+)
+
+NOW = datetime(2026, 4, 1, 12, 0, tzinfo=UTC)
+GUILD = 42
+CHANNEL = 500
+ORGANISER = Actor(1, "olga", can_manage=True)
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = NOW
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, **delta: float) -> None:
+        self.now += timedelta(**delta)
+
+
+class FakeHost:
+    """Records what the manager asks Discord to do; threads get fresh ids."""
+
+    def __init__(self) -> None:
+        self.next_id = 90_000
+        self.threads: dict[int, tuple[str, tuple[int, ...]]] = {}
+        self.starts: list[tuple[int, str]] = []
+        self.announcements: list[tuple[str, tuple[str, bytes] | None, tuple[int, ...]]] = []
+        self.posts: list[tuple[int, str]] = []
+        self.fail_after: int | None = None
+
+    async def open_match_thread(self, tournament, title, user_ids):
+        if self.fail_after is not None:
+            if self.fail_after <= 0:
+                raise RuntimeError("Discord is down")
+            self.fail_after -= 1
+        self.next_id += 1
+        self.threads[self.next_id] = (title, tuple(user_ids))
+        return self.next_id, tournament.channel_id
+
+    async def post_match_start(self, tournament, match, report, intro):
+        assert report.game.channel_id == match.thread_id
+        self.starts.append((match.thread_id, intro))
+
+    async def announce(self, tournament, text, *, image=None, mentions=()):
+        self.announcements.append((text, image, tuple(mentions)))
+
+    async def post(self, channel_id, text):
+        self.posts.append((channel_id, text))
+
+    def texts(self) -> list[str]:
+        return [text for text, _, _ in self.announcements]
+
+
+@pytest.fixture
+async def env(db_url):
+    store = await Store.open(db_url)
+    clock = Clock()
+    service = GameService(store, clock=clock, render=False)
+    host = FakeHost()
+    manager = TournamentManager(service, host, clock=clock)
+    service.listeners.append(manager.on_report)
+    yield store, service, manager, host, clock
+    await store.close()
+
+
+def people(count: int, start: int = 100) -> list[Actor]:
+    return [Actor(start + i, f"p{i + 1}") for i in range(count)]
+
+
+async def register(manager, tournament, players):
+    for player in players:
+        await manager.join(tournament.id, player)
+
+
+async def current(manager, tournament_id):
+    t = await manager.get(tournament_id)
+    return t, await manager.store.matches(t.id, t.current_round)
+
+
+async def finish_round(service, manager, tournament_id, rng, names):
+    """Every running game of the current round ends: players resign in a random order until it is over."""
+    t, matches = await current(manager, tournament_id)
+    for match in matches:
+        if match.status != PLAYING:
+            continue
+        order = list(match.players)
+        rng.shuffle(order)
+        for user in order[:-1]:
+            game = await service.store.game(match.game_id)
+            if game.status != "active":
+                break
+            await service.resign(game.channel_id, Actor(user, names[user]))
+    return t
+
+
+def names_of(actors):
+    return {a.user_id: a.name for a in actors}
+
+
+# --------------------------------------------------------------------------------------------
+# pure helpers
+
+
+def test_start_times_are_delays_utc_dates_or_discord_timestamps():
+    assert parse_start("2h", NOW) == NOW + timedelta(hours=2)
+    assert parse_start("in 1d 6h", NOW) == NOW + timedelta(days=1, hours=6)
+    assert parse_start("90 minutes", NOW) == NOW + timedelta(minutes=90)
+    assert parse_start("2026-05-01 18:00", NOW) == datetime(2026, 5, 1, 18, 0, tzinfo=UTC)
+    assert parse_start("2026-05-01T18:00 UTC", NOW) == datetime(2026, 5, 1, 18, 0, tzinfo=UTC)
+    assert parse_start("<t:1777777777:f>", NOW) == datetime.fromtimestamp(1777777777, tz=UTC)
+    with pytest.raises(TournamentError, match="delay such as 2h"):
+        parse_start("next tuesday", NOW)
+
+
+def test_results_are_words_for_two_players_and_places_for_tables():
+    assert parse_result("win", (7, 8), 8) == ((2, 1), None)
+    assert parse_result("Loss", (7, 8), 7) == ((2, 1), None)
+    assert parse_result("draw", (7, 8), 7) == ((1, 1), None)
+    assert parse_result("double forfeit", (7, 8), 7) == ((2, 2), (0.0, 0.0))
+    assert parse_result("2 1 3 3", (1, 2, 3, 4), 1) == ((2, 1, 3, 3), None)
+    with pytest.raises(TournamentError, match="places in seat order"):
+        parse_result("win", (1, 2, 3), 1)
+    with pytest.raises(TournamentError, match="win, loss or draw"):
+        parse_result("maybe", (1, 2), 1)
+
+
+def test_default_rounds():
+    assert [default_rounds("swiss", n) for n in (2, 3, 4, 5, 8, 9, 16, 33)] == [1, 2, 2, 3, 3, 4, 4, 6]
+    assert default_rounds("tables", 9) == 3
+
+
+# --------------------------------------------------------------------------------------------
+# refusals
+
+
+async def test_every_refusal_is_one_sentence_and_changes_nothing(env):
+    _store, _service, manager, _host, clock = env
+    alice, bob, carol = people(3)
+    with pytest.raises(TournamentError, match=r"^Only members with Manage Server or the tournament role can create"):
+        await manager.create(guild_id=GUILD, channel_id=CHANNEL, actor=alice, name="x", game="hedgehog", format="swiss")
+    with pytest.raises(TournamentError, match="is a two-player game: use swiss"):
+        await manager.create(
+            guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="x", game="whist", format="tables"
+        )
+    with pytest.raises(ServiceError, match="variant must be one of normal, short"):
+        await manager.create(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            actor=ORGANISER,
+            name="x",
+            game="whist",
+            format="swiss",
+            options={"variant": "long"},
+        )
+    with pytest.raises(TournamentError, match="start time must be in the future"):
+        await manager.create(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            actor=ORGANISER,
+            name="x",
+            game="whist",
+            format="swiss",
+            start_at=NOW - timedelta(minutes=1),
+        )
+    with pytest.raises(TournamentError, match="sets its own number of rounds"):
+        await manager.create(
+            guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="x", game="whist", format="elimination", rounds=3
+        )
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Cup", game="whist", format="swiss", max_players=2
+    )
+    await manager.join(cup.id, alice)
+    with pytest.raises(TournamentError, match=r"^You are already registered for Cup\.$"):
+        await manager.join(cup.id, alice)
+    with pytest.raises(TournamentError, match="needs at least 2 players to start; 1 registered"):
+        await manager.start(cup.id, ORGANISER)
+    await manager.join(cup.id, bob)
+    with pytest.raises(TournamentError, match=r"^Cup is full \(2 players\)\.$"):
+        await manager.join(cup.id, carol)
+    with pytest.raises(TournamentError, match=r"^You are not registered for Cup\.$"):
+        await manager.leave(cup.id, carol)
+    with pytest.raises(TournamentError, match="has no check-in"):
+        await manager.checkin(cup.id, alice)
+    with pytest.raises(TournamentError, match="has not started: use /tournament leave"):
+        await manager.drop(cup.id, alice)
+    with pytest.raises(TournamentError, match="can start a tournament"):
+        await manager.start(cup.id, alice)
+    await manager.start(cup.id, ORGANISER)
+    with pytest.raises(TournamentError, match=r"^Registration for Cup is closed\.$"):
+        await manager.join(cup.id, carol)
+    with pytest.raises(TournamentError, match="has started: use /tournament drop"):
+        await manager.leave(cup.id, alice)
+    with pytest.raises(TournamentError, match="has already started"):
+        await manager.start(cup.id, ORGANISER)
+    with pytest.raises(TournamentError, match="can set results"):
+        await manager.adjudicate(cup.id, alice, bob.user_id, "win")
+    with pytest.raises(TournamentError, match=r"^There is no tournament #999 on this server\.$"):
+        await manager.get(999, GUILD)
+    assembly = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL + 1, actor=ORGANISER, name="Table", game="treasure", format="tables"
+    )
+    with pytest.raises(TournamentError, match="Several tournaments are on here"):
+        await manager.resolve(GUILD, 12345)
+    assert (await manager.resolve(GUILD, CHANNEL + 1)).id == assembly.id
+    with pytest.raises(TournamentError, match="Tables of Martian Treasure Hunt seat 3 to 4 players"):
+        await manager.create(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            actor=ORGANISER,
+            name="x",
+            game="treasure",
+            format="tables",
+            table_size=5,
+        )
+    with pytest.raises(TournamentError, match="Tables of Der Marsigelwettkampf seat 3 to 5 players"):
+        await manager.create(
+            guild_id=GUILD,
+            channel_id=CHANNEL,
+            actor=ORGANISER,
+            name="x",
+            game="hedgehog",
+            format="tables",
+            table_size=7,
+        )
+    xeno = await manager.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        actor=ORGANISER,
+        name="Xeno",
+        game="hedgehog",
+        format="tables",
+        table_size=7,
+        options={"xeno": True},
+    )
+    assert xeno.table_size == 7 and xeno.options["xeno"] is True
+    assert clock() == NOW
+
+
+# --------------------------------------------------------------------------------------------
+# Swiss
+
+
+async def test_a_five_player_swiss_with_byes_no_rematches_and_results_recorded_once(env):
+    store, service, manager, host, _clock = env
+    players = people(5)
+    names = names_of(players)
+    rng = random.Random(1)
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Odd Swiss", game="hedgehog", format="swiss"
+    )
+    await register(manager, cup, players)
+    assert await manager.start(cup.id, ORGANISER) == "started"
+    t, matches = await current(manager, cup.id)
+    assert t.status == RUNNING and t.rounds == 3 and t.current_round == 1
+    assert sorted(m.status for m in matches) == [BYE, PLAYING, PLAYING]
+    assert len(host.threads) == 2 and len(host.starts) == 2
+    # every match runs in its own thread with its players seated in the pairing's order
+    for match in matches:
+        if match.status == PLAYING:
+            game = await store.game(match.game_id)
+            assert game.channel_id == match.thread_id and game.tournament_id == cup.id
+            assert tuple(s.user_id for s in game.seats) == match.players
+            assert game.clock_days is None and game.status == "active"
+    # a result reported twice (or by two paths) is recorded once
+    first = next(m for m in matches if m.status == PLAYING)
+    report = await service.resign(first.thread_id, Actor(first.players[0], "x"))
+    assert await manager.record_game(report.game, report.outcome) is None
+    await manager.on_report(report)
+    recorded = await manager.store.match(first.id)
+    assert recorded.status == DONE and recorded.ranks == (2, 1)
+    assert sum(1 for m in await manager.store.matches(cup.id) if m.status == DONE) == 1
+    for _ in range(3):
+        await finish_round(service, manager, cup.id, rng, names)
+    t = await manager.get(cup.id)
+    assert t.status == FINISHED and t.current_round == 3
+    everything = await manager.store.matches(cup.id)
+    byes = [m.players[0] for m in everything if m.status == BYE]
+    assert len(byes) == 3 and len(set(byes)) == 3  # one bye per round, never twice to a player
+    pairs = [frozenset(m.players) for m in everything if len(m.players) == 2]
+    assert len(pairs) == len(set(pairs)) == 6  # no rematch
+    for number in (1, 2, 3):
+        seen = [p for m in everything if m.round == number for p in m.players]
+        assert sorted(seen) == sorted(names)  # everybody once per round
+    standings = await manager.standings(cup.id)
+    assert sum(row.points for row in standings.rows) == 3 * 2 + 3  # two games and a bye per round
+    assert [row.place for row in standings.rows] == sorted(row.place for row in standings.rows)
+    final = host.announcements[-1]
+    assert "is over. Winner:" in final[0] and final[1][0] == "standings.png"
+    assert final[1][1].startswith(b"\x89PNG")
+    exported = await manager.export(cup.id)
+    assert json.loads(json.dumps(exported))["tournament"]["status"] == FINISHED
+    assert [len(r["matches"]) for r in exported["rounds"]] == [3, 3, 3]
+    assert exported["standings"][0]["place"] == 1 and "Buchholz cut-1" in exported["standings"][0]["tiebreaks"]
+
+
+async def test_two_games_ending_at_the_same_instant_pair_the_next_round_once(env):
+    _store, service, manager, _host, _clock = env
+    players = people(4)
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Race", game="hedgehog", format="swiss", rounds=2
+    )
+    await register(manager, cup, players)
+    await manager.start(cup.id, ORGANISER)
+    _t, matches = await current(manager, cup.id)
+    await asyncio.gather(
+        *(service.resign(m.thread_id, Actor(m.players[1], "x")) for m in matches),
+        manager.advance(cup.id),
+        manager.tick(),
+    )
+    await asyncio.gather(manager.advance(cup.id), manager.advance(cup.id), manager.tick())
+    t, second = await current(manager, cup.id)
+    assert t.current_round == 2 and len(second) == 2
+    assert len(await manager.store.matches(cup.id)) == 4
+    first_round = await manager.store.matches(cup.id, 1)
+    assert all(m.status == DONE and m.ranks is not None for m in first_round)
+
+
+async def test_a_failed_launch_is_resumed_by_the_periodic_check_without_repeating_anything(env):
+    _store, service, manager, host, _clock = env
+    players = people(4)
+    names = names_of(players)
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Flaky", game="whist", format="swiss", rounds=2
+    )
+    await register(manager, cup, players)
+    host.fail_after = 1  # Discord fails after the first thread of round 1
+    await manager.start(cup.id, ORGANISER)
+    _t, matches = await current(manager, cup.id)
+    assert sorted(m.status for m in matches) == ["pending", PLAYING]
+    host.fail_after = None
+    # a restart: a fresh manager over the same database catches up
+    fresh = TournamentManager(service, host, clock=service.clock)
+    service.listeners[:] = [fresh.on_report]
+    await fresh.tick()
+    await fresh.tick()
+    _t, matches = await current(fresh, cup.id)
+    assert [m.status for m in matches] == [PLAYING, PLAYING]
+    assert len(host.threads) == 2 and len(host.starts) == 2
+    await finish_round(service, fresh, cup.id, random.Random(2), names)
+    t, second = await current(fresh, cup.id)
+    assert t.current_round == 2 and all(m.status == PLAYING for m in second)
+    # round 1's pairs are not repeated in round 2
+    assert not {frozenset(m.players) for m in matches} & {frozenset(m.players) for m in second}
+
+
+async def test_a_game_that_ended_while_nobody_listened_is_recorded_at_the_next_check(env):
+    _store, service, manager, _host, _clock = env
+    players = people(2)
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Deaf", game="whist", format="swiss"
+    )
+    await register(manager, cup, players)
+    await manager.start(cup.id, ORGANISER)
+    _t, (match,) = await current(manager, cup.id)
+    service.listeners.clear()  # the bot stops right after the game's last move is stored
+    await service.resign(match.thread_id, Actor(match.players[0], "x"))
+    assert (await manager.store.match(match.id)).status == PLAYING
+    await manager.tick()
+    assert (await manager.store.match(match.id)).status == DONE
+    assert (await manager.get(cup.id)).status == FINISHED
+
+
+# --------------------------------------------------------------------------------------------
+# round robin, elimination, tables
+
+
+async def test_round_robin_everyone_meets_everyone_and_a_dropout_forfeits(env):
+    _store, service, manager, host, _clock = env
+    players = people(5)
+    names = names_of(players)
+    rng = random.Random(3)
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Circle", game="hedgehog", format="roundrobin"
+    )
+    await register(manager, cup, players)
+    await manager.start(cup.id, ORGANISER)
+    t, matches = await current(manager, cup.id)
+    assert t.rounds == 5 and sorted(m.status for m in matches) == [PLAYING, PLAYING, REST]
+    await finish_round(service, manager, cup.id, rng, names)
+    # a player drops during round 2: their running game is resigned, later opponents win by forfeit
+    _t, matches = await current(manager, cup.id)
+    playing = next(m for m in matches if m.status == PLAYING)
+    quitter = next(p for p in players if p.user_id == playing.players[0])
+    await manager.drop(cup.id, quitter)
+    with pytest.raises(TournamentError, match="already left"):
+        await manager.drop(cup.id, quitter)
+    for _ in range(4):
+        await finish_round(service, manager, cup.id, rng, names)
+    t = await manager.get(cup.id)
+    assert t.status == FINISHED
+    everything = await manager.store.matches(cup.id)
+    played = Counter(frozenset(m.players) for m in everything if len(m.players) == 2)
+    assert all(count == 1 for count in played.values())
+    forfeits = [m for m in everything if m.status == BYE]
+    assert forfeits and all(m.note == "opponent withdrew" and quitter.user_id not in m.players for m in forfeits)
+    met = set(played) | {frozenset((m.players[0], quitter.user_id)) for m in forfeits}
+    assert met == {frozenset(pair) for pair in itertools.combinations(names, 2)}
+    standings = await manager.standings(cup.id)
+    assert standings.names[quitter.user_id].endswith("(withdrew)")
+    assert any("withdrew from Circle" in text for _, text in host.posts)
+
+
+async def test_single_elimination_byes_to_top_seeds_and_a_draw_sends_the_higher_seed_through(env):
+    _store, service, manager, host, _clock = env
+    players = people(6)
+    names = names_of(players)
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Knockout", game="hedgehog", format="elimination"
+    )
+    await register(manager, cup, players)
+    await manager.start(cup.id, ORGANISER)
+    t, matches = await current(manager, cup.id)
+    seeds = [int(s) for s in t.data["seeds"]]
+    assert t.rounds == 3 and len(matches) == 2
+    in_round_one = {p for m in matches for p in m.players}
+    assert in_round_one == set(seeds[2:])  # seeds 1 and 2 have byes
+    assert "Bye:" in host.texts()[-1]
+    # the organiser calls the first match a draw: the higher seed goes through
+    first = matches[0]
+    higher = min(first.players, key=seeds.index)
+    with pytest.raises(TournamentError, match="needs a winner"):
+        await manager.adjudicate(cup.id, ORGANISER, first.players[0], "double forfeit")
+    _t, settled = await manager.adjudicate(cup.id, ORGANISER, first.players[0], "draw")
+    assert settled.winner == higher and settled.ranks == (1, 1)
+    assert (await service.store.game(first.game_id)).status == "aborted"
+    assert any("An organiser set the result" in text for _, text in host.posts)
+    await finish_round(service, manager, cup.id, random.Random(4), names)
+    t, semis = await current(manager, cup.id)
+    assert t.current_round == 2 and {seeds[0], seeds[1]} <= {p for m in semis for p in m.players}
+    assert higher in {p for m in semis for p in m.players}
+    with pytest.raises(TournamentError, match="Round 1 is closed"):
+        await manager.adjudicate(cup.id, ORGANISER, higher, "win", round=1)
+    for _ in range(2):
+        await finish_round(service, manager, cup.id, random.Random(5), names)
+    t = await manager.get(cup.id)
+    standings = await manager.standings(cup.id)
+    assert t.status == FINISHED and standings.bracket.is_complete
+    assert f"Champion: **{names[standings.bracket.champion]}**" in host.texts()[-1]
+    exported = await manager.export(cup.id)
+    assert exported["bracket"]["champion"] == str(standings.bracket.champion)
+    assert sorted(exported["bracket"]["places"].values()) == [1, 2, 3, 3, 5, 5]
+
+
+@pytest.mark.parametrize("game", ["assassin", "hedgehog"])
+async def test_a_nine_player_table_swiss(env, game):
+    if game not in games.REGISTRY:
+        pytest.skip(f"{game} is not registered yet")
+    _store, service, manager, host, _clock = env
+    players = people(9)
+    names = names_of(players)
+    rng = random.Random(9)
+    options = {"table_size": 4} if game == "hedgehog" else {}
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Nine", game=game, format="tables", **options
+    )
+    await register(manager, cup, players)
+    await manager.start(cup.id, ORGANISER)
+    for number in (1, 2, 3):
+        t, matches = await current(manager, cup.id)
+        assert t.current_round == number
+        assert sorted(len(m.players) for m in matches) == [4, 5]
+        assert sorted(p for m in matches for p in m.players) == sorted(names)
+        for match in matches:
+            game_row = await service.store.game(match.game_id)
+            assert len(game_row.seats) == len(match.players) and game_row.tournament_id == cup.id
+        await finish_round(service, manager, cup.id, rng, names)
+    t = await manager.get(cup.id)
+    assert t.status == FINISHED
+    everything = await manager.store.matches(cup.id)
+    assert all(m.status == DONE for m in everything)
+    standings = await manager.standings(cup.id)
+    points = {row.player: row.points for row in standings.rows}
+    expected = Counter()
+    for result in results_of(everything):
+        for player, value in zip(result.players, place_points(result.ranks), strict=True):
+            expected[player] += value
+    assert points == pytest.approx(dict(expected))
+    assert sum(points.values()) == 3 * (10 + 6)  # tables of 5 and 4: 5*4/2 + 4*3/2 place points per round
+    keys = [(-row.points, -row.buchholz) for row in standings.rows]
+    assert keys == sorted(keys)
+    assert [label for label, _ in standings.rows[0].tiebreaks] == ["Buchholz"]
+    assert host.announcements[-1][1][0] == "standings.png"
+
+
+# --------------------------------------------------------------------------------------------
+# check-in, start times, deadlines, kick, cancel
+
+
+async def test_check_in_opens_before_the_start_time_and_absentees_are_left_out(env):
+    _store, _service, manager, host, clock = env
+    players = people(4)
+    cup = await manager.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        actor=ORGANISER,
+        name="Timed",
+        game="whist",
+        format="swiss",
+        start_at=NOW + timedelta(hours=2),
+        checkin_minutes=60,
+    )
+    await register(manager, cup, players)
+    with pytest.raises(TournamentError, match="Check-in for Timed opens"):
+        await manager.checkin(cup.id, players[0])
+    clock.advance(minutes=30)
+    await manager.tick()
+    assert (await manager.get(cup.id)).status == "registration"
+    clock.advance(minutes=31)
+    await manager.tick()
+    assert (await manager.get(cup.id)).status == "checkin"
+    assert "check-in is open" in host.texts()[-1] and set(host.announcements[-1][2]) == {p.user_id for p in players}
+    for player in players[:3]:
+        await manager.checkin(cup.id, player)
+    with pytest.raises(TournamentError, match="already checked in"):
+        await manager.checkin(cup.id, players[0])
+    late = Actor(200, "late")
+    _joined, count = await manager.join(cup.id, late)  # joining during check-in checks in at once
+    assert count == 5
+    clock.advance(hours=1)
+    await manager.tick()
+    t = await manager.get(cup.id)
+    assert t.status == RUNNING
+    roster = {p.user_id: p.status for p in await manager.store.players(cup.id)}
+    assert roster[players[3].user_id] == ABSENT and sum(1 for s in roster.values() if s == "active") == 4
+    assert "Not checked in, left out: p4" in host.texts()[-2]
+
+
+async def test_a_start_time_with_too_few_players_cancels_the_tournament(env):
+    _store, _service, manager, host, clock = env
+    cup = await manager.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        actor=ORGANISER,
+        name="Lonely",
+        game="whist",
+        format="swiss",
+        start_at=NOW + timedelta(hours=1),
+    )
+    await manager.join(cup.id, people(1)[0])
+    clock.advance(hours=2)
+    await manager.tick()
+    assert (await manager.get(cup.id)).status == CANCELLED
+    assert "Lonely** is cancelled: Lonely needs at least 2 players" in host.texts()[-1]
+
+
+async def test_the_round_deadline_times_out_the_games_still_running_and_the_round_advances(env):
+    _store, service, manager, _host, clock = env
+    players = people(5)
+    keeper = Timekeeper(service, missed_turns_limit=2)
+    cup = await manager.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        actor=ORGANISER,
+        name="Deadline",
+        game="hedgehog",
+        format="tables",
+        rounds=2,
+        round_days=2,
+        clock_days=7,
+    )
+    await register(manager, cup, players)
+    await manager.start(cup.id, ORGANISER)
+    t, (table,) = await current(manager, cup.id)
+    assert t.round_deadline == NOW + timedelta(days=2)
+    clock.advance(days=1)
+    assert await manager.enforce_deadlines(keeper.tick) == []  # not yet
+    clock.advance(days=1, minutes=1)
+    events = await manager.enforce_deadlines(keeper.tick)
+    assert events  # the timeouts, to be posted in the match threads
+    first = await manager.store.match(table.id)
+    assert first.status == DONE and len(first.ranks) == 5  # (every forced turn passes: the game ends)
+    t, (table2,) = await current(manager, cup.id)
+    assert t.current_round == 2 and table2.status == PLAYING
+    assert t.round_deadline == clock() + timedelta(days=2)
+
+
+async def test_kick_resigns_the_running_game_and_cancel_stops_the_rest(env):
+    store, _service, manager, host, _clock = env
+    players = people(4)
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Strict", game="whist", format="swiss", rounds=2
+    )
+    await register(manager, cup, players)
+    await manager.kick(cup.id, ORGANISER, players[3].user_id)  # before the start: the registration goes
+    assert len(await manager.store.players(cup.id)) == 3
+    await manager.join(cup.id, players[3])
+    await manager.start(cup.id, ORGANISER)
+    _t, matches = await current(manager, cup.id)
+    victim = matches[0].players[0]
+    with pytest.raises(TournamentError, match="can remove players"):
+        await manager.kick(cup.id, players[0], victim)
+    await manager.kick(cup.id, ORGANISER, victim)
+    kicked_match = await manager.store.match(matches[0].id)
+    assert kicked_match.status == DONE and kicked_match.ranks[kicked_match.players.index(victim)] == 2
+    assert any("was removed from Strict" in text for _, text in host.posts)
+    await manager.cancel(cup.id, ORGANISER)
+    assert (await manager.get(cup.id)).status == CANCELLED
+    assert (await store.game(matches[1].game_id)).status == "aborted"
+    with pytest.raises(TournamentError, match="already over"):
+        await manager.cancel(cup.id, ORGANISER)
+
+
+async def test_an_aborted_match_game_is_flagged_once_for_adjudication(env):
+    _store, service, manager, host, _clock = env
+    players = people(2)
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Abort", game="whist", format="swiss"
+    )
+    await register(manager, cup, players)
+    await manager.start(cup.id, ORGANISER)
+    _t, (match,) = await current(manager, cup.id)
+    await service.abort(match.thread_id, ORGANISER)
+    await manager.tick()
+    await manager.tick()
+    assert sum("must set it with `/tournament adjudicate`" in text for text in host.texts()) == 1
+    await manager.adjudicate(cup.id, ORGANISER, match.players[0], "win")
+    assert (await manager.get(cup.id)).status == FINISHED
+
+
+async def test_a_match_game_left_half_set_up_by_a_crash_is_completed_not_duplicated(env):
+    store, service, manager, host, _clock = env
+    players = people(2)
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Crash", game="whist", format="swiss"
+    )
+    await register(manager, cup, players)
+    host.fail_after = 0
+    await manager.start(cup.id, ORGANISER)
+    _t, (match,) = await current(manager, cup.id)
+    assert match.status == "pending" and match.thread_id is None
+    # the crash came after the thread and the game's creation, before the second seat was taken
+    await manager.store.update_match(match.id, thread_id=777)
+    first = players[0] if players[0].user_id == match.players[0] else players[1]
+    await service.new_game(
+        guild_id=GUILD, channel_id=777, game="whist", actor=first, max_players=2, tournament_id=cup.id
+    )
+    host.fail_after = None
+    await manager.tick()
+    _t, (match,) = await current(manager, cup.id)
+    game = await store.game(match.game_id)
+    assert match.status == PLAYING and match.thread_id == 777 and game.status == "active"
+    assert tuple(s.user_id for s in game.seats) == match.players
+    assert await store.count_games() == 1 and host.threads == {}

@@ -1,0 +1,85 @@
+"""``/rating`` and ``/leaderboard`` through SimCord: ratings move when a game finishes, not when it is aborted."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from tests.discord.helpers import embed_of, field, refusal
+
+
+async def play_and_resign(table, first, second, channel=None):
+    channel = channel or table.channel
+    await first.slash(channel, "hedgehog new", players=2)
+    await second.slash(channel, "hedgehog join")
+    await first.slash(channel, "hedgehog start")
+    resigned = await second.slash(channel, "game resign")
+    assert field(embed_of(resigned), "Result")
+
+
+async def test_a_finished_game_moves_the_ratings_and_the_leaderboard_shows_them(table):
+    alice, bob, carol = table.members[:3]
+    nobody = await alice.slash(table.channel, "rating")
+    assert refusal(nobody) == "alice has no rated games on this server yet."
+    empty = await alice.slash(table.channel, "leaderboard", game="hedgehog")
+    assert refusal(empty) == "Nobody has a rating in Der Marsigelwettkampf on this server yet."
+    await play_and_resign(table, alice, bob)
+    await play_and_resign(table, alice, carol)
+    mine = await alice.slash(table.channel, "rating")
+    embed = embed_of(mine)
+    assert not mine.ephemeral and embed.title == "alice — rating"
+    line = field(embed, "Der Marsigelwettkampf")
+    assert "#1 on this server" in line and "2 games, 2 wins" in line
+    recent = field(embed, "Recent results").splitlines()
+    assert len(recent) == 2 and "1st of 2" in recent[0] and "vs carol" in recent[0] and "(+" in recent[0]
+    theirs = await alice.slash(table.channel, "rating", user=bob, game="hedgehog")
+    assert "1 game, 0 wins" in field(embed_of(theirs), "Der Marsigelwettkampf")
+    assert "2nd of 2" in field(embed_of(theirs), "Recent results")
+    board = await carol.slash(table.channel, "leaderboard", game="hedgehog")
+    assert not board.ephemeral and "top 3" in board.response.content
+    picture = board.response.attachments[0]
+    data = await picture.read()
+    assert picture.filename == "leaderboard.png" and data.startswith(b"\x89PNG") and len(data) < 200_000
+    width, height = Image.open(io.BytesIO(data)).size
+    assert 800 <= width <= 1000 and height > 100
+
+
+async def test_an_aborted_game_changes_no_rating(table):
+    alice, bob = table.members[:2]
+    await alice.slash(table.channel, "hedgehog new", players=2)
+    await bob.slash(table.channel, "hedgehog join")
+    await alice.slash(table.channel, "hedgehog start")
+    aborted = await alice.slash(table.channel, "game abort")
+    assert "it is unrated" in aborted.response.content
+    assert refusal(await bob.slash(table.channel, "rating")) == "bob has no rated games on this server yet."
+    await play_and_resign(table, alice, bob)
+    before = field(embed_of(await bob.slash(table.channel, "rating")), "Der Marsigelwettkampf")
+    await alice.slash(table.channel, "hedgehog new", players=2)
+    await bob.slash(table.channel, "hedgehog join")
+    await alice.slash(table.channel, "hedgehog start")
+    await bob.slash(table.channel, "game abort")  # refused: only the creator or a manager
+    await alice.slash(table.channel, "game abort")
+    after = field(embed_of(await bob.slash(table.channel, "rating")), "Der Marsigelwettkampf")
+    assert before == after and "1 game, 0 wins" in after
+
+
+async def test_a_player_cannot_abort_a_tournament_match_alone(db_url):
+    from datetime import UTC, datetime
+
+    from bot.service import Actor, GameService, ServiceError
+    from bot.store import Store
+
+    store = await Store.open(db_url)
+    service = GameService(store, clock=lambda: datetime(2026, 5, 1, tzinfo=UTC), render=False)
+    players = [Actor(1, "a"), Actor(2, "b")]
+    await service.create_seated_game(guild_id=1, channel_id=7, game="whist", players=players, tournament_id=3)
+    try:
+        await service.abort(7, Actor(1, "a"))
+    except ServiceError as error:
+        assert str(error) == "This is a tournament match: ask an organiser to adjudicate it."
+    else:
+        raise AssertionError("a player aborted a tournament match")
+    aborted = await service.abort(7, Actor(9, "organiser", can_manage=True))
+    assert aborted.status == "aborted"
+    await store.close()

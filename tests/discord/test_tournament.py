@@ -1,0 +1,301 @@
+"""Tournaments end to end through SimCord: slash commands, match threads, automatic results, restarts.
+
+Players end their games quickly with ``/game resign`` in their match thread; the bot records each
+result from the game service and opens the next round by itself.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from datetime import timedelta
+
+import discord
+import pytest
+
+from tests.discord.helpers import embed_of, field, refusal
+
+THREAD = re.compile(r"<#(\d+)>")
+USER = re.compile(r"<@!?(\d+)>")
+HOUR = 3600
+
+
+@pytest.fixture
+def club(table):
+    """An organiser (Manage Server) and nine players: the five of ``table`` and four more."""
+    role = table.guild.create_role("Organisers", permissions=discord.Permissions(manage_guild=True))
+    olga = table.guild.add_member(table.env.create_user("olga"), roles=[role])
+    extra = [table.guild.add_member(table.env.create_user(n)) for n in ("fred", "gina", "hank", "ivy")]
+    return olga, table.members + extra
+
+
+def announcements(table, needle: str) -> list[discord.Message]:
+    return [m for m in table.channel.history() if needle in (m.content or "")]
+
+
+def round_threads(table, number: int) -> list:
+    """The match threads listed in the announcement of round ``number``."""
+    posts = [m for m in table.channel.history() if re.search(rf"\(?round {number}( of \d+)?\**\)?", m.content or "")]
+    assert len(posts) == 1, [m.content for m in posts]
+    ids = [int(i) for i in THREAD.findall(posts[0].content)]
+    handles = {t.id: t for t in table.channel.threads}
+    return [handles[i] for i in ids]
+
+
+def thread_players(thread, members) -> list:
+    """The members greeted in a match thread's first message."""
+    intro = thread.history()[0].content
+    ids = [int(i) for i in USER.findall(intro.split("\n")[0])]
+    return [next(m for m in members if m.id == i) for i in ids]
+
+
+async def play_round(table, members, number: int, rng: random.Random) -> list[tuple]:
+    """Everyone but one player at each table of the round resigns; returns (winner, thread) pairs."""
+    out = []
+    for thread in round_threads(table, number):
+        seated = thread_players(thread, members)
+        rng.shuffle(seated)
+        result = None
+        for loser in seated[:-1]:
+            result = await loser.slash(thread, "game resign")
+            assert not result.ephemeral, result.response.content
+        assert field(embed_of(result), "Result")
+        out.append((seated[-1], thread))
+    return out
+
+
+async def create(olga, table, **options):
+    result = await olga.slash(table.channel, "tournament create", **options)
+    assert not result.ephemeral, result.response.content
+    return result
+
+
+async def test_an_eight_player_swiss_of_martian_whist_is_played_to_the_end(table, club):
+    olga, members = club
+    players = members[:8]
+    created = await create(olga, table, name="Spring Swiss", game="whist", format="swiss", variant="short", clock=1)
+    assert embed_of(created).title == "Spring Swiss (#1)"
+    for member in players:
+        joined = await member.slash(table.channel, "tournament join")
+        assert not joined.ephemeral and "joins Spring Swiss" in joined.response.content
+    started = await olga.slash(table.channel, "tournament start")
+    assert "has started" in started.response.content
+    rng = random.Random(8)
+    met = set()
+    for number in (1, 2, 3):
+        threads = round_threads(table, number)
+        assert len(threads) == 4
+        seated = [p for thread in threads for p in thread_players(thread, members)]
+        assert sorted(p.id for p in seated) == sorted(p.id for p in players)  # everybody, once
+        for thread in threads:
+            pair = frozenset(p.id for p in thread_players(thread, members))
+            assert pair not in met  # no rematch
+            met.add(pair)
+            opening = thread.history()[0]
+            assert opening.embeds and "Martian Whist" in opening.embeds[0].title
+            assert "day(s) per move" in opening.content or field(opening.embeds[0], "Deadline")
+        if number == 2:
+            status = await members[0].slash(table.channel, "tournament status")
+            assert field(embed_of(status), "Round 2").count("playing") == 4
+        await play_round(table, members, number, rng)
+    final = announcements(table, "is over. Winner:")
+    assert len(final) == 1 and final[0].attachments[0].filename == "standings.png"
+    standings = await members[3].slash(table.channel, "tournament standings")
+    image = standings.response.attachments[0]
+    assert image.filename == "standings.png" and (await image.read()).startswith(b"\x89PNG")
+    exported = await members[3].slash(table.channel, "tournament export")
+    data = json.loads(await exported.response.attachments[0].read())
+    assert data["tournament"]["status"] == "finished" and data["tournament"]["options"]["variant"] == "short"
+    assert [len(r["matches"]) for r in data["rounds"]] == [4, 4, 4]
+    assert all(
+        m["status"] == "finished" and m["ranks"] in ([1, 2], [2, 1]) for r in data["rounds"] for m in r["matches"]
+    )
+    assert sum(row["points"] for row in data["standings"]) == 12
+    assert data["standings"][0]["place"] == 1 and data["standings"][0]["points"] == 3  # someone won every game
+    # the games were rated: the winner has three whist games on the leaderboard
+    winner = next(m for m in members if str(m.id) == data["standings"][0]["user_id"])
+    rating = await members[0].slash(table.channel, "rating", user=winner, game="whist")
+    assert "3 games, 3 wins" in embed_of(rating).fields[0].value
+
+
+async def test_a_six_player_single_elimination_is_played_to_the_end(table, club):
+    olga, members = club
+    players = members[:6]
+    await create(olga, table, name="Knockout", game="hedgehog", format="elimination", clock=2)
+    for member in players:
+        await member.slash(table.channel, "tournament join")
+    await olga.slash(table.channel, "tournament start")
+    first = announcements(table, "round 1 of 3")
+    assert len(first) == 1 and first[0].content.count("Bye:") == 2  # the top two seeds
+    rng = random.Random(6)
+    for number, matches in ((1, 2), (2, 2), (3, 1)):
+        assert len(round_threads(table, number)) == matches
+        winners = await play_round(table, members, number, rng)
+    champion = winners[0][0]
+    final = announcements(table, "is over. Champion:")
+    assert len(final) == 1 and champion.name in final[0].content
+    bracket = await olga.slash(table.channel, "tournament standings")
+    assert bracket.response.attachments[0].filename == "bracket.png"
+    exported = await olga.slash(table.channel, "tournament export")
+    data = json.loads(await exported.response.attachments[0].read())
+    assert data["bracket"]["champion"] == str(champion.id)
+    assert sorted(data["bracket"]["places"].values()) == [1, 2, 3, 3, 5, 5]
+
+
+async def test_a_restart_between_rounds_continues_the_tournament(table, club, make_bot):
+    olga, members = club
+    players = members[:4]
+    await create(olga, table, name="Restart Cup", game="hedgehog", format="swiss", rounds=2, clock=3)
+    for member in players:
+        await member.slash(table.channel, "tournament join")
+    await olga.slash(table.channel, "tournament start")
+    rng = random.Random(4)
+    await play_round(table, members, 1, rng)
+    second = round_threads(table, 2)
+    await table.env.restart_bot(make_bot(offset=timedelta(hours=2)))
+    assert len(announcements(table, "round 2 of 2")) == 1  # the catch-up at start-up paired nothing twice
+    assert len(table.channel.threads) == 4
+    assert [t.id for t in round_threads(table, 2)] == [t.id for t in second]
+    await play_round(table, members, 2, rng)
+    assert len(announcements(table, "is over. Winner:")) == 1
+    status = await olga.slash(table.channel, "tournament status")
+    assert "finished" in embed_of(status).description
+
+
+async def test_refusals_are_one_ephemeral_sentence(table, club):
+    olga, members = club
+    alice, bob, carol = members[:3]
+    assert refusal(await alice.slash(table.channel, "tournament create", name="x", game="whist", format="swiss")) == (
+        "Only members with Manage Server or the tournament role can create a tournament."
+    )
+    assert refusal(await olga.slash(table.channel, "tournament create", name="x", game="whist", format="tables")) == (
+        "Martian Whist is a two-player game: use swiss, round robin or single elimination, not table swiss."
+    )
+    assert refusal(await alice.slash(table.channel, "tournament join")) == (
+        "There is no tournament on this server right now."
+    )
+    await create(olga, table, name="Small", game="whist", format="swiss", max_players=2)
+    await alice.slash(table.channel, "tournament join")
+    assert refusal(await alice.slash(table.channel, "tournament join")) == "You are already registered for Small."
+    await bob.slash(table.channel, "tournament join")
+    assert refusal(await carol.slash(table.channel, "tournament join")) == "Small is full (2 players)."
+    assert refusal(await carol.slash(table.channel, "tournament leave")) == "You are not registered for Small."
+    assert refusal(await carol.slash(table.channel, "tournament checkin")) == (
+        "Small has no check-in; use /tournament join to register."
+    )
+    assert refusal(await alice.slash(table.channel, "tournament start")) == (
+        "Only members with Manage Server or the tournament role can start a tournament."
+    )
+    assert refusal(await alice.slash(table.channel, "tournament standings")) == (
+        "Small has not started: there are no standings yet."
+    )
+    await olga.slash(table.channel, "tournament start")
+    assert refusal(await carol.slash(table.channel, "tournament join")) == "Registration for Small is closed."
+    assert refusal(await carol.slash(table.channel, "tournament drop")) == "You are not playing in Small."
+    assert refusal(await alice.slash(table.channel, "tournament adjudicate", player=bob, result="win")) == (
+        "Only members with Manage Server or the tournament role can set results."
+    )
+    assert refusal(await olga.slash(table.channel, "tournament adjudicate", player=bob, result="maybe")) == (
+        "Give the result as win, loss or draw for that player, or double forfeit."
+    )
+    assert refusal(await olga.slash(table.channel, "tournament kick", player=carol)) == (
+        "That member is not registered for Small."
+    )
+    choices = await olga.autocomplete(table.channel, "tournament status", "tournament", "")
+    assert [c["value"] for c in choices] == [1]
+    # the organiser settles the only match: the tournament is over
+    done = await olga.slash(table.channel, "tournament adjudicate", player=bob, result="win")
+    assert "Result set by olga" in done.response.content and "**bob** wins" in done.response.content
+    assert announcements(table, "is over. Winner: **bob**")
+    assert refusal(await olga.slash(table.channel, "tournament cancel")) == (
+        "There is no tournament on this server right now."
+    )
+
+
+async def test_the_tournament_role_setting_lets_referees_run_tournaments(table, make_bot):
+    await table.env.restart_bot(make_bot(tournament_role="Referees"))
+    referee_role = table.guild.create_role("Referees")
+    referee = table.guild.add_member(table.env.create_user("rita"), roles=[referee_role])
+    created = await referee.slash(table.channel, "tournament create", name="Ref Cup", game="hedgehog", format="swiss")
+    assert not created.ephemeral
+    player = table.members[0]
+    assert refusal(await player.slash(table.channel, "tournament cancel")).startswith("Only members with Manage Server")
+    cancelled = await referee.slash(table.channel, "tournament cancel")
+    assert "was cancelled by rita" in cancelled.response.content
+
+
+async def test_check_in_before_a_start_time_then_the_tournament_starts_by_itself(table, club):
+    olga, members = club
+    alice, bob, carol = members[:3]
+    await create(olga, table, name="Evening Cup", game="hedgehog", format="swiss", start="2h", checkin=60)
+    for member in (alice, bob, carol):
+        await member.slash(table.channel, "tournament join")
+    too_early = await alice.slash(table.channel, "tournament checkin")
+    assert refusal(too_early).startswith("Check-in for Evening Cup opens <t:")
+    await table.env.advance_time(1.5 * HOUR)
+    opened = announcements(table, "check-in is open")
+    assert len(opened) == 1
+    for member in (alice, bob):
+        done = await member.slash(table.channel, "tournament checkin")
+        assert "is checked in for Evening Cup" in done.response.content
+    await table.env.advance_time(1.6 * HOUR)
+    begun = announcements(table, "Evening Cup** begins")
+    assert len(begun) == 1 and "Not checked in, left out: carol" in begun[0].content
+    assert len(round_threads(table, 1)) == 1
+
+
+async def test_the_round_deadline_times_out_a_game_nobody_plays(table, club):
+    olga, members = club
+    alice, bob = members[:2]
+    await create(olga, table, name="Deadline Cup", game="hedgehog", format="swiss", rounds=1, clock=0, round_days=1)
+    for member in (alice, bob):
+        await member.slash(table.channel, "tournament join")
+    await olga.slash(table.channel, "tournament start")
+    (thread,) = round_threads(table, 1)
+    await table.env.advance_time(12 * HOUR)
+    assert not announcements(table, "is over")
+    await table.env.advance_time(14 * HOUR)
+    assert any(
+        "ran out of time and loses on time" in (m.embeds[0].description or "") for m in thread.history() if m.embeds
+    )
+    assert len(announcements(table, "Deadline Cup** is over. Winner:")) == 1
+
+
+async def test_a_join_button_under_the_announcement_registers_the_member(table, club):
+    olga, members = club
+    created = await create(olga, table, name="Button Cup", game="whist", format="roundrobin")
+    joined = await members[0].click(created.response.message, label="Join")
+    assert "joins Button Cup (1 players)" in joined.response.content
+    again = await members[0].click(created.response.message, label="Join")
+    assert refusal(again) == "You are already registered for Button Cup."
+    second = await members[1].slash(table.channel, "tournament join")
+    assert "joins Button Cup (2 players)" in second.response.content
+    # a second live tournament: commands without the option must be told which one
+    variants = await olga.autocomplete(table.channel, "tournament create", "variant", "", game="whist")
+    assert [c["value"] for c in variants] == ["normal", "short"]
+    await create(olga, table, name="Other Cup", game="whist", format="swiss", variant="short")
+    listing = await members[2].slash(table.channel, "tournament status")
+    lines = embed_of(listing).description.splitlines()
+    assert len(lines) == 2 and "Button Cup" in lines[1] and "Other Cup" in lines[0]
+    assert refusal(await members[2].slash(table.channel, "tournament join")) == (
+        "Several tournaments are on here: choose one with the tournament option."
+    )
+    picked = await members[2].slash(table.channel, "tournament join", tournament=1)
+    assert "joins Button Cup (3 players)" in picked.response.content
+
+
+async def test_a_tournament_hosted_in_a_thread_opens_its_matches_in_the_threads_channel(table, club):
+    olga, members = club
+    alice, bob = members[:2]
+    await alice.slash(table.channel, "hedgehog new", players=2, thread=True)
+    (hall,) = table.channel.threads
+    created = await olga.slash(hall, "tournament create", name="Hall Cup", game="whist", format="swiss")
+    assert not created.ephemeral and any("created **Hall Cup**" in (m.content or "") for m in hall.history())
+    for member in (alice, bob):
+        await member.slash(hall, "tournament join")
+    await olga.slash(hall, "tournament start")
+    pairing = [m for m in hall.history() if "Hall Cup — round 1 of 1" in (m.content or "")]
+    assert len(pairing) == 1
+    (match_thread,) = [t for t in table.channel.threads if t.id != hall.id]
+    assert f"<#{match_thread.id}>" in pairing[0].content
