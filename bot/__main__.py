@@ -71,6 +71,7 @@ def main(argv: list[str] | None = None) -> int:
     if not settings.token:
         print(MISSING_TOKEN, file=sys.stderr)
         return 2
+    import aiohttp
     import discord
 
     try:
@@ -83,6 +84,12 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         pass
+    except (OSError, aiohttp.ClientError) as error:
+        print(
+            f"Cannot reach Discord ({type(error).__name__}): check this machine's network and try again.",
+            file=sys.stderr,
+        )
+        return 1
     return 0
 
 
