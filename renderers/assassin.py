@@ -3,39 +3,37 @@
 Layout (10x10: 62 px squares; 12x12: 52 px): a header naming the player to move, the board with
 rank numbers on the left and file letters below, and a side panel with the die, what just happened
 and one row per player (role, base markers, captures).  The static board (tiles, coordinates,
-safehouse, base coins) is drawn once per size and copied; text is drawn once per label and pasted.
+safehouse, base coins) is drawn once per size and copied; labels use the shared cached text.
 """
 
 from __future__ import annotations
 
-import io
-import math
 from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw, ImageFilter, ImageFont
+from PIL import Image, ImageDraw
 
 from games.assassin import COLOUR_WORDS, RULES, SAFE, SEAT_COLOURS, State, board, die_word
 from renderers.pyramids import (
-    BACKGROUND,
     COLOURS,
     GRID_LINE,
     HIGHLIGHT,
     MARK,
     PANEL,
+    RGB,
     TEXT,
     TEXT_SHADOW,
-    draw_die,
-    draw_pyramid_side,
+    display_name,
+    fixed_palette,
     font,
     new_canvas,
     outline_for,
-    pyramid_size_px,
-    shade,
+    paste_die,
+    paste_pyramid,
+    png_bytes,
+    text,
 )
-
-RGB = tuple[int, int, int]
 
 WIDTH = 960
 HEADER = 60
@@ -47,7 +45,6 @@ SQUARE_LINE: RGB = (0x84, 0x8B, 0x96)
 SAFEHOUSE: RGB = (0x3A, 0x3F, 0x47)
 COIN: RGB = (0xEE, 0xE4, 0xC8)
 DIM: RGB = (0xC4, 0xC8, 0xCE)
-SPRITE_PAD = 3
 
 
 def _cell(size: int) -> int:
@@ -77,130 +74,12 @@ def _box(size: int, square: int) -> tuple[float, float, float, float]:
 # ------------------------------------------------------------------ encoding
 
 
-@lru_cache(maxsize=1)
-def _palette() -> Image.Image:
-    """A fixed palette of every colour the board uses plus grey ramps for text edges.
-
-    Mapping to a fixed palette is several times faster than computing one per image, which keeps a
-    render well under 10 ms.
-    """
-    colours: list[RGB] = [
-        BACKGROUND,
-        PANEL,
-        GRID_LINE,
-        TEXT,
-        TEXT_SHADOW,
-        HIGHLIGHT,
-        MARK,
-        TILE,
-        TILE_EDGE,
-        SQUARE_LINE,
-        SAFEHOUSE,
-        COIN,
-        DIM,
-        (0xF7, 0xF7, 0xF2),
-        (0xE8, 0xE8, 0xE8),
-        (0x22, 0x22, 0x22),
-    ]
-    for fill in COLOURS.values():
-        colours += [fill, shade(fill, 1.18), shade(fill, 0.7), shade(fill, 0.55)]
-    for level in range(0, 256, 9):
-        colours.append((level, level, level))
-    for base in (BACKGROUND, PANEL, TILE, SAFEHOUSE):
-        for target in (TEXT, TEXT_SHADOW, HIGHLIGHT, MARK):
-            for k in (1, 2, 3):
-                colours.append(tuple(int(b + (t - b) * k / 4) for b, t in zip(base, target, strict=True)))  # type: ignore[misc]
-    unique = list(dict.fromkeys(colours))[:256]
-    flat = [channel for colour in unique for channel in colour]
-    flat += flat[:3] * (256 - len(unique))
-    image = Image.new("P", (1, 1))
-    image.putpalette(flat)
-    return image
+PALETTE = fixed_palette(
+    extra=[TILE, TILE_EDGE, SQUARE_LINE, SAFEHOUSE, COIN, DIM], grounds=[TILE, SAFEHOUSE, COIN], inks=[DIM]
+)
 
 
-def encode(image: Image.Image) -> bytes:
-    """PNG bytes of ``image`` mapped onto the fixed palette."""
-    buffer = io.BytesIO()
-    image.quantize(palette=_palette(), dither=Image.Dither.NONE).save(buffer, "PNG", compress_level=3)
-    return buffer.getvalue()
-
-
-# ------------------------------------------------------------------ text
-
-
-@lru_cache(maxsize=16)
-def _face(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """The shared face with the basic layout engine: plain labels need no shaping and it is faster."""
-    face = font(size)
-    if isinstance(face, ImageFont.FreeTypeFont):
-        return face.font_variant(layout_engine=ImageFont.Layout.BASIC)
-    return face
-
-
-@lru_cache(maxsize=1024)
-def _label(message: str, size: int, fill: RGB, stroke: bool) -> Image.Image:
-    """``message`` drawn once on a transparent sprite, with a dark halo when ``stroke``."""
-    face = _face(size)
-    pad = 4
-    left, _, right, _ = (int(v) for v in face.getbbox(message))
-    ascent, descent = face.getmetrics() if isinstance(face, ImageFont.FreeTypeFont) else (size, 0)
-    width, height = max(1, right - left + 2 * pad), ascent + descent + 2 * pad
-    mask = Image.new("L", (width, height), 0)
-    ImageDraw.Draw(mask).text((pad - left, pad), message, font=face, fill=255)
-    if not stroke:
-        sprite = Image.new("RGBA", (width, height), (*fill, 0))
-        sprite.putalpha(mask)
-        return sprite
-    halo = mask.filter(ImageFilter.MaxFilter(3)).filter(ImageFilter.GaussianBlur(1)).point(lambda v: min(255, v * 3))
-    sprite = Image.new("RGBA", (width, height), (*TEXT_SHADOW, 0))
-    sprite.putalpha(halo)
-    sprite.paste(Image.new("RGBA", (width, height), (*fill, 255)), (0, 0), mask)
-    return sprite
-
-
-@lru_cache(maxsize=256)
-def _pyramid_sprite(colour: str, pips: int, scale: float) -> Image.Image:
-    """A side-view pyramid drawn once on a transparent sprite, standing ``SPRITE_PAD`` above its bottom edge."""
-    width, height = pyramid_size_px(pips, scale)
-    sprite = Image.new("RGBA", (math.ceil(width) + 2 * SPRITE_PAD, math.ceil(height) + 2 * SPRITE_PAD), (0, 0, 0, 0))
-    draw_pyramid_side(
-        ImageDraw.Draw(sprite),
-        sprite.width / 2,
-        sprite.height - SPRITE_PAD,
-        pips,
-        colour,
-        scale,
-        outline_width=1 if pips == 1 else 2,
-    )
-    return sprite
-
-
-def _pyramid(image: Image.Image, centre_x: float, base_y: float, pips: int, colour: str, scale: float) -> None:
-    """Paste a side-view pyramid standing on ``base_y``."""
-    sprite = _pyramid_sprite(colour, pips, round(scale, 1))
-    image.paste(sprite, (round(centre_x - sprite.width / 2), round(base_y - sprite.height + SPRITE_PAD)), sprite)
-
-
-def _text(
-    image: Image.Image,
-    xy: tuple[float, float],
-    message: str,
-    size: int = 18,
-    *,
-    fill: RGB = TEXT,
-    anchor: str = "l",
-    stroke: bool = True,
-) -> int:
-    """Paste a label; ``anchor`` l/c/r aligns ``xy`` to its left, centre or right, vertically centred.
-
-    Returns the label's width.
-    """
-    sprite = _label(message, size, fill, stroke)
-    w, h = sprite.size
-    x, y = xy
-    x = {"l": x, "c": x - w / 2, "r": x - w}[anchor]
-    image.paste(sprite, (round(x), round(y - h / 2)), sprite)
-    return w
+# ------------------------------------------------------------------ names
 
 
 def _fit(message: str, limit: int) -> str:
@@ -233,7 +112,7 @@ def _background(size: int) -> Image.Image:
     draw.rounded_rectangle(
         [sx0 + 2, sy0 + 2, sx0 + 2 * cell - 2, sy0 + 2 * cell - 2], radius=8, fill=SAFEHOUSE, outline=DIM, width=2
     )
-    _text(image, (sx0 + cell, sy0 + 13), "SAFEHOUSE", 12, fill=DIM, anchor="c", stroke=False)
+    text(image, (sx0 + cell, sy0 + 13), "SAFEHOUSE", size=12, fill=DIM, anchor="mm", shadow=False)
     for base in geometry.bases:
         cx, cy = square_centre(size, base)
         r = cell * 0.3
@@ -241,9 +120,9 @@ def _background(size: int) -> Image.Image:
         draw.text((cx, cy + 1), "A", font=font(int(cell * 0.36)), fill=TEXT_SHADOW, anchor="mm")
     for k in range(size):
         x = left + (k + 0.5) * cell
-        _text(image, (x, top + px + 18), "abcdefghijkl"[k], 18, anchor="c")
+        text(image, (x, top + px + 18), "abcdefghijkl"[k], size=18, anchor="mm")
         y = top + (size - k - 0.5) * cell
-        _text(image, (left - 17, y), str(k + 1), 16, anchor="c")
+        text(image, (left - 17, y), str(k + 1), size=16, anchor="mm")
     draw.rectangle([WIDTH - 270, top - 3, WIDTH - 10, top + px + 3], fill=PANEL)
     return image
 
@@ -269,7 +148,7 @@ def _draw_piece(image: Image.Image, draw: ImageDraw.ImageDraw, size: int, square
     if victim:
         _crosshair(draw, (cx, cy), cell * 0.44 if square != SAFE else cell * 0.62)
     scale = cell * 0.46
-    _pyramid(image, cx, cy + scale * 0.8, 3, SEAT_COLOURS[seat], scale)
+    paste_pyramid(image, cx, cy + scale * 0.8, 3, SEAT_COLOURS[seat], scale)
 
 
 def _draw_markers(image: Image.Image, draw: ImageDraw.ImageDraw, s: State) -> None:
@@ -287,7 +166,8 @@ def _draw_markers(image: Image.Image, draw: ImageDraw.ImageDraw, s: State) -> No
         scale = cell * 0.36
         step = min(scale * 0.62, (cell * 0.7) / len(owners))
         for k, seat in enumerate(owners):
-            _pyramid(image, x1 - scale * 0.32 - 2 - k * step, y0 + scale + 3, 1, SEAT_COLOURS[seat], scale)
+            x = x1 - scale * 0.32 - 2 - k * step
+            paste_pyramid(image, x, y0 + scale + 3, 1, SEAT_COLOURS[seat], scale, outline_width=1)
 
 
 def _draw_path(draw: ImageDraw.ImageDraw, s: State) -> None:
@@ -316,8 +196,8 @@ def _draw_targets(draw: ImageDraw.ImageDraw, s: State) -> None:
 
 def _player(s: State, seat: int, names: Sequence[str] | None) -> str:
     colour = COLOUR_WORDS[SEAT_COLOURS[seat]]
-    if names and seat < len(names) and names[seat] and names[seat] != colour:
-        return f"{_fit(names[seat], 18)} ({colour})"
+    if (name := display_name(names, seat)) and name != colour:
+        return f"{_fit(name, 18)} ({colour})"
     return colour
 
 
@@ -340,8 +220,8 @@ def _headline(s: State, names: Sequence[str] | None) -> tuple[str, str]:
 
 
 def _short_name(seat: int, names: Sequence[str] | None) -> str:
-    if names and seat < len(names) and names[seat]:
-        return _fit(names[seat], 14)
+    if name := display_name(names, seat):
+        return _fit(name, 14)
     return COLOUR_WORDS[SEAT_COLOURS[seat]]
 
 
@@ -369,23 +249,23 @@ def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, s: State, names: 
     y = HEADER + 6
     if s.last.roll is not None and s.phase != "roll":
         face = {0: "", 1: "A"}.get(s.last.roll, str(s.last.roll))
-        draw_die(draw, (x0, y), 52, face)
-        _text(image, (x0 + 64, y + 14), f"rolled {die_word(s.last.roll)}", 18)
-        _text(image, (x0 + 64, y + 38), _short_name(s.last.seat or 0, names), 16, fill=DIM)
+        paste_die(image, (x0, y), 52, face)
+        text(image, (x0 + 68, y + 14), f"rolled {die_word(s.last.roll)}", size=18, anchor="lm")
+        text(image, (x0 + 68, y + 38), _short_name(s.last.seat or 0, names), size=16, fill=DIM, anchor="lm")
     else:
         draw.rounded_rectangle([x0, y, x0 + 52, y + 52], radius=9, outline=DIM, width=2)
-        _text(image, (x0 + 26, y + 26), "?", 24, anchor="c", fill=DIM)
-        _text(image, (x0 + 64, y + 26), "die not rolled yet", 16, fill=DIM)
+        text(image, (x0 + 26, y + 26), "?", size=24, fill=DIM, anchor="mm")
+        text(image, (x0 + 68, y + 26), "die not rolled yet", size=16, fill=DIM, anchor="lm")
     y += 70
     event = _event(s, names)
     if event:
-        _text(image, (x0, y), _fit(event[0], 30), 17, fill=event[1])
+        text(image, (x0 + 4, y), _fit(event[0], 30), size=17, fill=event[1], anchor="lm")
     y += 22
     draw.line([(x0, y), (WIDTH - 18, y)], fill=GRID_LINE, width=2)
     y += 12
-    _text(image, (x0 + 30, y), "players", 12, fill=DIM, stroke=False)
+    text(image, (x0 + 34, y), "players", size=12, fill=DIM, anchor="lm", shadow=False)
     for k, base in enumerate(s.board.bases):
-        _text(image, (WIDTH - 90 + k * 18, y), s.board.name(base), 11, fill=DIM, anchor="c", stroke=False)
+        text(image, (WIDTH - 90 + k * 18, y), s.board.name(base), size=11, fill=DIM, anchor="mm", shadow=False)
     y += 8
     row = 46 if s.players <= 7 else 40
     outcome = RULES.outcome(s)
@@ -395,9 +275,9 @@ def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, s: State, names: 
     draw.line([(x0, y + 2), (WIDTH - 18, y + 2)], fill=GRID_LINE, width=2)
     info = f"victim turn {min(s.victim_turns + (s.phase != 'over'), s.limit or 10**9)}"
     info += f" of {s.limit}" if s.limit else ""
-    _text(image, (x0, y + 18), info, 15, fill=DIM)
+    text(image, (x0 + 4, y + 18), info, size=15, fill=DIM, anchor="lm")
     if s.short_game:
-        _text(image, (x0, y + 38), "short game: markers are kept", 15, fill=DIM)
+        text(image, (x0 + 4, y + 38), "short game: markers are kept", size=15, fill=DIM, anchor="lm")
 
 
 def _ordinal(n: int) -> str:
@@ -420,22 +300,22 @@ def _draw_row(
     mid = y + row / 2
     if not gone and seat == s.turn and s.phase != "over":
         draw.rounded_rectangle([x0 - 6, y + 1, WIDTH - 16, y + row - 2], radius=6, outline=HIGHLIGHT, width=3)
-    _pyramid(image, x0 + 12, y + row - 7, 3, colour, 17)
-    label = _fit(names[seat], 18) if names and seat < len(names) and names[seat] else COLOUR_WORDS[colour]
-    _text(image, (x0 + 30, mid - row * 0.2), label, 17, fill=DIM if gone else TEXT)
+    paste_pyramid(image, x0 + 12, y + row - 7, 3, colour, 17)
+    label = _fit(display_name(names, seat), 18) or COLOUR_WORDS[colour]
+    text(image, (x0 + 34, mid - row * 0.2), label, size=17, fill=DIM if gone else TEXT, anchor="lm")
     if gone:
         role, tint = "left the game", DIM
     elif seat == s.victim:
         role, tint = "VICTIM", MARK
     else:
         role, tint = "assassin", DIM
-    _text(image, (x0 + 30, mid + row * 0.2), role, 13, fill=tint)
+    text(image, (x0 + 34, mid + row * 0.2), role, size=13, fill=tint, anchor="lm")
     captures = s.captures[seat]
     note = f"{captures} capture{'s' if captures != 1 else ''}" if captures else ""
     if rank is not None:
         note = f"{_ordinal(rank)}" + (f" - {note}" if note else "")
     if note:
-        _text(image, (WIDTH - 26, mid - 9), note, 13, anchor="r", fill=HIGHLIGHT if rank == 1 else TEXT)
+        text(image, (WIDTH - 30, mid - 9), note, size=13, fill=HIGHLIGHT if rank == 1 else TEXT, anchor="rm")
     for k, base in enumerate(s.board.bases):
         bx = WIDTH - 96 + k * 18
         by = mid + 6
@@ -458,8 +338,8 @@ def render(state: State, *, last_move: Any = None, names: Sequence[str] | None =
     title, sub = _headline(s, names)
     if s.phase != "over":
         draw.polygon([(14, 16), (14, 40), (30, 28)], fill=COLOURS[SEAT_COLOURS[s.turn]], outline=TEXT_SHADOW)
-    _text(image, (40, 22), _fit(title, 52), 26)
-    _text(image, (40, 46), sub, 15, fill=DIM)
+    text(image, (44, 22), _fit(title, 52), size=26, anchor="lm")
+    text(image, (44, 46), sub, size=15, fill=DIM, anchor="lm")
     _draw_markers(image, draw, s)
     _draw_path(draw, s)
     for seat, square in enumerate(s.positions):
@@ -467,4 +347,4 @@ def render(state: State, *, last_move: Any = None, names: Sequence[str] | None =
             _draw_piece(image, draw, s.size, square, seat, seat == s.victim)
     _draw_targets(draw, s)
     _draw_panel(image, draw, s, names)
-    return encode(image)
+    return png_bytes(image, PALETTE)

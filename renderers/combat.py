@@ -6,7 +6,6 @@ board (grid, coordinates, blocked and home squares) is drawn once per layout and
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -48,27 +47,29 @@ from renderers.pyramids import (
     PANEL,
     TEXT,
     TEXT_SHADOW,
+    blend,
     colour_swatch,
-    draw_die,
+    display_name,
     draw_stack_side,
-    font,
+    fixed_palette,
     new_canvas,
     outline_for,
-    shade,
+    paste_die,
+    png_bytes,
     text,
 )
 
 WIDTH, HEIGHT = 960, 790
-SQ = 112                      # square size in pixels
-BX, BY = 36, 76               # board top-left corner
-PX = BX + SIZE * SQ + 18      # panel left edge
-SCALE = 30.0                  # pixels per inch for the pyramids
+SQ = 112  # square size in pixels
+BX, BY = 36, 76  # board top-left corner
+PX = BX + SIZE * SQ + 18  # panel left edge
+SCALE = 30.0  # pixels per inch for the pyramids
 LIGHT = (0x8E, 0x94, 0x9E)
 DARK = (0x80, 0x86, 0x91)
 BLOCKED = (0x3C, 0x40, 0x48)
 HATCH = (0x52, 0x57, 0x60)
 DIM = (0xC8, 0xCC, 0xD2)
-LAST = (0xFA, 0xFA, 0xFA)     # last move: white, unlike any player colour or home tint
+LAST = (0xFA, 0xFA, 0xFA)  # last move: white, unlike any player colour or home tint
 FIGHT_PHASES = (COMBAT_ROLL, COUNTER, COUNTER_ROLL, TIEBREAK_ROLL)
 
 
@@ -81,7 +82,7 @@ def render(state: CombatState, *, last_move: object | None = None, names: Sequen
     _draw_stacks(image, state)
     _draw_last_move(image, state, last_move)
     _draw_panel(image, state, names)
-    return _encode(image)
+    return png_bytes(image, PALETTE)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -108,35 +109,6 @@ def _anchor(index: int) -> tuple[float, float]:
     return left + 24, top + 30
 
 
-def _blend(a: tuple[int, int, int], b: tuple[int, int, int], t: float) -> tuple[int, int, int]:
-    return (int(a[0] + (b[0] - a[0]) * t), int(a[1] + (b[1] - a[1]) * t), int(a[2] + (b[2] - a[2]) * t))
-
-
-@lru_cache(maxsize=4096)
-def _label_tile(message: str, size: int, fill: tuple[int, int, int], anchor: str) -> tuple[Image.Image, int, int]:
-    """``message`` drawn once (outlined, as ``pyramids.text`` does) on a transparent tile, with its offset."""
-    probe = ImageDraw.Draw(Image.new("RGBA", (1, 1)))
-    left, top, right, bottom = probe.textbbox((0, 0), message, font=font(size), anchor=anchor, stroke_width=2)
-    tile = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
-    ImageDraw.Draw(tile).text((-left, -top), message, font=font(size), fill=fill, anchor=anchor, stroke_width=2,
-                              stroke_fill=TEXT_SHADOW)
-    return tile, left, top
-
-
-def caption(image: Image.Image, xy: tuple[float, float], message: str, size: int = 18,
-          fill: tuple[int, int, int] = TEXT, anchor: str = "la") -> None:
-    """Outlined text like ``pyramids.text``, pasted from a cache: repeated labels cost almost nothing."""
-    tile, left, top = _label_tile(message, size, fill, anchor)
-    image.paste(tile, (round(xy[0]) + left, round(xy[1]) + top), tile)
-
-
-@lru_cache(maxsize=16)
-def _die_tile(face: str, size: int) -> Image.Image:
-    tile, draw = new_canvas(size + 1, size + 1, PANEL)
-    draw_die(draw, (0, 0), size, face)
-    return tile
-
-
 # ----------------------------------------------------------------------------------------------
 # Static layer and palette
 # ----------------------------------------------------------------------------------------------
@@ -156,7 +128,7 @@ def _background(players: int, variant: str, blocked: tuple[int, ...]) -> Image.I
                 draw.line([start, (box[0] + min(SQ, SQ + k), box[1] + min(SQ, SQ - k))], fill=HATCH, width=3)
         elif index in homes:
             colour = COLOURS[seat_letter(homes[index])]
-            draw.rectangle(box, fill=_blend(tone, colour, 0.42))
+            draw.rectangle(box, fill=blend(tone, colour, 0.42))
             draw.rectangle((box[0] + 3, box[1] + 3, box[2] - 4, box[3] - 4), outline=colour, width=3)
             text(draw, (box[0] + 7, box[1] + 5), "home", size=13, fill=TEXT)
         else:
@@ -173,27 +145,10 @@ def _background(players: int, variant: str, blocked: tuple[int, ...]) -> Image.I
     return image
 
 
-@lru_cache(maxsize=1)
-def _palette() -> Image.Image:
-    colours: list[tuple[int, int, int]] = [
-        BACKGROUND, PANEL, GRID_LINE, TEXT, TEXT_SHADOW, HIGHLIGHT, MARK, LIGHT, DARK, BLOCKED, HATCH, DIM, LAST,
-        (0xE8, 0xE8, 0xE8), (0x22, 0x22, 0x22), (0xF7, 0xF7, 0xF2), (0x00, 0x00, 0x00), (0xFF, 0xFF, 0xFF),
-    ]
-    for colour in COLOURS.values():
-        colours += [colour, shade(colour, 1.18), _blend(LIGHT, colour, 0.42), _blend(DARK, colour, 0.42)]
-    for t in (0.25, 0.5, 0.75):   # grey ramp for antialiased text edges
-        colours += [_blend(TEXT_SHADOW, TEXT, t), _blend(BACKGROUND, TEXT_SHADOW, t), _blend(PANEL, TEXT_SHADOW, t)]
-    flat = [c for colour in dict.fromkeys(colours) for c in colour]
-    palette = Image.new("P", (1, 1))
-    palette.putpalette(flat + [0] * (768 - len(flat)))
-    return palette
-
-
-def _encode(image: Image.Image) -> bytes:
-    """PNG through a fixed palette of the colours drawn: small, sharp and quick."""
-    buffer = io.BytesIO()
-    image.quantize(palette=_palette(), dither=Image.Dither.NONE).save(buffer, "PNG", compress_level=3)
-    return buffer.getvalue()
+HOME_TINTS = [blend(tone, COLOURS[seat_letter(seat)], 0.42) for tone in (LIGHT, DARK) for seat in range(4)]
+PALETTE = fixed_palette(
+    extra=[LIGHT, DARK, BLOCKED, HATCH, DIM, LAST, *HOME_TINTS], grounds=[LIGHT, *HOME_TINTS], inks=[DIM]
+)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -203,8 +158,8 @@ def _encode(image: Image.Image) -> bytes:
 
 def _seat_label(state: CombatState, seat: int, names: Sequence[str] | None) -> str:
     colour = RULES.seat_name(state, seat)
-    if names and seat < len(names) and names[seat]:
-        return f"{colour} ({_short(names[seat], 18)})"
+    if name := display_name(names, seat):
+        return f"{colour} ({_short(name, 18)})"
     return colour
 
 
@@ -215,19 +170,18 @@ def _short(value: str, limit: int) -> str:
 
 def _draw_header(image: Image.Image, state: CombatState, names: Sequence[str] | None) -> None:
     draw = ImageDraw.Draw(image)
-    caption(image, (14, 10), f"Martian Combat · turn {min(state.turn, state.turn_limit)}/{state.turn_limit}", size=22)
+    text(image, (14, 10), f"Martian Combat · turn {min(state.turn, state.turn_limit)}/{state.turn_limit}", size=22)
     seat = RULES.to_move(state)
     if seat is None:
         line = _short(f"Game over: {state.reason}", 88)
-        caption(image, (14, 42), line, size=19, fill=HIGHLIGHT)
+        text(image, (14, 42), line, size=19, fill=HIGHLIGHT)
         return
     colour_swatch(draw, (14, 43), seat_letter(seat), size=20)
     who = _seat_label(state, seat, names)
-    caption(image, (42, 42), _short(prompt(state, who=who), 86), size=19)
+    text(image, (42, 42), _short(prompt(state, who=who), 86), size=19)
 
 
 def _draw_stacks(image: Image.Image, state: CombatState) -> None:
-    draw = ImageDraw.Draw(image)
     reserve = {r for r in state.reserve if r >= 0}
     for index, stack in enumerate(state.board):
         if not stack:
@@ -235,19 +189,19 @@ def _draw_stacks(image: Image.Image, state: CombatState) -> None:
         left, top, right, bottom = square_box(index)
         pieces = [(seat_letter(p.owner), p.pips) for p in stack]
         # a pyramid with an opponent pyramid above it is stuck: outline it in the warning colour
-        outlines = [MARK if any(q.owner != p.owner for q in stack[k + 1:]) else None for k, p in enumerate(stack)]
+        outlines = [MARK if any(q.owner != p.owner for q in stack[k + 1 :]) else None for k, p in enumerate(stack)]
         capped = index in state.capped
         if capped:
             pieces.append(("K", 1))
             outlines.append(None)
-        draw_stack_side(draw, (left + right) / 2, bottom - 9, pieces, SCALE, outlines=outlines)
+        draw_stack_side(image, (left + right) / 2, bottom - 9, pieces, SCALE, outlines=outlines)
         owner = single_owner(stack)
         if index in reserve:
-            caption(image, (left + 6, top + 5), "reserve", size=13, fill=DIM)
+            text(image, (left + 6, top + 5), "reserve", size=13, fill=DIM)
         elif capped:
-            caption(image, (right - 6, top + 5), "capped", size=13, fill=TEXT, anchor="ra")
+            text(image, (right - 6, top + 5), "capped", size=13, fill=TEXT, anchor="ra")
         elif owner >= 0:
-            caption(image, (right - 7, top + 4), str(stack_pips(stack)), size=17, fill=TEXT, anchor="ra")
+            text(image, (right - 7, top + 4), str(stack_pips(stack)), size=17, fill=TEXT, anchor="ra")
 
 
 def _outline_square(image: Image.Image, index: int, colour: tuple[int, int, int], width: int) -> None:
@@ -267,8 +221,11 @@ def _arrow(image: Image.Image, a: int, b: int, colour: tuple[int, int, int], bot
     draw.line([(sx, sy), (ex, ey)], fill=colour, width=5)
     ends = [(ex, ey, ux, uy)] + ([(sx, sy, -ux, -uy)] if both else [])
     for x, y, dx, dy in ends:
-        head = [(x + dx * 8, y + dy * 8), (x - dx * 14 - dy * 11, y - dy * 14 + dx * 11),
-                (x - dx * 14 + dy * 11, y - dy * 14 - dx * 11)]
+        head = [
+            (x + dx * 8, y + dy * 8),
+            (x - dx * 14 - dy * 11, y - dy * 14 + dx * 11),
+            (x - dx * 14 + dy * 11, y - dy * 14 - dx * 11),
+        ]
         draw.polygon(head, fill=colour, outline=TEXT_SHADOW, width=2)
 
 
@@ -297,7 +254,7 @@ def _draw_last_move(image: Image.Image, state: CombatState, last_move: object | 
     if state.phase == HOP_ROLL and hop is not None:
         _arrow(image, hop.frm, hop.to, LAST)
         left, top, _, _ = square_box(hop.to)
-        caption(image, (left + 40, top + 6), "hop?", size=17, fill=LAST)
+        text(image, (left + 40, top + 6), "hop?", size=17, fill=LAST)
         return
     if isinstance(last_move, (Step, Hop, Dig)):
         _arrow(image, last_move.frm, last_move.to, LAST)
@@ -310,7 +267,7 @@ def _draw_last_move(image: Image.Image, state: CombatState, last_move: object | 
 def _draw_panel(image: Image.Image, state: CombatState, names: Sequence[str] | None) -> None:
     draw = ImageDraw.Draw(image)
     x, y = PX + 6, BY + 10
-    caption(image, (x, y), "Players (turn order)", size=16, fill=DIM)
+    text(image, (x, y), "Players (turn order)", size=16, fill=DIM)
     y += 24
     to_move = RULES.to_move(state)
     for seat in turn_order(state.players):
@@ -323,16 +280,16 @@ def _draw_panel(image: Image.Image, state: CombatState, names: Sequence[str] | N
             label += f" · #{state.ranks[seat]}"
         elif out:
             label += " · out"
-        caption(image, (x + 40, y), label, size=17, fill=DIM if out else (HIGHLIGHT if seat == to_move else TEXT))
+        text(image, (x + 40, y), label, size=17, fill=DIM if out else (HIGHLIGHT if seat == to_move else TEXT))
         y += 21
         detail = []
-        if names and seat < len(names) and names[seat]:
-            detail.append(_short(names[seat], 11))
+        if name := display_name(names, seat):
+            detail.append(_short(name, 11))
         if state.variant == "advanced" and state.lost[seat]:
             lost = state.lost[seat]
             detail.append("lost " + " ".join(f"{lost.count(p)}{'SML'[p - 1]}" for p in (1, 2, 3) if p in lost))
         if detail:
-            caption(image, (x + 40, y), _short(" · ".join(detail), 25), size=14, fill=DIM)
+            text(image, (x + 40, y), _short(" · ".join(detail), 25), size=14, fill=DIM)
             y += 18
         y += 4
     y += 6
@@ -349,23 +306,23 @@ def _draw_panel(image: Image.Image, state: CombatState, names: Sequence[str] | N
 def _draw_dice(image: Image.Image, state: CombatState, x: int, y: int) -> int:
     if not state.action or state.action_turn < state.turn - 1:
         if state.phase != OVER:
-            caption(image, (x, y), "Action die: not rolled yet", size=15, fill=DIM)
+            text(image, (x, y), "Action die: not rolled yet", size=15, fill=DIM)
             return y + 24
         return y
     who = RULES.seat_name(state, state.current if state.action_turn == state.turn else _previous(state))
-    caption(image, (x, y), f"{who}'s action die", size=15, fill=DIM)
+    text(image, (x, y), f"{who}'s action die", size=15, fill=DIM)
     y += 20
     label = ACTIONS[state.action]
     if state.action == 6 and state.chosen:
         label = f"Wild: {ACTIONS[state.chosen]}"
-    image.paste(_die_tile(str(state.action), 46), (x + 4, y))
-    caption(image, (x + 60, y + 12), label, size=19)
+    paste_die(image, (x + 4, y), 46, str(state.action))
+    text(image, (x + 60, y + 12), label, size=19)
     if state.aim_die:
-        image.paste(_die_tile(str(state.aim_die), 46), (x + 150, y))
-        caption(image, (x + 173, y + 50), "Aim die", size=14, anchor="ma")
+        paste_die(image, (x + 150, y), 46, str(state.aim_die))
+        text(image, (x + 173, y + 50), "Aim die", size=14, anchor="ma")
         if state.aim_left and state.action_turn == state.turn and state.phase != OVER:
             steps = f"{state.aim_left} step{'s' if state.aim_left > 1 else ''} left"
-            caption(image, (x + 60, y + 36), steps, size=14, fill=DIM)
+            text(image, (x + 60, y + 36), steps, size=14, fill=DIM)
     return y + 70
 
 
@@ -378,45 +335,45 @@ def _previous(state: CombatState) -> int:
 
 def _draw_fight(image: Image.Image, fight: Fight, state: CombatState, x: int, y: int) -> int:
     att, dfn = RULES.seat_name(state, fight.attacker), RULES.seat_name(state, fight.defender)
-    caption(image, (x, y), f"Combat · turn {fight.turn}", size=17, fill=MARK)
+    text(image, (x, y), f"Combat · turn {fight.turn}", size=17, fill=MARK)
     y += 22
-    caption(image, (x, y), f"{att} {square_name(fight.att_sq)} ({fight.att_pips}) attacks", size=15)
+    text(image, (x, y), f"{att} {square_name(fight.att_sq)} ({fight.att_pips}) attacks", size=15)
     y += 19
-    caption(image, (x, y), f"{dfn} {square_name(fight.def_sq)} ({fight.def_pips})", size=15)
+    text(image, (x, y), f"{dfn} {square_name(fight.def_sq)} ({fight.def_pips})", size=15)
     y += 21
     for a, d in fight.first[-3:]:
         line = f"{a}+{fight.att_pips}={a + fight.att_pips}  v  {d}+{fight.def_pips}={d + fight.def_pips}"
-        caption(image, (x, y), line, size=15)
+        text(image, (x, y), line, size=15)
         y += 19
     if fight.counter:
         (a1, d1), (a2, d2) = fight.first[-1], fight.counter[0]
         total_a = a1 + a2 + 2 * fight.att_pips
         total_d = d1 + d2 + 2 * fight.def_pips
-        caption(image, (x, y), f"counter: {total_a}  v  {total_d}", size=15)
+        text(image, (x, y), f"counter: {total_a}  v  {total_d}", size=15)
         y += 19
     for a, d in fight.bare[-2:]:
-        caption(image, (x, y), f"bare dice: {a}  v  {d}", size=15)
+        text(image, (x, y), f"bare dice: {a}  v  {d}", size=15)
         y += 19
     if fight.winner >= 0:
-        caption(image, (x, y), f"{RULES.seat_name(state, fight.winner)} wins", size=17, fill=HIGHLIGHT)
+        text(image, (x, y), f"{RULES.seat_name(state, fight.winner)} wins", size=17, fill=HIGHLIGHT)
     elif state.phase == COUNTER:
-        caption(image, (x, y), f"{dfn} may counter attack", size=15, fill=HIGHLIGHT)
+        text(image, (x, y), f"{dfn} may counter attack", size=15, fill=HIGHLIGHT)
     else:
-        caption(image, (x, y), "dice to roll", size=15, fill=HIGHLIGHT)
+        text(image, (x, y), "dice to roll", size=15, fill=HIGHLIGHT)
     return y + 24
 
 
 def _draw_hop(image: Image.Image, hop: HopTry, state: CombatState, x: int, y: int) -> int:
-    caption(image, (x, y), f"Hop · turn {hop.turn}", size=17, fill=HIGHLIGHT)
+    text(image, (x, y), f"Hop · turn {hop.turn}", size=17, fill=HIGHLIGHT)
     y += 22
     hopper, other = RULES.seat_name(state, hop.hopper), RULES.seat_name(state, hop.opponent)
-    caption(image, (x, y), f"{hopper} {square_name(hop.frm)} onto {other} {square_name(hop.to)}", size=15)
+    text(image, (x, y), f"{hopper} {square_name(hop.frm)} onto {other} {square_name(hop.to)}", size=15)
     y += 19
     for a, d in hop.rolls[-3:]:
-        caption(image, (x, y), f"{hopper} {a}  v  {other} {d}", size=15)
+        text(image, (x, y), f"{hopper} {a}  v  {other} {d}", size=15)
         y += 19
     outcome = {None: "dice to roll", True: "the hop holds", False: "repelled"}[hop.success]
-    caption(image, (x, y), outcome, size=15, fill=HIGHLIGHT)
+    text(image, (x, y), outcome, size=15, fill=HIGHLIGHT)
     return y + 24
 
 
@@ -425,14 +382,14 @@ def _draw_legend(image: Image.Image, y: int) -> None:
     x = PX + 6
     fill = COLOURS["R"]
     draw.polygon([(x + 1, y + 18), (x + 15, y + 18), (x + 8, y + 2)], fill=fill, outline=MARK, width=3)
-    caption(image, (x + 24, y), "red-edged pyramid: pinned", size=14, fill=DIM)
+    text(image, (x + 24, y), "red-edged pyramid: pinned", size=14, fill=DIM)
     y += 21
     draw.rectangle((x, y + 2, x + 16, y + 18), outline=MARK, width=3)
-    caption(image, (x + 24, y), "red frame: combat", size=14, fill=DIM)
+    text(image, (x + 24, y), "red frame: combat", size=14, fill=DIM)
     y += 21
     draw.rectangle((x, y + 2, x + 16, y + 18), outline=LAST, width=3)
-    caption(image, (x + 24, y), "white frame: last move", size=14, fill=DIM)
+    text(image, (x + 24, y), "white frame: last move", size=14, fill=DIM)
     y += 21
     fill = COLOURS["K"]
     draw.polygon([(x, y + 18), (x + 16, y + 18), (x + 8, y + 2)], fill=fill, outline=outline_for(fill))
-    caption(image, (x + 24, y), "black cap: capped tree", size=14, fill=DIM)
+    text(image, (x + 24, y), "black cap: capped tree", size=14, fill=DIM)

@@ -5,7 +5,7 @@ the ring reads as one loop with every stack standing upright on its numbered til
 the loop snakes over four rows).  Each pyramid's code is written beside it.  The header names the
 player to move with the die and the points left; the footer says what happened last.
 
-Speed: labels are rendered once into cached masks and stamped, and the finished picture is mapped
+Speed: labels are stamped from the shared cached text masks, and the finished picture is mapped
 onto a fixed palette of the colours this board uses, which keeps a render to a few milliseconds.
 """
 
@@ -15,7 +15,6 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -29,16 +28,17 @@ from renderers.pyramids import (
     PANEL,
     RGB,
     TEXT,
-    TEXT_SHADOW,
     colour_swatch,
-    draw_die,
+    display_name,
     draw_stack_side,
     fixed_palette,
-    font,
+    paste_die,
     png_bytes,
     pyramid_size_px,
     stack_height_px,
     stack_step,
+    text,
+    text_width,
 )
 
 WIDTH = 960
@@ -59,7 +59,6 @@ STACKS_BUDGET = 600  # pixels of stack height the rows share before pieces shrin
 CODE_W = 26  # room for a piece code beside its stack
 TRACK: RGB = (0x9A, 0xA0, 0xAB)
 DARK: RGB = (0x1E, 0x20, 0x24)
-DIE_FACE: RGB = (0xF7, 0xF7, 0xF2)
 
 
 @dataclass(frozen=True)
@@ -87,46 +86,10 @@ class Pen:
 
 
 # ---------------------------------------------------------------------------------------------
-# Text and palette
+# Palette
 
 
-@lru_cache(maxsize=4096)
-def _label_masks(message: str, size: int, anchor: str) -> tuple[Image.Image, Image.Image, int, int]:
-    """Outline and fill masks of ``message`` and the offset of their corner from the anchor point."""
-    face = font(size)
-    left, top, right, bottom = face.getbbox(message, stroke_width=2, anchor=anchor)
-    box = (max(1, right - left), max(1, bottom - top))
-    outline, fill = Image.new("L", box, 0), Image.new("L", box, 0)
-    ImageDraw.Draw(outline).text(
-        (-left, -top), message, font=face, fill=255, anchor=anchor, stroke_width=2, stroke_fill=255
-    )
-    ImageDraw.Draw(fill).text((-left, -top), message, font=face, fill=255, anchor=anchor)
-    return outline, fill, left, top
-
-
-def write(
-    pen: Pen,
-    xy: tuple[float, float],
-    message: str,
-    size: int = 18,
-    fill: RGB = TEXT,
-    anchor: str = "la",
-    outline: RGB | None = TEXT_SHADOW,
-) -> None:
-    """``message`` in ``fill`` with a dark outline (as ``renderers.pyramids.text``), from cached masks."""
-    stroke, body, dx, dy = _label_masks(message, size, anchor)
-    corner = (round(xy[0] + dx), round(xy[1] + dy))
-    if outline is not None:
-        pen.draw.bitmap(corner, stroke, fill=outline)
-    pen.draw.bitmap(corner, body, fill=fill)
-
-
-def text_width(message: str, size: int) -> float:
-    """Width in pixels of ``message`` without its outline."""
-    return font(size).getlength(message)
-
-
-PALETTE = fixed_palette(extra=[TRACK, DARK, DIE_FACE], grounds=[HIGHLIGHT, DIE_FACE])
+PALETTE = fixed_palette(extra=[TRACK, DARK], grounds=[HIGHLIGHT])
 
 
 def encode(image: Image.Image) -> bytes:
@@ -178,8 +141,8 @@ def layout(state: HedgehogState) -> tuple[list[Slot], float, int]:
 def who(seat: int, names: Sequence[str] | None) -> str:
     """The seat as shown: "Red", or "Red (alice)" when a display name is known."""
     base = colour_name(seat)
-    if names and seat < len(names) and names[seat]:
-        shown = names[seat] if len(names[seat]) <= 18 else names[seat][:17] + "..."
+    if name := display_name(names, seat):
+        shown = name if len(name) <= 18 else name[:17] + "..."
         return f"{base} ({shown})"
     return base
 
@@ -233,34 +196,34 @@ def result_lines(state: HedgehogState) -> tuple[str, str]:
 def draw_header(pen: Pen, state: HedgehogState, names: Sequence[str] | None) -> None:
     """Title, turn count, the player to move (or the result), the die and the points left."""
     pen.draw.rectangle([0, 0, WIDTH, HEADER - 6], fill=PANEL)
-    write(pen, (MARGIN, 10), "Der Marsigelwettkampf", size=17)
+    text(pen.image, (MARGIN, 10), "Der Marsigelwettkampf", size=17)
     turn = min(state.turns + (0 if state.over else 1), state.turn_limit)
-    write(pen, (MARGIN + 236, 10), f"turn {turn} of {state.turn_limit}", size=17)
+    text(pen.image, (MARGIN + 236, 10), f"turn {turn} of {state.turn_limit}", size=17)
     if state.over:
         headline, detail = result_lines(state)
-        write(pen, (MARGIN, 40), headline, size=30, fill=HIGHLIGHT)
-        write(pen, (MARGIN, 78), detail, size=18)
+        text(pen.image, (MARGIN, 40), headline, size=30, fill=HIGHLIGHT)
+        text(pen.image, (MARGIN, 78), detail, size=18)
         return
     colour_swatch(pen.draw, (MARGIN, 43), LETTERS[state.current], size=28)
     action = "to roll" if state.roll is None else "to move"
-    write(pen, (MARGIN + 40, 40), f"{who(state.current, names)} {action}", size=30)
+    text(pen.image, (MARGIN + 40, 40), f"{who(state.current, names)} {action}", size=30)
     if state.roll is None:
         hint = "Roll the die: /hedgehog roll or the Roll button."
     else:
         letter, colour = LETTERS[state.current], COLOUR_NAMES[state.current]
         hint = f"Move with /hedgehog move (e.g. {letter}2+3 = {colour} medium 3 clockwise) or pass."
-    write(pen, (MARGIN, 80), hint, size=17)
+    text(pen.image, (MARGIN, 80), hint, size=17)
     die_size = 62
     die_x = WIDTH - MARGIN - die_size - 118
-    draw_die(pen.draw, (die_x, 16), die_size, str(state.roll) if state.roll else "?")
+    paste_die(pen.image, (die_x, 16), die_size, str(state.roll) if state.roll else "?")
     info_x = die_x + die_size + 12
     if state.roll is None:
-        write(pen, (info_x, 34), "to roll", size=24, fill=HIGHLIGHT)
+        text(pen.image, (info_x, 34), "to roll", size=24, fill=HIGHLIGHT)
     else:
         points = f"{state.points} point{'s' if state.points != 1 else ''}"
-        write(pen, (info_x, 22), points, size=24, fill=HIGHLIGHT)
-        write(pen, (info_x, 50), "left to spend", size=16)
-        write(pen, (info_x, 72), f"rolled {state.roll}", size=16)
+        text(pen.image, (info_x, 22), points, size=24, fill=HIGHLIGHT)
+        text(pen.image, (info_x, 50), "left to spend", size=16)
+        text(pen.image, (info_x, 72), f"rolled {state.roll}", size=16)
 
 
 def draw_legend(pen: Pen, state: HedgehogState, names: Sequence[str] | None) -> None:
@@ -271,7 +234,7 @@ def draw_legend(pen: Pen, state: HedgehogState, names: Sequence[str] | None) -> 
     for seat in range(state.players):
         label = who(seat, names) if state.players <= 5 else colour_name(seat)
         colour_swatch(pen.draw, (x, y + 2), LETTERS[seat], size=16)
-        write(pen, (x + 22, y), label, size=size)
+        text(pen.image, (x + 22, y), label, size=size)
         end = x + 22 + text_width(label, size) + 4
         if seat in state.out:
             pen.draw.line([(x + 20, y + 10), (end - 2, y + 10)], fill=MARK, width=3)
@@ -281,7 +244,7 @@ def draw_legend(pen: Pen, state: HedgehogState, names: Sequence[str] | None) -> 
     key = "+ = clockwise"
     key_x = WIDTH - MARGIN - 22 - text_width(key, 15)
     if key_x > x:
-        write(pen, (key_x, y), key, size=15)
+        text(pen.image, (key_x, y), key, size=15)
         arrow(pen.draw, WIDTH - MARGIN - 8, y + 10, "right", size=7)
 
 
@@ -336,22 +299,22 @@ def draw_space(
     number_at = (slot.centre, slot.tile_top + TILE / 2)
     size = 17 if slot.width > 40 else 14
     if role == "target":
-        write(pen, number_at, str(space.label), size=size, fill=DARK, anchor="mm", outline=None)
+        text(pen.image, number_at, str(space.label), size=size, fill=DARK, anchor="mm", shadow=False)
     else:
-        write(pen, number_at, str(space.label), size=size, anchor="mm")
+        text(pen.image, number_at, str(space.label), size=size, anchor="mm")
 
     pieces = [(LETTERS[p.colour], p.pips) for p in space.stack]
     low = len(pieces) - moved
     marks = [HIGHLIGHT if k >= low else None for k in range(len(pieces))]
     centre_x = slot.left + (slot.width - CODE_W) / 2 + 2
     base_y = slot.tile_top - 3
-    draw_stack_side(draw, centre_x, base_y, pieces, scale, outlines=marks if moved else None)
+    draw_stack_side(pen.image, centre_x, base_y, pieces, scale, outlines=marks if moved else None)
     step = stack_step(scale)
     code_size = int(max(11, min(17, step * 0.85)))
     code_x = centre_x + scale / 2 + 3
     for k, piece in enumerate(space.stack):
         y = base_y - k * step - min(step, scale) / 2
-        write(pen, (code_x, y), piece.code, size=code_size, anchor="lm", fill=marks[k] or TEXT)
+        text(pen.image, (code_x, y), piece.code, size=code_size, anchor="lm", fill=marks[k] or TEXT)
     top_y = base_y - stack_height_px(pieces, scale)
     if moved:
         # a bar beside the pieces that moved last, visible whatever their colour
@@ -359,7 +322,7 @@ def draw_space(
         x = centre_x - widest / 2 - 6
         draw.line([(x, base_y - low * step), (x, top_y + 4)], fill=HIGHLIGHT, width=4)
     if tree_colour is not None:
-        write(pen, (centre_x, top_y - 3), "TREE", size=16, fill=HIGHLIGHT, anchor="md")
+        text(pen.image, (centre_x, top_y - 3), "TREE", size=16, fill=HIGHLIGHT, anchor="md")
         want = (Piece(tree_colour, 3), Piece(tree_colour, 2), Piece(tree_colour, 1))
         start = next(k for k in range(len(pieces) - 2) if space.stack[k : k + 3] == want)
         x = code_x + code_size * 1.6
@@ -377,7 +340,7 @@ def vanished_marker(pen: Pen, state: HedgehogState, slots: list[Slot], label: in
     pen.draw.ellipse([x - r, y - r, x + r, y + r], fill=MARK, outline=DARK, width=2)
     pen.draw.line([(x - 4, y - 4), (x + 4, y + 4)], fill=TEXT, width=2)
     pen.draw.line([(x - 4, y + 4), (x + 4, y - 4)], fill=TEXT, width=2)
-    write(pen, (x, y + r + 2), str(label), size=13, fill=MARK, anchor="ma")
+    text(pen.image, (x, y + r + 2), str(label), size=13, fill=MARK, anchor="ma")
 
 
 def draw_board(state: HedgehogState, names: Sequence[str] | None = None) -> Image.Image:
@@ -409,7 +372,7 @@ def draw_board(state: HedgehogState, names: Sequence[str] | None = None) -> Imag
         vanished_marker(pen, state, slots, trace.origin)
     footer = trace_text(state.last) or ("The game has just begun." if state.turns == 0 else "")
     if footer:
-        write(pen, (MARGIN, height - FOOTER + 8), footer, size=18)
+        text(pen.image, (MARGIN, height - FOOTER + 8), footer, size=18)
     return image
 
 

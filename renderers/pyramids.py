@@ -9,12 +9,14 @@ are told apart at a glance.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 RGB = tuple[int, int, int]
+Canvas = ImageDraw.ImageDraw | Image.Image  # a drawing context, or the image it would draw on
 
 # Okabe-Ito colours by piece letter (README: R red, Y yellow, G green, B blue, K black, ...).
 COLOURS: dict[str, RGB] = {
@@ -49,6 +51,7 @@ TEXT: RGB = (0xFA, 0xFA, 0xFA)
 TEXT_SHADOW: RGB = (0x20, 0x22, 0x26)
 HIGHLIGHT: RGB = (0xFF, 0xD8, 0x4D)  # last move
 MARK: RGB = (0xFF, 0x4D, 0x6D)  # warnings: pinned, captured
+DIE_FACE: RGB = (0xF7, 0xF7, 0xF2)
 
 # Inches: (base width, height) per pip count.
 PROPORTIONS: dict[int, tuple[float, float]] = {1: (9 / 16, 1.0), 2: (25 / 32, 1.375), 3: (1.0, 1.75)}
@@ -65,6 +68,11 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.Im
     """A scalable font; Pillow's bundled face, so nothing has to be installed."""
     del bold  # one bundled face; kept in the signature for callers that ask for emphasis
     return ImageFont.load_default(size=size)
+
+
+def display_name(names: Sequence[str] | None, seat: int) -> str:
+    """The display name ``names`` gives ``seat``, or "" when there is none."""
+    return names[seat] if names and seat < len(names) and names[seat] else ""
 
 
 def outline_for(fill: RGB) -> RGB:
@@ -96,12 +104,12 @@ def fixed_palette(extra: Sequence[RGB] = (), grounds: Sequence[RGB] = (), inks: 
 
     It holds the piece colours (with their lit faces and outlines), the interface colours, ``extra``,
     and the in-between shades where text (``TEXT`` and ``inks``, outlined in ``TEXT_SHADOW``) meets
-    ``BACKGROUND``, ``PANEL`` and ``grounds`` -- the soft edges of anti-aliased lettering.
+    ``BACKGROUND``, ``PANEL``, ``DIE_FACE`` and ``grounds`` -- the soft edges of anti-aliased lettering.
     """
-    colours: list[RGB] = [BACKGROUND, PANEL, GRID_LINE, TEXT, TEXT_SHADOW, HIGHLIGHT, MARK, *extra]
+    colours: list[RGB] = [BACKGROUND, PANEL, GRID_LINE, TEXT, TEXT_SHADOW, HIGHLIGHT, MARK, DIE_FACE, *extra]
     for fill in COLOURS.values():
         colours += [fill, shade(fill, 1.18), shade(fill, 0.7), outline_for(fill)]
-    for ground in (BACKGROUND, PANEL, *grounds):
+    for ground in (BACKGROUND, PANEL, DIE_FACE, *grounds):
         colours += [blend(TEXT_SHADOW, ground, t) for t in (0.2, 0.4, 0.6, 0.8)]
     for ink in (TEXT, HIGHLIGHT, MARK, *inks):
         colours += [blend(TEXT_SHADOW, ink, t) for t in (0.15, 0.3, 0.45, 0.6, 0.75, 0.9)]
@@ -123,8 +131,98 @@ def png_bytes(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     return buffer.getvalue()
 
 
+OUTLINE_PX = 2  # width of the dark outline around text
+
+
+def _pixel(position: int) -> int:
+    """A pen position in 1/64 pixel rounded to a whole pixel, the way FreeType and Pillow round it."""
+    return (position + 32) >> 6
+
+
+@lru_cache(maxsize=4096)
+def _glyph(char: str, size: int, outline: bool) -> tuple[Image.Image, int, int, int]:
+    """One character's mask (outlined when ``outline``), its placing and its advance.
+
+    Returns the mask, the offset of its corner from the pen position on the baseline, and the
+    advance in 1/64 pixel.
+    """
+    face = font(size)
+    stroke = OUTLINE_PX if outline else 0
+    left, top, right, bottom = (int(v) for v in face.getbbox(char, stroke_width=stroke, anchor="ls"))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text(
+        (-left, -top), char, font=face, fill=255, anchor="ls", stroke_width=stroke, stroke_fill=255
+    )
+    return mask, left, top, round(face.getlength(char) * 64)
+
+
+@lru_cache(maxsize=64)
+def _line_anchor(size: int, vertical: str) -> int:
+    """How far the ascender (a), middle (m) or descender (d) line lies above the baseline, in pixels."""
+    face = font(size)
+    return int(face.getbbox("x", anchor="l" + vertical)[1] - face.getbbox("x", anchor="ls")[1])
+
+
+@lru_cache(maxsize=2048)
+def _text_masks(message: str, size: int, anchor: str) -> tuple[Image.Image, Image.Image, int, int]:
+    """Greyscale masks of ``message`` with and without its outline, and their corner's offset from the anchor.
+
+    Stroking outlines is by far the slowest part of drawing text, so each character's masks are
+    made once (``_glyph``) and a label is put together from them at the pen positions Pillow uses,
+    overlapping edges combined as FreeType's renderer does; the result matches ``ImageDraw.text``.
+    """
+    if len(anchor) != 2 or anchor[0] not in "lmr" or anchor[1] not in "atmsbd":
+        raise ValueError(f"bad anchor specified: {anchor}")
+    face = font(size)
+    left, top, right, bottom = (int(v) for v in face.getbbox(message, stroke_width=OUTLINE_PX, anchor="ls"))
+    box = (max(1, right - left), max(1, bottom - top))
+    outline, body = Image.new("L", box, 0), Image.new("L", box, 0)
+    advances = [_glyph(char, size, False)[3] for char in message]
+    length = sum(advances)
+    if length != round(face.getlength(message) * 64):  # pairs moved by kerning: let Pillow place them
+        ImageDraw.Draw(outline).text(
+            (-left, -top), message, font=face, fill=255, anchor="ls", stroke_width=OUTLINE_PX, stroke_fill=255
+        )
+        ImageDraw.Draw(body).text((-left, -top), message, font=face, fill=255, anchor="ls")
+    else:
+        position = 0
+        for char, advance in zip(message, advances, strict=True):
+            x = _pixel(position) - left
+            for mask, (glyph, gx, gy, _) in ((outline, _glyph(char, size, True)), (body, _glyph(char, size, False))):
+                mask.paste(255, (x + gx, gy - top), glyph)  # "screen" blend, as FreeType joins overlapping glyphs
+            position += advance
+    x_anchor = {"l": 0, "m": _pixel(length // 2), "r": _pixel(length)}[anchor[0]]
+    if anchor[1] == "t":
+        y_anchor = -top - OUTLINE_PX
+    elif anchor[1] == "b":
+        y_anchor = OUTLINE_PX - bottom
+    else:
+        y_anchor = _line_anchor(size, anchor[1]) if anchor[1] != "s" else 0
+    return outline, body, left - x_anchor, top + y_anchor
+
+
+@lru_cache(maxsize=2048)
+def _text_sprite(message: str, size: int, anchor: str, fill: RGB, shadow: bool) -> Image.Image:
+    """``message`` in ``fill`` (outlined when ``shadow``) on a transparent sprite the size of its masks.
+
+    Pasting it gives what drawing the outline and then the letters gives: its alpha is the union of
+    the two masks, its colour their mix (worked out premultiplied, then divided back by alpha).
+    """
+    outline, body, _, _ = _text_masks(message, size, anchor)
+    if not shadow:
+        sprite = Image.new("RGBA", body.size, (*fill, 0))
+        sprite.putalpha(body)
+        return sprite
+    if fill == TEXT_SHADOW:  # letters in the outline colour add nothing (Pillow skips them too)
+        body = Image.new("L", body.size, 0)
+    colour = Image.new("RGB", body.size, (0, 0, 0))
+    colour.paste(TEXT_SHADOW, (0, 0, *body.size), outline)
+    colour.paste(fill, (0, 0, *body.size), body)
+    return Image.merge("RGBa", (*colour.split(), ImageChops.screen(outline, body))).convert("RGBA")
+
+
 def text(
-    draw: ImageDraw.ImageDraw,
+    draw: Canvas,
     xy: tuple[float, float],
     message: str,
     size: int = 18,
@@ -132,12 +230,49 @@ def text(
     anchor: str = "la",
     shadow: bool = True,
 ) -> None:
-    """Draw ``message`` with a thin dark outline so it reads on any background."""
+    """Draw ``message`` with a thin dark outline so it reads on any background.
+
+    ``draw`` is a drawing context or the image itself; ``anchor`` is Pillow's two-letter text
+    anchor.  Single lines come from cached masks, placed at the nearest whole pixel; on an RGB
+    image they are pasted as one ready-coloured sprite, the fastest way.
+    """
+    if not message:
+        return
     face = font(size)
+    cacheable = "\n" not in message and isinstance(face, ImageFont.FreeTypeFont)
+    if cacheable and isinstance(draw, Image.Image) and draw.mode == "RGB":
+        _, _, dx, dy = _text_masks(message, size, anchor)
+        sprite = _text_sprite(message, size, anchor, fill, shadow)
+        draw.paste(sprite, (round(xy[0]) + dx, round(xy[1]) + dy), sprite)
+        return
+    pen = draw if isinstance(draw, ImageDraw.ImageDraw) else ImageDraw.Draw(draw)
+    if not cacheable or pen.fontmode != "L":
+        stroke = {"stroke_width": OUTLINE_PX, "stroke_fill": TEXT_SHADOW} if shadow else {}
+        pen.text(xy, message, font=face, fill=fill, anchor=anchor, **stroke)
+        return
+    outline, body, dx, dy = _text_masks(message, size, anchor)
+    corner = (round(xy[0]) + dx, round(xy[1]) + dy)
     if shadow:
-        draw.text(xy, message, font=face, fill=fill, anchor=anchor, stroke_width=2, stroke_fill=TEXT_SHADOW)
-    else:
-        draw.text(xy, message, font=face, fill=fill, anchor=anchor)
+        pen.bitmap(corner, outline, fill=TEXT_SHADOW)
+    if not shadow or fill != TEXT_SHADOW:
+        pen.bitmap(corner, body, fill=fill)
+
+
+@lru_cache(maxsize=4096)
+def text_width(message: str, size: int) -> float:
+    """Advance width in pixels of ``message`` at ``size``, without its outline."""
+    return font(size).getlength(message)
+
+
+@lru_cache(maxsize=1024)
+def fit_text(message: str, size: int, width: float, tail: str = "...") -> str:
+    """``message``, cut and ended with ``tail`` when needed, so it is at most ``width`` pixels wide."""
+    face = font(size)
+    if face.getlength(message) <= width:
+        return message
+    while message and face.getlength(message + tail) > width:
+        message = message[:-1]
+    return message.rstrip() + tail
 
 
 def pyramid_size_px(pips: int, scale: float) -> tuple[float, float]:
@@ -185,6 +320,50 @@ def draw_pyramid_side(
     return left, top, right, base_y
 
 
+SPRITE_PAD = 3  # transparent margin around a pyramid sprite, room for its outline
+
+
+@lru_cache(maxsize=512)
+def pyramid_sprite(
+    colour: str, pips: int, scale: float, outline: RGB | None = None, outline_width: int = 2
+) -> Image.Image:
+    """A side-view pyramid (as ``draw_pyramid_side``) drawn once on a transparent sprite.
+
+    The pyramid is centred and stands ``SPRITE_PAD`` pixels above the sprite's bottom edge.
+    """
+    width, height = pyramid_size_px(pips, scale)
+    size = (2 * math.ceil(width / 2) + 2 * SPRITE_PAD, math.ceil(height) + 2 * SPRITE_PAD)  # centre on a whole pixel
+    sprite = Image.new("RGBA", size, (0, 0, 0, 0))
+    draw_pyramid_side(
+        ImageDraw.Draw(sprite),
+        size[0] / 2,
+        size[1] - SPRITE_PAD,
+        pips,
+        colour,
+        scale,
+        outline=outline,
+        outline_width=outline_width,
+    )
+    return sprite
+
+
+def paste_pyramid(
+    image: Image.Image,
+    centre_x: float,
+    base_y: float,
+    pips: int,
+    colour: str,
+    scale: float,
+    *,
+    outline: RGB | None = None,
+    outline_width: int = 2,
+) -> None:
+    """A side-view pyramid standing on ``base_y``, pasted from its cached sprite (to the nearest pixel)."""
+    sprite = pyramid_sprite(colour, pips, scale, outline, outline_width)
+    corner = (round(centre_x) - sprite.width // 2, round(base_y) - sprite.height + SPRITE_PAD)
+    image.paste(sprite, corner, sprite)
+
+
 def stack_step(scale: float) -> float:
     """Vertical offset between consecutive pieces of a side-view stack."""
     return scale * 0.62
@@ -199,7 +378,7 @@ def stack_height_px(pieces: Sequence[tuple[str, int]], scale: float) -> float:
 
 
 def draw_stack_side(
-    draw: ImageDraw.ImageDraw,
+    draw: Canvas,
     centre_x: float,
     base_y: float,
     pieces: Sequence[tuple[str, int]],
@@ -209,23 +388,21 @@ def draw_stack_side(
 ) -> tuple[float, float, float, float]:
     """A stack (bottom to top) in side view; each piece sits ``stack_step`` above the one below.
 
-    ``outlines`` may give a highlight colour per piece (None keeps the default outline).
-    Returns the bounding box of the whole stack.
+    ``outlines`` may give a highlight colour per piece (None keeps the default outline).  Given the
+    image rather than a drawing context, the pieces are pasted from cached sprites (to the nearest
+    pixel), which is much faster.  Returns the bounding box of the whole stack.
     """
     step = stack_step(scale)
     left, top, right = centre_x, base_y, centre_x
     for k, (colour, pips) in enumerate(pieces):
         edge = outlines[k] if outlines else None
-        box = draw_pyramid_side(
-            draw,
-            centre_x,
-            base_y - k * step,
-            pips,
-            colour,
-            scale,
-            outline=edge,
-            outline_width=3 if edge else 2,
-        )
+        y, thickness = base_y - k * step, 3 if edge else 2
+        if isinstance(draw, Image.Image):
+            paste_pyramid(draw, centre_x, y, pips, colour, scale, outline=edge, outline_width=thickness)
+            width, height = pyramid_size_px(pips, scale)
+            box = (centre_x - width / 2, y - height, centre_x + width / 2, y)
+        else:
+            box = draw_pyramid_side(draw, centre_x, y, pips, colour, scale, outline=edge, outline_width=thickness)
         left, top, right = min(left, box[0]), min(top, box[1]), max(right, box[2])
     return left, top, right, base_y
 
@@ -259,12 +436,32 @@ def draw_die(
 ) -> None:
     """A die showing ``face`` (a number or word), with an optional caption under it."""
     x, y = xy
-    draw.rounded_rectangle(
-        [x, y, x + size, y + size], radius=size * 0.18, fill=(0xF7, 0xF7, 0xF2), outline=TEXT_SHADOW, width=2
-    )
+    draw.rounded_rectangle([x, y, x + size, y + size], radius=size * 0.18, fill=DIE_FACE, outline=TEXT_SHADOW, width=2)
     draw.text((x + size / 2, y + size / 2), face, font=font(int(size * 0.55)), fill=TEXT_SHADOW, anchor="mm")
     if label:
         text(draw, (x + size / 2, y + size + 4), label, size=max(12, int(size * 0.3)), anchor="ma")
+
+
+@lru_cache(maxsize=128)
+def _die_sprite(size: int, face: str, label: str | None) -> tuple[Image.Image, int]:
+    """``draw_die`` on a transparent sprite and how far right of the sprite's corner the die stands."""
+    right, bottom = size + 1, size + 1
+    margin = 0
+    if label:
+        label_size = max(12, int(size * 0.3))
+        left, _, label_right, label_bottom = font(label_size).getbbox(label, stroke_width=OUTLINE_PX, anchor="ma")
+        margin = max(0, math.ceil(-(size / 2 + left)))
+        right = max(right, math.ceil(size / 2 + label_right))
+        bottom = max(bottom, size + 4 + math.ceil(label_bottom))
+    sprite = Image.new("RGBA", (margin + right + 1, bottom + 1), (0, 0, 0, 0))
+    draw_die(ImageDraw.Draw(sprite), (margin, 0), size, face, label)
+    return sprite, margin
+
+
+def paste_die(image: Image.Image, xy: tuple[float, float], size: int, face: str, label: str | None = None) -> None:
+    """``draw_die`` pasted from a cached sprite: the same die, drawn once per face and caption."""
+    sprite, margin = _die_sprite(size, face, label)
+    image.paste(sprite, (round(xy[0]) - margin, round(xy[1])), sprite)
 
 
 def colour_swatch(draw: ImageDraw.ImageDraw, xy: tuple[float, float], colour: str, size: int = 16) -> None:

@@ -38,15 +38,19 @@ from renderers.pyramids import (
     RGB,
     TEXT,
     TEXT_SHADOW,
+    blend,
     colour_swatch,
-    draw_die,
+    display_name,
     draw_pyramid_top,
+    fit_text,
     fixed_palette,
     font,
     outline_for,
+    paste_die,
     png_bytes,
     shade,
     text,
+    text_width,
 )
 
 SQUARE = 62
@@ -76,25 +80,10 @@ def _layout(players: int) -> tuple[int, int, int, int, int]:
     return panel_x + panel_w + 10, HEADER + MARGIN * 2 + board_h, MARGIN, HEADER + MARGIN, panel_x
 
 
-def _blend(a: RGB, b: RGB, t: float) -> RGB:
-    return tuple(int(x * (1 - t) + y * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
-
-
-@lru_cache(maxsize=512)
-def _fit(message: str, size: int, width: float) -> str:
-    """``message`` cut with "..." so it fits ``width`` pixels at ``size``."""
-    face = font(size)
-    if face.getlength(message) <= width:
-        return message
-    while message and face.getlength(message + "...") > width:
-        message = message[:-1]
-    return message.rstrip() + "..."
-
-
 def _player_name(s: TreasureState, seat: int, names: Sequence[str] | None) -> str:
     colour = seat_label(s, seat)
-    if names and seat < len(names) and names[seat]:
-        return f"{names[seat]} ({colour})"
+    if name := display_name(names, seat):
+        return f"{name} ({colour})"
     return colour
 
 
@@ -137,7 +126,7 @@ def _base(players: int, out: tuple[int, ...]) -> Image.Image:
     for seat in range(players):
         colour = COLOURS[SIDES[geo.sides[seat]].letter]
         for sq in geo.back[seat]:
-            tint[sq] = _blend(TILE, colour, 0.16 if seat in out else 0.42)
+            tint[sq] = blend(TILE, colour, 0.16 if seat in out else 0.42)
     for f in range(0, geo.width, 2):
         for r in range(0, geo.height, 2):
             if (f, r) not in geo.squares:
@@ -177,42 +166,6 @@ def _coin_sprite(letter: str, value: int, radius: int) -> Image.Image:
     draw.ellipse([c - inner, c - inner, c + inner, c + inner], outline=shade(fill, 1.35), width=1)
     draw.text((c, c + 1), str(value), font=font(int(radius * 1.25)), fill=edge, anchor="mm")
     return sprite
-
-
-@lru_cache(maxsize=512)
-def _label_sprite(message: str, size: int, fill: RGB, anchor: str) -> tuple[Image.Image, int, int]:
-    """Outlined text as a transparent sprite and its offset from the anchor point (cached)."""
-    face = font(size)
-    probe = ImageDraw.Draw(Image.new("RGBA", (1, 1)))
-    left, top, right, bottom = probe.textbbox((0, 0), message, font=face, anchor=anchor, stroke_width=2)
-    sprite = Image.new("RGBA", (max(1, right - left), max(1, bottom - top)), (0, 0, 0, 0))
-    ImageDraw.Draw(sprite).text(
-        (-left, -top), message, font=face, fill=fill, anchor=anchor, stroke_width=2, stroke_fill=TEXT_SHADOW
-    )
-    return sprite, int(left), int(top)
-
-
-def _label(
-    image: Image.Image, xy: tuple[float, float], message: str, size: int = 16, fill: RGB = TEXT, anchor: str = "la"
-) -> None:
-    """Like ``renderers.pyramids.text``, pasted from a cached sprite: labels repeat from picture to picture."""
-    if not message:
-        return
-    sprite, dx, dy = _label_sprite(message, size, fill, anchor)
-    image.paste(sprite, (int(xy[0]) + dx, int(xy[1]) + dy), sprite)
-
-
-@lru_cache(maxsize=64)
-def _die_sprite(size: int, face: str, caption: str) -> Image.Image:
-    """A die with its caption underneath, on a transparent sprite (cached: there are 72 of them)."""
-    sprite = Image.new("RGBA", (size + 40, size + 30), (0, 0, 0, 0))
-    draw_die(ImageDraw.Draw(sprite), (20, 0), size, face, caption)
-    return sprite
-
-
-def _paste_die(image: Image.Image, xy: tuple[int, int], size: int, face: str, caption: str) -> None:
-    sprite = _die_sprite(size, face, caption)
-    image.paste(sprite, (xy[0] - 20, xy[1]), sprite)
 
 
 def _paste_coin(image: Image.Image, centre: tuple[float, float], letter: str, value: int, radius: int) -> None:
@@ -268,7 +221,7 @@ def _draw_panel(
     geo = geometry(s.players)
     draw.rounded_rectangle([x, y, x + w, y + h], radius=10, fill=PANEL)
     pad, die = 14, 52
-    _label(
+    text(
         image,
         (x + w - pad, y + pad),
         f"{len(s.pyramids)} pyramid{'' if len(s.pyramids) == 1 else 's'} left",
@@ -281,24 +234,28 @@ def _draw_panel(
             title, who = "Dice to play", s.turn
         else:
             title, who = ("Last roll: turn lost" if s.last_lost else "Last roll"), s.last_seat
-        _label(image, (x + pad, y + pad), title, size=16, fill=MARK if title.endswith("lost") else TEXT)
-        _paste_die(image, (x + pad, y + pad + 26), die, str(number), f"coin {NUMBER_WORDS[number]}")
-        _paste_die(image, (x + pad + die + 30, y + pad + 26), die, str(kind), KINDS[kind])
+        text(image, (x + pad, y + pad), title, size=16, fill=MARK if title.endswith("lost") else TEXT)
+        paste_die(image, (x + pad, y + pad + 26), die, str(number), f"coin {NUMBER_WORDS[number]}")
+        paste_die(image, (x + pad + die + 30, y + pad + 26), die, str(kind), KINDS[kind])
         if who is not None:
-            label = _fit(_player_name(s, who, names), 15, w - (2 * die + 2 * pad + 40))
-            _label(image, (x + pad + 2 * die + 46, y + pad + 44), label, size=15)
+            label = fit_text(_player_name(s, who, names), 15, w - (2 * die + 2 * pad + 40))
+            text(image, (x + pad + 2 * die + 46, y + pad + 44), label, size=15)
     else:
-        _label(image, (x + pad, y + pad), "No roll yet", size=16)
+        text(image, (x + pad, y + pad), "No roll yet", size=16)
     if s.phase == "arrange":
-        _label(image, (x + pad, y + pad + 30), "Set out your coins left to right", size=15)
-        _label(image, (x + pad, y + pad + 52), "from your seat: arrange 012345", size=15)
+        text(image, (x + pad, y + pad + 30), "Set out your coins left to right", size=15)
+        text(image, (x + pad, y + pad + 52), "from your seat: arrange 012345", size=15)
     else:
-        _label(
-            image, (x + pad, y + pad + 26 + die + 30), _fit(_last_action(s), 15, w - 2 * pad), size=15, fill=DIM_TEXT
+        text(
+            image,
+            (x + pad, y + pad + 26 + die + 30),
+            fit_text(_last_action(s), 15, w - 2 * pad),
+            size=15,
+            fill=DIM_TEXT,
         )
     top = y + pad + 26 + die + 62
     bottom = y + h - 30
-    _label(image, (x + w / 2, y + h - 10), KEY, size=13, anchor="md")
+    text(image, (x + w / 2, y + h - 10), KEY, size=13, anchor="md")
     row_h = min(170, (bottom - top) // s.players)
     for seat in range(s.players):
         ry = top + seat * row_h
@@ -308,11 +265,11 @@ def _draw_panel(
         colour_swatch(draw, (x + pad, ry + 2), side.letter, size=18)
         left_game = seat in s.out
         points = str(score(s, seat))
-        name_w = w - 2 * pad - 30 - font(22).getlength(points) - 8
-        name = _fit(_player_name(s, seat, names) + (" - left" if left_game else ""), 17, name_w)
-        _label(image, (x + pad + 26, ry + 1), name, size=17, fill=DIM_TEXT if left_game else TEXT)
-        _label(image, (x + w - pad, ry - 1), points, size=22, anchor="ra")
-        _label(image, (x + pad + 26, ry + 22), f"{side.compass} · {side.suit}", size=13, fill=DIM_TEXT)
+        name_w = w - 2 * pad - 30 - text_width(points, 22) - 8
+        name = fit_text(_player_name(s, seat, names) + (" - left" if left_game else ""), 17, name_w)
+        text(image, (x + pad + 26, ry + 1), name, size=17, fill=DIM_TEXT if left_game else TEXT)
+        text(image, (x + w - pad, ry - 1), points, size=22, anchor="ra")
+        text(image, (x + pad + 26, ry + 22), f"{side.compass} · {side.suit}", size=13, fill=DIM_TEXT)
         _draw_pile(image, draw, s, seat, x + pad, ry + 40, w - 2 * pad, row_h - 52)
 
 
@@ -358,7 +315,7 @@ def _draw_pile(
             _paste_coin(image, (cx, cy), SIDES[geo.sides[owner]].letter, value, int(cell * 0.45))
     if hidden:
         i = len(items)
-        _label(image, (x + (i % per_row) * cell + 2, y + (i // per_row) * cell + 4), f"+{hidden}", size=13)
+        text(image, (x + (i % per_row) * cell + 2, y + (i // per_row) * cell + 4), f"+{hidden}", size=13)
 
 
 def draw_board(state: TreasureState, names: Sequence[str] | None = None) -> Image.Image:
@@ -368,16 +325,16 @@ def draw_board(state: TreasureState, names: Sequence[str] | None = None) -> Imag
     draw = ImageDraw.Draw(image)
     _draw_pieces(image, draw, state)
     _draw_panel(image, draw, state, panel_x, HEADER + 4, width - panel_x - 10, height - HEADER - 14, names)
-    headline = _fit(_headline(state, names), 22, width - 60)
+    headline = fit_text(_headline(state, names), 22, width - 60)
     if state.phase != "over":
         colour_swatch(draw, (14, 15), SIDES[geometry(state.players).sides[state.turn]].letter, size=20)
-        _label(image, (44, 13), headline, size=22)
+        text(image, (44, 13), headline, size=22)
     else:
-        _label(image, (14, 13), headline, size=22)
+        text(image, (14, 13), headline, size=22)
     return image
 
 
-TINTS = [_blend(TILE, COLOURS[side.letter], t) for side in SIDES.values() for t in (0.16, 0.42)]
+TINTS = [blend(TILE, COLOURS[side.letter], t) for side in SIDES.values() for t in (0.16, 0.42)]
 PALETTE = fixed_palette(extra=[TILE, TILE_EDGE, SQUARE_LINE, DIM_TEXT, *TINTS], grounds=[TILE], inks=[DIM_TEXT])
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -39,12 +38,12 @@ from renderers.pyramids import (
     PANEL,
     RGB,
     TEXT,
-    TEXT_SHADOW,
-    draw_pyramid_side,
+    display_name,
     draw_stack_side,
     fixed_palette,
-    font,
+    paste_pyramid,
     png_bytes,
+    text,
 )
 
 WIDTH = 960
@@ -77,52 +76,7 @@ def render(state: WhistState, *, last_move: Any = None, names: Sequence[str] | N
     return _png(image)
 
 
-# --- text and encoding ----------------------------------------------------------------------------
-
-
-@lru_cache(maxsize=1024)
-def _sprite(message: str, size: int, fill: RGB) -> tuple[Image.Image, tuple[int, int, int, int]]:
-    """``message`` drawn once with its dark outline on a transparent tile, and its bounding box."""
-    face = font(size)
-    probe = ImageDraw.Draw(Image.new("RGBA", (1, 1)))
-    box = probe.textbbox((0, 0), message, font=face, anchor="la", stroke_width=2)
-    tile = Image.new("RGBA", (max(1, box[2] - box[0]), max(1, box[3] - box[1])), (0, 0, 0, 0))
-    ImageDraw.Draw(tile).text(
-        (-box[0], -box[1]),
-        message,
-        font=face,
-        fill=(*fill, 255),
-        anchor="la",
-        stroke_width=2,
-        stroke_fill=(*TEXT_SHADOW, 255),
-    )
-    return tile, box
-
-
-@lru_cache(maxsize=64)
-def _line_metrics(size: int) -> tuple[int, int]:
-    face = font(size)
-    ascent, descent = face.getmetrics()
-    return ascent, descent
-
-
-def _text(
-    image: Image.Image, xy: tuple[float, float], message: str, size: int = 18, fill: RGB = TEXT, anchor: str = "la"
-) -> None:
-    """Paste outlined text; ``anchor`` is ``l``/``m``/``r`` then ``a`` (top) or ``m`` (middle)."""
-    if not message:
-        return
-    tile, box = _sprite(message, size, fill)
-    x, y = xy
-    width = box[2] - box[0]
-    if anchor[0] == "m":
-        x -= width / 2
-    elif anchor[0] == "r":
-        x -= width
-    ascent, descent = _line_metrics(size)
-    if anchor[1] == "m":
-        y -= (ascent + descent) / 2
-    image.paste(tile, (round(x + box[0]), round(y + box[1])), tile)
+# --- encoding -------------------------------------------------------------------------------------
 
 
 PALETTE = fixed_palette(extra=[DIM, WIN], grounds=[GRID_LINE], inks=[DIM, WIN])
@@ -137,8 +91,8 @@ def _png(image: Image.Image) -> bytes:
 
 
 def _label(seat: int, names: Sequence[str] | None) -> str:
-    if names and seat < len(names) and names[seat]:
-        return f"{SEAT_NAMES[seat]} ({names[seat][:20]})"
+    if name := display_name(names, seat):
+        return f"{SEAT_NAMES[seat]} ({name[:20]})"
     return SEAT_NAMES[seat]
 
 
@@ -155,16 +109,16 @@ def _header(image: Image.Image, draw: ImageDraw.ImageDraw, s: WhistState, names:
     else:
         phase = f"Trick {len(s.tricks) + 1} of {s.total_tricks}"
     variant = "" if s.variant == "normal" else " (short)"
-    _text(image, (MARGIN, 22), f"Martian Whist{variant}  ·  {phase}", size=20, anchor="lm")
+    text(image, (MARGIN, 22), f"Martian Whist{variant}  ·  {phase}", size=20, anchor="lm")
     if s.phase == OVER:
         outcome = RULES.outcome(s)
-        _text(image, (WIDTH - MARGIN, 22), outcome.reason if outcome else "", size=20, fill=HIGHLIGHT, anchor="rm")
+        text(image, (WIDTH - MARGIN, 22), outcome.reason if outcome else "", size=20, fill=HIGHLIGHT, anchor="rm")
         return
     if s.phase == DRAFT:
         action = "to take or steal" if s.steal_open else "to take"
     else:
         action = "to lead" if s.led is None else "to follow"
-    _text(image, (WIDTH - MARGIN, 22), f"{_label(s.turn, names)} {action}", size=20, fill=HIGHLIGHT, anchor="rm")
+    text(image, (WIDTH - MARGIN, 22), f"{_label(s.turn, names)} {action}", size=20, fill=HIGHLIGHT, anchor="rm")
 
 
 # --- draft ----------------------------------------------------------------------------------------
@@ -182,10 +136,10 @@ def _draft_row(image: Image.Image, draw: ImageDraw.ImageDraw, s: WhistState, top
                 [cx - slot / 2 + 1, top + 2, cx + slot / 2 - 1, base_y + 28], radius=6, outline=HIGHLIGHT, width=3
             )
         if tree:
-            draw_stack_side(draw, cx, base_y, _pieces(tree), scale)
+            draw_stack_side(image, cx, base_y, _pieces(tree), scale)
         else:
             draw.line([(cx - scale * 0.4, base_y), (cx + scale * 0.4, base_y)], fill=DIM, width=2)
-        _text(
+        text(
             image,
             (cx, base_y + 15),
             tree_letter(index),
@@ -206,7 +160,7 @@ def _draft_row(image: Image.Image, draw: ImageDraw.ImageDraw, s: WhistState, top
         note = "The game ended during the draft."
     else:
         note = f"{SEAT_NAMES[s.turn]} drafts first: take any small from the top of a tree."
-    _text(image, (MARGIN, top + 148), note, size=17, anchor="lm", fill=DIM)
+    text(image, (MARGIN, top + 148), note, size=17, anchor="lm", fill=DIM)
     return top + DRAFT_ROW
 
 
@@ -220,28 +174,28 @@ def _trick(image: Image.Image, draw: ImageDraw.ImageDraw, s: WhistState, top: in
     base_y = top + 168
     if s.led is not None:
         leader = 1 - s.turn
-        _text(image, (left_x, top + 24), f"{_label(leader, names)} leads", size=18, anchor="mm")
-        draw_stack_side(draw, left_x, base_y, _pieces(s.led), scale)
-        _text(image, (right_x, top + 24), f"{_label(s.turn, names)} to follow", size=18, anchor="mm", fill=HIGHLIGHT)
-        _text(image, (right_x, top + 100), "?", size=64, anchor="mm", fill=HIGHLIGHT)
+        text(image, (left_x, top + 24), f"{_label(leader, names)} leads", size=18, anchor="mm")
+        draw_stack_side(image, left_x, base_y, _pieces(s.led), scale)
+        text(image, (right_x, top + 24), f"{_label(s.turn, names)} to follow", size=18, anchor="mm", fill=HIGHLIGHT)
+        text(image, (right_x, top + 100), "?", size=64, anchor="mm", fill=HIGHLIGHT)
         colours = sorted({p[0] for p in s.led}, key=COLOUR_ORDER.index)
         words = [COLOUR_WORDS[c] for c in colours]
         must = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
-        _text(image, (centre, top + 70), f"Trick {len(s.tricks) + 1}", size=18, anchor="mm")
-        _text(image, (centre, base_y + 30), f"{SEAT_NAMES[s.turn]} must include {must} if able", size=17, anchor="mm")
+        text(image, (centre, top + 70), f"Trick {len(s.tricks) + 1}", size=18, anchor="mm")
+        text(image, (centre, base_y + 30), f"{SEAT_NAMES[s.turn]} must include {must} if able", size=17, anchor="mm")
         return top + TRICK
     if not s.tricks and s.phase == OVER:
-        _text(image, (centre, top + 100), "The game ended before the first trick.", size=20, anchor="mm")
+        text(image, (centre, top + 100), "The game ended before the first trick.", size=20, anchor="mm")
         return top + TRICK
     if not s.tricks:
-        _text(
+        text(
             image,
             (centre, top + 86),
             f"The draft is over: {_label(s.turn, names)} took the last pyramid",
             size=20,
             anchor="mm",
         )
-        _text(
+        text(
             image,
             (centre, top + 118),
             "and leads the first trick with any tree from their stash.",
@@ -257,28 +211,28 @@ def _trick(image: Image.Image, draw: ImageDraw.ImageDraw, s: WhistState, top: in
     for seat, x, tree, role in sides:
         won = seat == trick.winner
         label = f"{_label(seat, names)} {role}" + (" and won" if won else "")
-        _text(image, (x, top + 24), label, size=18, anchor="mm", fill=HIGHLIGHT if won else DIM)
-        draw_stack_side(draw, x, base_y, _pieces(tree), scale, outlines=[HIGHLIGHT] * 3 if won else None)
-    _text(image, (centre, top + 24), f"Trick {len(s.tricks)}", size=18, anchor="mm")
+        text(image, (x, top + 24), label, size=18, anchor="mm", fill=HIGHLIGHT if won else DIM)
+        draw_stack_side(image, x, base_y, _pieces(tree), scale, outlines=[HIGHLIGHT] * 3 if won else None)
+    text(image, (centre, top + 24), f"Trick {len(s.tricks)}", size=18, anchor="mm")
     if res.kind in ("segments", "identical"):
         for k, name in enumerate(SEGMENTS):
             mark = res.segments[k]
             a, b = COLOUR_WORDS[trick.led[k][0]], COLOUR_WORDS[trick.followed[k][0]]
             y = top + 62 + k * 30
-            _text(image, (centre - 6, y), f"{name}:", size=17, anchor="rm", fill=DIM)
+            text(image, (centre - 6, y), f"{name}:", size=17, anchor="rm", fill=DIM)
             if mark == 0:
-                _text(image, (centre + 6, y), f"tie ({a})", size=17, anchor="lm")
+                text(image, (centre + 6, y), f"tie ({a})", size=17, anchor="lm")
             else:
                 winner = trick.leader if mark > 0 else follower
                 high, low = (a, b) if mark > 0 else (b, a)
-                _text(
+                text(
                     image, (centre + 6, y), f"{SEAT_NAMES[winner]} ({high} over {low})", size=17, anchor="lm", fill=WIN
                 )
     else:
         kind = "solid v solid" if res.kind == "solids" else "solid v mixed"
-        _text(image, (centre, top + 92), kind, size=18, anchor="mm", fill=DIM)
+        text(image, (centre, top + 92), kind, size=18, anchor="mm", fill=DIM)
     line = explain(trick.led, trick.followed, SEAT_NAMES[trick.leader], SEAT_NAMES[follower])
-    _text(image, (centre, base_y + 30), line, size=17, anchor="mm")
+    text(image, (centre, base_y + 30), line, size=17, anchor="mm")
     return top + TRICK
 
 
@@ -289,20 +243,20 @@ def _kept(image: Image.Image, draw: ImageDraw.ImageDraw, s: WhistState, top: int
         y0 = top + row * 84
         kept = kept_trees(s, seat)
         solids = solid_count(kept)
-        _text(image, (MARGIN, y0 + 16), _label(seat, names), size=18, anchor="lm")
-        _text(image, (MARGIN, y0 + 42), f"{points[seat]} points", size=22, anchor="lm", fill=HIGHLIGHT)
+        text(image, (MARGIN, y0 + 16), _label(seat, names), size=18, anchor="lm")
+        text(image, (MARGIN, y0 + 42), f"{points[seat]} points", size=22, anchor="lm", fill=HIGHLIGHT)
         detail = f"{len(kept)} trick{'s' if len(kept) != 1 else ''} + 2 x {solids} solid"
-        _text(image, (MARGIN, y0 + 66), detail, size=15, anchor="lm", fill=DIM)
+        text(image, (MARGIN, y0 + 66), detail, size=15, anchor="lm", fill=DIM)
         x = 250.0
         for index, tree in enumerate(kept):
             cx = x + index * 70
             if last is not None and last.winner == seat and index == len(kept) - 1:
                 draw.rounded_rectangle([cx - 30, y0 + 2, cx + 30, y0 + 80], radius=6, outline=HIGHLIGHT, width=2)
-            draw_stack_side(draw, cx, y0 + 64, _pieces(tree), 22.0)
+            draw_stack_side(image, cx, y0 + 64, _pieces(tree), 22.0)
             if is_solid(tree):
-                _text(image, (cx, y0 + 72), "solid", size=12, anchor="mm", fill=DIM)
+                text(image, (cx, y0 + 72), "solid", size=12, anchor="mm", fill=DIM)
         if not kept:
-            _text(image, (x - 20, y0 + 42), "no tricks won yet", size=16, anchor="lm", fill=DIM)
+            text(image, (x - 20, y0 + 42), "no tricks won yet", size=16, anchor="lm", fill=DIM)
     return top + KEPT
 
 
@@ -341,7 +295,7 @@ def _stash_panel(
     )
     counts = Counter(s.stashes[seat])
     sizes = Counter(int(p[1]) for p in s.stashes[seat])
-    _text(
+    text(
         image,
         (x0 + 14, y0 + 17),
         f"{_label(seat, names)}: stash of {len(s.stashes[seat])}",
@@ -352,10 +306,10 @@ def _stash_panel(
     columns = (3, 2, 1)
     col_x = [x0 + 120 + k * (width - 140) / 3 for k in range(3)]
     for k, pips in enumerate(columns):
-        _text(image, (col_x[k] + 18, y0 + 42), f"{SEGMENTS[k]} {sizes[pips]}/{s.cap}", size=15, anchor="mm", fill=DIM)
+        text(image, (col_x[k] + 18, y0 + 42), f"{SEGMENTS[k]} {sizes[pips]}/{s.cap}", size=15, anchor="mm", fill=DIM)
     for r, colour in enumerate(COLOUR_ORDER):
         y = y0 + 72 + r * 27
-        _text(image, (x0 + 14, y), COLOUR_WORDS[colour], size=16, anchor="lm", fill=DIM)
+        text(image, (x0 + 14, y), COLOUR_WORDS[colour], size=16, anchor="lm", fill=DIM)
         for k, pips in enumerate(columns):
             code = f"{colour}{pips}"
             n = counts[code]
@@ -363,7 +317,7 @@ def _stash_panel(
             if highlight == (seat, code):
                 draw.rounded_rectangle([cx - 15, y - 14, cx + 54, y + 13], radius=4, outline=HIGHLIGHT, width=2)
             if n:
-                draw_pyramid_side(draw, cx, y + 11, pips, colour, 15.0, outline_width=1)
-                _text(image, (cx + 15, y), f"x{n}", size=18, anchor="lm")
+                paste_pyramid(image, cx, y + 11, pips, colour, 15.0, outline_width=1)
+                text(image, (cx + 15, y), f"x{n}", size=18, anchor="lm")
             else:
-                _text(image, (cx + 14, y), "-", size=17, anchor="lm", fill=DIM)
+                text(image, (cx + 14, y), "-", size=17, anchor="lm", fill=DIM)
