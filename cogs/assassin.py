@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.service import ServiceError
-from cogs.base import AUTOCOMPLETE_LIMIT, CLOCK_CHOICES, GameCog, actor_of, post_report, refusals
+from cogs.base import AUTOCOMPLETE_LIMIT, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog, actor_of, post_report, refusals
 from games.assassin import Move, Reroll, State, Stay, path_to
 
 if TYPE_CHECKING:
@@ -58,9 +58,7 @@ class AssassinCog(
         board="10x10, or 12x12 for 6 to 9 players",
         short_game="Base markers survive captures: four bases in total wins",
         turn_limit="End the game drawn after 200 victim turns (on by default)",
-        clock="Time allowed per move",
-        bank="Extra days each player may draw on when a move takes longer (needs a clock)",
-        thread="Play in a new thread of this channel",
+        **NEW_GAME_DESCRIPTIONS,
     )
     @app_commands.choices(board=BOARD_CHOICES, clock=CLOCK_CHOICES)
     @refusals

@@ -31,6 +31,11 @@ CLOCK_CHOICES = [
     *[app_commands.Choice(name=f"{d} day{'s' if d > 1 else ''} per move", value=d) for d in (1, 2, 3, 5, 7, 14)],
 ]
 AUTOCOMPLETE_LIMIT = 25
+NEW_GAME_DESCRIPTIONS = {
+    "clock": "Time allowed per move",
+    "bank": "Extra days each player may draw on when a move takes longer (needs a clock)",
+    "thread": "Play in a new thread of this channel",
+}
 
 
 def refusals(func: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:

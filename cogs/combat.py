@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.service import ServiceError
-from cogs.base import AUTOCOMPLETE_LIMIT, CLOCK_CHOICES, GameCog, actor_of, post_report, refusals
+from cogs.base import AUTOCOMPLETE_LIMIT, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog, actor_of, post_report, refusals
 from games.base import GameError
 from games.combat import parse_extra_blocked
 
@@ -71,9 +71,7 @@ class CombatCog(GameCog, group_name="combat", group_description="Martian Combat:
         variant="standard, simple (open centre) or advanced (reserve nests, losers removed)",
         blocked="Up to 4 extra blocked squares for a harder game, e.g. 'b2 e5'",
         turn_limit="Turns in all before the game is a draw",
-        clock="Time allowed per move",
-        bank="Extra days each player may draw on when a move takes longer (needs a clock)",
-        thread="Play in a new thread of this channel",
+        **NEW_GAME_DESCRIPTIONS,
     )
     @app_commands.choices(variant=VARIANT_CHOICES, clock=CLOCK_CHOICES)
     @refusals

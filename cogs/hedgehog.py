@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.base import CLOCK_CHOICES, GameCog, refusals
+from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog, refusals
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -23,9 +23,7 @@ class HedgehogCog(GameCog, group_name="hedgehog", group_description="Der Marsige
         players="Most players who may join (1-5, up to 10 with the Xeno set)",
         xeno="Add the Xeno set's colours for 6-10 players",
         turn_limit="Turns in all before the game is drawn",
-        clock="Time allowed per move",
-        bank="Extra days each player may draw on when a move takes longer (needs a clock)",
-        thread="Play in a new thread of this channel",
+        **NEW_GAME_DESCRIPTIONS,
     )
     @app_commands.choices(clock=CLOCK_CHOICES)
     @refusals

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.service import ServiceError
-from cogs.base import AUTOCOMPLETE_LIMIT, CLOCK_CHOICES, GameCog, actor_of, post_report, refusals
+from cogs.base import AUTOCOMPLETE_LIMIT, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog, actor_of, post_report, refusals
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -46,9 +46,7 @@ class TreasureCog(
         players="Most players who may join (2-4)",
         arrange="Each player sets out their coins before the first roll (off: the standard order)",
         stall_limit="Rounds without any capture that end the game",
-        clock="Time allowed per move",
-        bank="Extra days each player may draw on when a move takes longer (needs a clock)",
-        thread="Play in a new thread of this channel",
+        **NEW_GAME_DESCRIPTIONS,
     )
     @app_commands.choices(clock=CLOCK_CHOICES)
     @refusals

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.base import AUTOCOMPLETE_LIMIT, CLOCK_CHOICES, GameCog, actor_of, post_report, refusals
+from cogs.base import AUTOCOMPLETE_LIMIT, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog, actor_of, post_report, refusals
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -58,9 +58,7 @@ class WhistCog(GameCog, group_name="whist", group_description="Martian Whist: dr
     @app_commands.command(name="new", description="Open a game of Martian Whist (2 players) in this channel.")
     @app_commands.describe(
         variant="normal (4 sets, 10 tricks) or short (2 sets, 5 tricks)",
-        clock="Time allowed per move",
-        bank="Extra days each player may draw on when a move takes longer (needs a clock)",
-        thread="Play in a new thread of this channel",
+        **NEW_GAME_DESCRIPTIONS,
     )
     @app_commands.choices(variant=VARIANT_CHOICES, clock=CLOCK_CHOICES)
     @refusals
