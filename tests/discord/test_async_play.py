@@ -182,23 +182,27 @@ async def test_history_and_an_animated_replay_with_one_frame_per_ply_plus_one(ta
     started, _members = await start_game(table, players=3, clock=0)
     rng = random.Random(5)
     result = started
-    for _ in range(12):
+    plies = 0
+    while plies < 64 and next_actor(result, table.members)[0] is not None:
         actor, kind = next_actor(result, table.members)
         if kind == "roll":
             result = await actor.slash(table.channel, "hedgehog roll")
         else:
-            choices = await actor.autocomplete(table.channel, "hedgehog move", "notation", "")
-            result = await actor.slash(table.channel, "hedgehog move", notation=rng.choice(choices)["value"])
+            choices = [c["value"] for c in await actor.autocomplete(table.channel, "hedgehog move", "notation", "")]
+            moves = [c for c in choices if c != "pass"] or choices
+            result = await actor.slash(table.channel, "hedgehog move", notation=rng.choice(moves))
+        plies += 1
+    assert plies == 64
     spectator = table.members[4]
     history = await spectator.slash(table.channel, "game history")
-    log_file = history.response.attachments[0]
-    assert log_file.filename.endswith(".txt")
+    assert history.response.attachments[0].filename.endswith(".txt")
+    assert embed_of(history).footer.text.startswith("64 moves")
     replay = await spectator.slash(table.channel, "game replay")
     posted = [replay.response, *replay.followups]
+    assert any(m.content == "Replay ready: 65 frames." for m in posted)  # the progress message of a long game
     gif = next(a for message in posted for a in message.attachments if a.filename.endswith(".gif"))
-    assert gif.filename.endswith(".gif") and gif.size < 8 * 1024 * 1024
-    data = await gif.read()
-    assert frame_count(data) == 12 + 1
+    assert gif.size < 8 * 1024 * 1024
+    assert frame_count(await gif.read()) == 64 + 1
 
 
 @pytest.mark.parametrize("via", ["command"])

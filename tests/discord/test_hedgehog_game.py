@@ -133,3 +133,11 @@ async def test_rematch_status_and_rules(table):
     rules = await carol.slash(table.channel, "rules", game="hedgehog")
     assert rules.ephemeral and embed_of(rules).title == "Der Marsigelwettkampf — rules"
     assert rules.response.attachments[0].filename == "hedgehog-rules.md"
+
+
+async def test_with_a_development_server_the_commands_are_synced_there(table, make_bot):
+    await table.env.restart_bot(make_bot(dev_guild_id=table.guild.id))
+    alice = table.members[0]
+    assert "hedgehog new" in alice.available_commands(table.channel)
+    opened = await alice.slash(table.channel, "hedgehog new", players=2)
+    assert "alice opened a game" in opened.response.content
