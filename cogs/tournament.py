@@ -352,7 +352,8 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         limit = f"/{tournament.max_players}" if tournament.max_players else ""
         checked = " and checked in" if tournament.status == CHECKIN else ""
         await interaction.response.send_message(
-            f"{interaction.user.display_name} joins {tournament.name}{checked} ({count}{limit} players).",
+            f"{interaction.user.display_name} joins {tournament.name}{checked} "
+            f"({count}{limit} player{'' if count == 1 and not limit else 's'}).",
             allowed_mentions=NO_PINGS,
         )
 
