@@ -266,7 +266,7 @@ async def test_a_join_button_under_the_announcement_registers_the_member(table, 
     olga, members = club
     created = await create(olga, table, name="Button Cup", game="whist", format="roundrobin")
     joined = await members[0].click(created.response.message, label="Join")
-    assert "joins Button Cup (1 players)" in joined.response.content
+    assert "joins Button Cup (1 player)" in joined.response.content
     again = await members[0].click(created.response.message, label="Join")
     assert refusal(again) == "You are already registered for Button Cup."
     second = await members[1].slash(table.channel, "tournament join")
