@@ -1397,8 +1397,8 @@ def prompt(s: CombatState, who: str | None = None) -> str:
     if phase == OFFER:
         return f"{who} may attack the stack on {square_name(s.moved_to)}, or 'no attack'"
     if phase == COMBAT_ROLL and fight:
-        return (f"{who} rolls the combat dice: {_name(fight.attacker)} {fight.att_pips} pips on "
-                f"{square_name(fight.att_sq)} v {_name(fight.defender)} {fight.def_pips} pips on "
+        return (f"{who} rolls the combat dice: {_name(fight.attacker)} {_pips(fight.att_pips)} on "
+                f"{square_name(fight.att_sq)} v {_name(fight.defender)} {_pips(fight.def_pips)} on "
                 f"{square_name(fight.def_sq)}")
     if phase == COUNTER:
         return f"{who} lost the first roll with equal pips: 'counter' or 'no counter'"
