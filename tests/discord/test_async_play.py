@@ -9,8 +9,6 @@ import random
 import re
 from datetime import timedelta
 
-import pytest
-
 from renderers.replay import frame_count
 from tests.discord.helpers import embed_of, field, next_actor, refusal
 
@@ -119,6 +117,11 @@ async def test_in_a_four_player_game_an_absent_player_is_skipped_then_removed_an
     assert refusal(blocked) == "You have left this game."
 
 
+def thread_members(env, thread) -> list[int]:
+    """The user ids the simulated Discord has in ``thread``."""
+    return list(env.backend.get_channel(thread.id).thread_members)
+
+
 def next_actor_from_message(message, members):
     class Wrapped:
         def __init__(self, msg):
@@ -205,8 +208,7 @@ async def test_history_and_an_animated_replay_with_one_frame_per_ply_plus_one(ta
     assert frame_count(await gif.read()) == 64 + 1
 
 
-@pytest.mark.parametrize("via", ["command"])
-async def test_a_game_in_its_own_thread(table, via):
+async def test_a_game_in_its_own_thread_with_its_players_kept_open(table):
     alice, bob = table.members[:2]
     opened = await alice.slash(table.channel, "hedgehog new", players=2, thread=True)
     threads = table.channel.threads
@@ -217,6 +219,12 @@ async def test_a_game_in_its_own_thread(table, via):
     assert thread.mention in joined.response.content
     started = await alice.slash(thread, "hedgehog start")
     assert not started.ephemeral and field(embed_of(started), "To roll")
+    assert {m.id for m in (alice, bob)} <= set(thread_members(table.env, thread))
+    # Discord archives a quiet thread; the bot reopens it while the game runs
+    table.env.backend.edit_channel(thread.id, {}, thread_metadata={"archived": True})
+    table.env.backend.announce_channel_update(thread.id)
+    await table.env.settle()
+    assert table.env.backend.get_channel(thread.id).thread_metadata.archived is False
 
 
 async def test_my_games_lists_where_it_is_my_turn_first_with_links(table):
