@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import io
 import math
+import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -70,9 +71,42 @@ def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.Im
     return ImageFont.load_default(size=size)
 
 
+@lru_cache(maxsize=1)
+def _notdef() -> bytes:
+    return bytes(font(20).getmask("\uffff"))
+
+
+@lru_cache(maxsize=4096)
+def drawable(ch: str) -> bool:
+    """True when the bundled font has a glyph for ``ch`` (it covers Latin letters and common signs)."""
+    if ch == " ":
+        return True
+    if not ch.isprintable():
+        return False
+    mask = font(20).getmask(ch)
+    return mask.size[0] > 0 and bytes(mask) != _notdef()
+
+
+def clean_name(name: object, empty: str = "?") -> str:
+    """``name`` reduced to what the font can draw: accents dropped ("Zoë" -> "Zoe"), other signs left out.
+
+    Discord names may hold any script or emoji; the embeds show them as they are, the pictures
+    as far as the font allows.  ``empty`` stands in when nothing drawable is left.
+    """
+    out = []
+    for ch in str(name):
+        if drawable(ch):
+            out.append(ch)
+            continue
+        out.extend(
+            part for part in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(part) and drawable(part)
+        )
+    return " ".join("".join(out).split()) or empty
+
+
 def display_name(names: Sequence[str] | None, seat: int) -> str:
-    """The display name ``names`` gives ``seat``, or "" when there is none."""
-    return names[seat] if names and seat < len(names) and names[seat] else ""
+    """The display name ``names`` gives ``seat`` as the font can draw it, or "" when there is none."""
+    return clean_name(names[seat], empty="") if names and seat < len(names) and names[seat] else ""
 
 
 def outline_for(fill: RGB) -> RGB:

@@ -12,10 +12,8 @@ scripts and emoji left out; a name with nothing left shows as "?").
 
 from __future__ import annotations
 
-import unicodedata
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from PIL import ImageDraw
@@ -25,8 +23,9 @@ from renderers.pyramids import (
     HIGHLIGHT,
     PANEL,
     TEXT,
+    clean_name,
     draw_pyramid_side,
-    font,
+    fit_text,
     new_canvas,
     png_bytes,
     text,
@@ -37,9 +36,9 @@ __all__ = ["LeaderboardRow", "clean_name", "format_number", "render_bracket", "r
 WIDTH = 900
 MARGIN = 24
 DIM: tuple[int, int, int] = (0xC4, 0xC8, 0xCF)
-BEATEN: tuple[int, int, int] = (0xA4, 0xA9, 0xB2)   # a player knocked out, in the bracket
+BEATEN: tuple[int, int, int] = (0xA4, 0xA9, 0xB2)  # a player knocked out, in the bracket
 ROW_ALT: tuple[int, int, int] = (0x76, 0x7C, 0x87)
-PODIUM = ("Y", "W", "O")   # pyramid colours for places 1-3 (gold, silver, bronze-ish)
+PODIUM = ("Y", "W", "O")  # pyramid colours for places 1-3 (gold, silver, bronze-ish)
 MAX_LEADERBOARD = 20
 
 
@@ -58,45 +57,6 @@ class LeaderboardRow:
 # text helpers
 
 
-@lru_cache(maxsize=1)
-def _notdef() -> bytes:
-    return bytes(font(20).getmask("\uffff"))
-
-
-@lru_cache(maxsize=4096)
-def _drawable(ch: str) -> bool:
-    if ch == " ":
-        return True
-    if not ch.isprintable():
-        return False
-    mask = font(20).getmask(ch)
-    return mask.size[0] > 0 and bytes(mask) != _notdef()
-
-
-def clean_name(name: Any) -> str:
-    """``name`` reduced to characters the bundled font can draw (see the module notes)."""
-    out = []
-    for ch in str(name):
-        if _drawable(ch):
-            out.append(ch)
-            continue
-        for part in unicodedata.normalize("NFKD", ch):
-            if not unicodedata.combining(part) and _drawable(part):
-                out.append(part)
-    cleaned = " ".join("".join(out).split())
-    return cleaned or "?"
-
-
-def _fit(message: str, size: int, width: float) -> str:
-    """``message`` cut with an ellipsis so it fits ``width`` pixels at ``size``."""
-    face = font(size)
-    if face.getlength(message) <= width:
-        return message
-    while message and face.getlength(message + "…") > width:
-        message = message[:-1]
-    return message.rstrip() + "…"
-
-
 def format_number(value: float | None) -> str:
     """Whole numbers without decimals, others with up to two ("7", "2.5", "1.33"); None as "-"."""
     if value is None:
@@ -111,10 +71,10 @@ def _rating_value(rating: Any) -> float:
 
 
 def _title(draw: ImageDraw.ImageDraw, title: str, subtitle: str | None) -> int:
-    text(draw, (MARGIN, 18), _fit(clean_name(title), 32, WIDTH - 2 * MARGIN), size=32)
+    text(draw, (MARGIN, 18), fit_text(clean_name(title), 32, WIDTH - 2 * MARGIN, "…"), size=32)
     y = 62
     if subtitle:
-        text(draw, (MARGIN, y), _fit(clean_name(subtitle), 20, WIDTH - 2 * MARGIN), size=20, fill=DIM)
+        text(draw, (MARGIN, y), fit_text(clean_name(subtitle), 20, WIDTH - 2 * MARGIN, "…"), size=20, fill=DIM)
         y += 30
     return y + 6
 
@@ -127,8 +87,8 @@ def _podium(draw: ImageDraw.ImageDraw, place: int, centre_x: float, base_y: floa
 @dataclass(frozen=True)
 class _Column:
     label: str
-    x: float          # anchor x
-    anchor: str       # "l" left or "r" right aligned
+    x: float  # anchor x
+    anchor: str  # "l" left or "r" right aligned
 
 
 def _numeric_columns(labels: Sequence[str], step: float) -> list[_Column]:
@@ -166,7 +126,7 @@ def _table(
         mid = y + row_h / 2
         _podium(draw, place, MARGIN + 78, y + row_h - 4, (row_h - 7) / 1.75)
         for column, cell in zip(columns, cells, strict=True):
-            value = _fit(cell, size, name_width) if column is columns[1] else cell
+            value = fit_text(cell, size, name_width, "…") if column is columns[1] else cell
             anchor = "lm" if column.anchor == "l" else "rm"
             text(draw, (column.x, mid), value, size=size, fill=TEXT, anchor=anchor)
     return png_bytes(image)
@@ -185,8 +145,10 @@ def render_leaderboard(rows: Sequence[Any], title: str = "Leaderboard", subtitle
     columns = [_Column("#", MARGIN + 52, "r"), _Column("Player", MARGIN + 104, "l")]
     columns += _numeric_columns(("Rating", "Games", "Wins"), 130)
     lines = [
-        (int(row.rank), (str(row.rank), clean_name(row.name), str(round(_rating_value(row.rating))),
-                         str(row.games), str(row.wins)))
+        (
+            int(row.rank),
+            (str(row.rank), clean_name(row.name), str(round(_rating_value(row.rating))), str(row.games), str(row.wins)),
+        )
         for row in list(rows)[:MAX_LEADERBOARD]
     ]
     name_width = columns[2].x - columns[1].x - 110
@@ -217,8 +179,12 @@ def render_standings(
     columns += _numeric_columns(("Points", "Games", *(short.get(label, label) for label in labels)), 104)
     lines = []
     for row in rows:
-        cells = [str(row.place), clean_name(names.get(row.player, str(row.player))),
-                 format_number(row.points), str(row.games)]
+        cells = [
+            str(row.place),
+            clean_name(names.get(row.player, str(row.player))),
+            format_number(row.points),
+            str(row.games),
+        ]
         cells += [format_number(value) for _, value in row.tiebreaks]
         lines.append((int(row.place), cells))
     name_width = columns[2].x - columns[1].x - 80
@@ -257,7 +223,7 @@ def render_bracket(bracket: Any, names: Mapping[Hashable, str] | None = None, ti
     top = 62 + 6 + 34
     height = top + first * pitch + MARGIN
     image, draw = new_canvas(int(width), int(height))
-    text(draw, (MARGIN, 18), _fit(clean_name(title), 32, width - 2 * MARGIN), size=32)
+    text(draw, (MARGIN, 18), fit_text(clean_name(title), 32, width - 2 * MARGIN, "…"), size=32)
 
     def label(player: Any, seed: Any, bye: bool) -> str:
         if player is None:
@@ -282,8 +248,12 @@ def render_bracket(bracket: Any, names: Mapping[Hashable, str] | None = None, ti
                     if (rounds[r - 1][feeder_slot].winner is not None) != lit:
                         continue
                     fy = centres[r - 1][feeder_slot]
-                    draw.line([(xs[r - 1] + col_w, fy), (xm, fy), (xm, cy), (xs[r], cy)],
-                              fill=HIGHLIGHT if lit else GRID_LINE, width=3 if lit else 2, joint="curve")
+                    draw.line(
+                        [(xs[r - 1] + col_w, fy), (xm, fy), (xm, cy), (xs[r], cy)],
+                        fill=HIGHLIGHT if lit else GRID_LINE,
+                        width=3 if lit else 2,
+                        joint="curve",
+                    )
 
     for r, rnd in enumerate(rounds):
         x0 = xs[r]
@@ -304,7 +274,7 @@ def render_bracket(bracket: Any, names: Mapping[Hashable, str] | None = None, ti
                 if won and not bye:
                     draw.rectangle([x0 + 3, ly + 3, x0 + 7, ly + line_h - 3], fill=HIGHLIGHT)
                 colour = HIGHLIGHT if won and not bye else BEATEN if lost else DIM if player is None else TEXT
-                message = _fit(label(player, seeds[k], bye), size, col_w - 18)
+                message = fit_text(label(player, seeds[k], bye), size, col_w - 18, "…")
                 text(draw, (x0 + 12, ly + line_h / 2), message, size=size, fill=colour, anchor="lm")
 
     # the champion
@@ -313,11 +283,20 @@ def render_bracket(bracket: Any, names: Mapping[Hashable, str] | None = None, ti
         xc = xs[total]
         cy = centres[-1][0]
         scale = min(56.0, col_w / 1.8)
-        draw.line([(xs[total - 1] + col_w, cy), (xc + col_w / 2 - scale * 0.6, cy)],
-                  fill=HIGHLIGHT if champion is not None else GRID_LINE, width=3 if champion is not None else 2)
+        draw.line(
+            [(xs[total - 1] + col_w, cy), (xc + col_w / 2 - scale * 0.6, cy)],
+            fill=HIGHLIGHT if champion is not None else GRID_LINE,
+            width=3 if champion is not None else 2,
+        )
         draw_pyramid_side(draw, xc + col_w / 2, cy - 10, 3, "Y", scale)
         text(draw, (xc + col_w / 2, cy - 10 - scale * 1.75 - 10), "Champion", size=17, fill=DIM, anchor="ms")
         who = clean_name(names.get(champion, str(champion))) if champion is not None else "TBD"
-        text(draw, (xc + col_w / 2, cy + 8), _fit(who, 20, col_w), size=20,
-             fill=HIGHLIGHT if champion is not None else DIM, anchor="ma")
+        text(
+            draw,
+            (xc + col_w / 2, cy + 8),
+            fit_text(who, 20, col_w, "…"),
+            size=20,
+            fill=HIGHLIGHT if champion is not None else DIM,
+            anchor="ma",
+        )
     return png_bytes(image)
