@@ -6,7 +6,7 @@ The game id lives in the custom id, so a button posted days ago still finds its 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 
@@ -67,8 +67,3 @@ def buttons(game_id: int, *actions: str) -> discord.ui.View:
     for action in actions:
         view.add_item(GameButton(action, game_id))
     return view
-
-
-def no_view() -> Any:
-    """An empty view (removes buttons when editing a message)."""
-    return discord.ui.View(timeout=None)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Generic, Protocol, TypeVar
 
 S = TypeVar("S")
@@ -206,14 +206,3 @@ def default_resign_ranks(out_order: Sequence[int], players: int, winners: Sequen
 def frozen_replace(obj: Any, **changes: Any) -> Any:
     """``dataclasses.replace`` under a shorter name for engines' step functions."""
     return dataclasses.replace(obj, **changes)
-
-
-@dataclass(frozen=True)
-class MoveRecord:
-    """One entry of a game's move log as the service stores it."""
-
-    ply: int
-    seat: int | None
-    notation: str
-    description: str
-    extra: dict[str, Any] = field(default_factory=dict)

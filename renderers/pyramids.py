@@ -59,11 +59,6 @@ PROPORTIONS: dict[int, tuple[float, float]] = {1: (9 / 16, 1.0), 2: (25 / 32, 1.
 SIZE_WORDS = {1: "small", 2: "medium", 3: "large"}
 
 
-def piece_code(colour: str, pips: int) -> str:
-    """Text code of a piece, e.g. ``R3`` for the red large."""
-    return f"{colour}{pips}"
-
-
 @lru_cache(maxsize=32)
 def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """A scalable font; Pillow's bundled face, so nothing has to be installed."""
