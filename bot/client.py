@@ -35,6 +35,7 @@ class PyramidBot(commands.Bot):
         *,
         clock: Callable[[], datetime] = discord.utils.utcnow,
         game_cogs: tuple[str, ...] | None = None,
+        new_seed: Callable[[], str] | None = None,
     ) -> None:
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -45,6 +46,7 @@ class PyramidBot(commands.Bot):
         self.settings = settings
         self.clock = clock
         self.game_cogs = game_cogs if game_cogs is not None else GAME_COGS
+        self.new_seed = new_seed  # games' dice seeds; random unless given (tests fix them)
         self.store: Store | None = None
         self._service: GameService | None = None
         self.tree.on_error = self.on_app_command_error  # type: ignore[method-assign]
@@ -57,7 +59,7 @@ class PyramidBot(commands.Bot):
 
     async def setup_hook(self) -> None:
         self.store = await Store.open(self.settings.database_url)
-        self._service = GameService(self.store, clock=self.clock)
+        self._service = GameService(self.store, clock=self.clock, new_seed=self.new_seed)
         self.timekeeper = Timekeeper(
             self._service,
             missed_turns_limit=self.settings.missed_turns_limit,

@@ -105,9 +105,17 @@ def outcome_from_json(data: dict[str, Any] | None) -> Outcome | None:
 class GameService:
     """Creates, runs and records games; one instance per bot process."""
 
-    def __init__(self, store: Store, *, clock: Clock = utcnow, render: bool = True) -> None:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Clock = utcnow,
+        render: bool = True,
+        new_seed: Callable[[], str] | None = None,
+    ) -> None:
         self.store = store
         self.clock = clock
+        self.new_seed = new_seed or (lambda: secrets.token_hex(8))
         self.render_enabled = render
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
         self._cache: dict[int, tuple[int, Any]] = {}
@@ -212,7 +220,7 @@ class GameService:
                     channel_id=channel_id,
                     game=game,
                     options=resolved,
-                    seed=seed or secrets.token_hex(8),
+                    seed=seed or self.new_seed(),
                     creator_id=actor.user_id,
                     creator_name=actor.name,
                     max_players=limit,

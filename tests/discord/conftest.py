@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
@@ -22,9 +23,15 @@ def make_bot(db_url: str) -> Callable[..., PyramidBot]:
     other keywords override settings.
     """
 
+    seeds = itertools.count(1)
+
     def build(offset: timedelta = timedelta(0), **settings: Any) -> PyramidBot:
         options = {"token": "test-token", "database_url": db_url, "scheduler_interval_seconds": 3600, **settings}
-        return create_bot(Settings(**options), clock=lambda: discord.utils.utcnow() + offset)
+        return create_bot(
+            Settings(**options),
+            clock=lambda: discord.utils.utcnow() + offset,
+            new_seed=lambda: f"test-{next(seeds)}",  # the same dice on every run
+        )
 
     return build
 

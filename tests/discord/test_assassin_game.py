@@ -8,41 +8,17 @@ is restarted mid-game.  Selfplay then plays whole games of 3, 6 and 9 players th
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-import games
-from bot.client import GAME_COGS, PyramidBot, create_bot
+from bot.client import PyramidBot
 from bot.selfplay import play_one
 from bot.service import GameService, ServiceError
-from bot.settings import Settings
 from bot.store import Store
 from games.assassin import RULES, SAFE, Move, Reroll, State
 from tests.discord.helpers import embed_of, field, next_actor, refusal
-
-ASSASSIN_COGS = tuple(dict.fromkeys((*GAME_COGS, "cogs.assassin")))
-
-
-@pytest.fixture
-def make_assassin_bot(db_url: str) -> Callable[[], PyramidBot]:
-    """A bot with the assassin cog loaded, on the test's database (call again to restart)."""
-    if "assassin" not in games.REGISTRY:
-        games.register(RULES)
-
-    def build() -> PyramidBot:
-        settings = Settings(token="test-token", database_url=db_url, scheduler_interval_seconds=600)
-        return create_bot(settings, game_cogs=ASSASSIN_COGS)
-
-    return build
-
-
-@pytest.fixture
-def simcord_bot(make_assassin_bot: Callable[[], PyramidBot]) -> PyramidBot:
-    """The bot under test for ``simcord_env``."""
-    return make_assassin_bot()
 
 
 def only_refusals(env: Any) -> None:
@@ -100,7 +76,7 @@ async def open_game(table: Any) -> Any:
     return await alice.click(opened.response.message, label="Start")
 
 
-async def test_four_players_play_to_the_end_with_a_capture_and_refused_input(table, simcord_env, make_assassin_bot):
+async def test_four_players_play_to_the_end_with_a_capture_and_refused_input(table, simcord_env, make_bot):
     erin = table.members[4]
     players = table.members[:4]
     started = await open_game(table)
@@ -182,7 +158,7 @@ async def test_four_players_play_to_the_end_with_a_capture_and_refused_input(tab
         status = field(embed_of(result), "Status")
         assert status is None or "bases " in status
         if not restarted and action > 40:
-            await simcord_env.restart_bot(make_assassin_bot())
+            await simcord_env.restart_bot(make_bot())
             restarted = True
     final = embed_of(result)
     outcome = field(final, "Result")
@@ -203,8 +179,6 @@ SELFPLAY_SEEDS = {3: "selfplay-3-140", 6: "selfplay-6-223", 9: "selfplay-9-271"}
 
 @pytest.mark.parametrize("players", [3, 6, 9])
 async def test_selfplay_plays_whole_games(players: int, tmp_path: Path) -> None:
-    if "assassin" not in games.REGISTRY:
-        games.register(RULES)
     store = await Store.open(f"sqlite+aiosqlite:///{tmp_path}/selfplay.db")
     try:
         service = GameService(store, render=False)

@@ -13,35 +13,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-import pytest
-
-import games
-from bot.client import GAME_COGS, PyramidBot, create_bot
-from bot.settings import Settings
-from games.combat import RULES
 from tests.discord.helpers import embed_of, field, next_actor, refusal
 
-COMBAT_COGS = tuple(dict.fromkeys((*GAME_COGS, "cogs.combat")))
 DICE = re.compile(r"rolls \d \+ \d = \d+")
-
-
-@pytest.fixture
-def make_combat_bot(db_url: str) -> Callable[[], PyramidBot]:
-    """A bot with the Martian Combat cog loaded, on the test's database (call again to restart)."""
-    if "combat" not in games.REGISTRY:
-        games.register(RULES)
-
-    def build() -> PyramidBot:
-        settings = Settings(token="test-token", database_url=db_url, scheduler_interval_seconds=600)
-        return create_bot(settings, game_cogs=COMBAT_COGS)
-
-    return build
-
-
-@pytest.fixture
-def simcord_bot(make_combat_bot: Callable[[], PyramidBot]) -> PyramidBot:
-    """The bot under test for ``simcord_env``."""
-    return make_combat_bot()
 
 
 async def open_game(table: Any, players: int, **options: Any) -> Any:
@@ -124,7 +98,7 @@ class Player:
         raise AssertionError("the game did not end")
 
 
-async def test_two_players_play_an_advanced_game_until_someone_wins(table, simcord_env, make_combat_bot):
+async def test_two_players_play_an_advanced_game_until_someone_wins(table, simcord_env, make_bot):
     alice, bob, _, dave, _ = table.members
     started = await open_game(table, 2, variant="advanced")
     assert embed_of(started).image.url == "attachment://board.png"
@@ -140,7 +114,7 @@ async def test_two_players_play_an_advanced_game_until_someone_wins(table, simco
     assert refusal(await first.slash(table.channel, "combat roll")).startswith("There is nothing to roll now")
     assert refusal(await first.slash(table.channel, "combat counter")).startswith("Not now")
     assert refusal(await first.slash(table.channel, "combat choose", action="aim")).startswith("Not now")
-    home = "c1" if first is alice else "c6"     # alice joined first: Red, South
+    home = "c1" if first is alice else "c6"  # alice joined first: Red, South
     letter = "R" if first is alice else "Y"
     ahead = "c2" if home == "c1" else "c5"
     assert "could mean" in refusal(await first.slash(table.channel, "combat move", notation=f"{home}-{ahead}"))
@@ -159,7 +133,7 @@ async def test_two_players_play_an_advanced_game_until_someone_wins(table, simco
     assert await second.autocomplete(table.channel, "combat step", "notation", "") == []
 
     async def restart() -> None:
-        await table.env.restart_bot(make_combat_bot())
+        await table.env.restart_bot(make_bot())
 
     player = Player(table, random.Random(3))
     final = await player.play_to_the_end(started, table.members, restart=restart)

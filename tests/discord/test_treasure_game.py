@@ -3,37 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
-import pytest
-
-import games
-from bot.client import GAME_COGS, PyramidBot, create_bot
-from bot.settings import Settings
+from bot.client import PyramidBot
 from games.treasure import RULES, Step, TreasureState, geometry
 from tests.discord.helpers import embed_of, field, next_actor, refusal
-
-TREASURE_COGS = tuple(dict.fromkeys((*GAME_COGS, "cogs.treasure")))
-
-
-@pytest.fixture
-def make_treasure_bot(db_url: str) -> Callable[[], PyramidBot]:
-    """A bot with the Martian Treasure Hunt cog loaded, on the test's database (call again to restart)."""
-    if "treasure" not in games.REGISTRY:
-        games.register(RULES)
-
-    def build() -> PyramidBot:
-        settings = Settings(token="test-token", database_url=db_url, scheduler_interval_seconds=600)
-        return create_bot(settings, game_cogs=TREASURE_COGS)
-
-    return build
-
-
-@pytest.fixture
-def simcord_bot(make_treasure_bot: Callable[[], PyramidBot]) -> PyramidBot:
-    """The bot under test for ``simcord_env``."""
-    return make_treasure_bot()
 
 
 async def open_game(table: Any, players: int, **options: Any) -> Any:
@@ -212,11 +186,11 @@ async def test_four_players_play_to_the_end_and_one_resigns_on_the_way(table, si
     assert outcome.strip().splitlines()[-1].startswith("**4.** carol")
 
 
-async def test_a_restarted_bot_continues_the_hunt(table, simcord_env, make_treasure_bot):
+async def test_a_restarted_bot_continues_the_hunt(table, simcord_env, make_bot):
     started = await open_game(table, 2, arrange=False)
     first, kind = next_actor(started, table.members)
     assert kind == "roll"
-    await simcord_env.restart_bot(make_treasure_bot())
+    await simcord_env.restart_bot(make_bot())
     rolled = await first.click(started.response.message, label="Roll")  # a button posted before the restart
     assert not rolled.ephemeral and " rolls " in embed_of(rolled).description
     actor, kind = next_actor(rolled, table.members)

@@ -3,37 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 from typing import Any
 
-import pytest
-
-import games
-from bot.client import GAME_COGS, PyramidBot, create_bot
-from bot.settings import Settings
+from bot.client import PyramidBot
 from games.whist import RULES, TRICKS, Play, Steal, Take, WhistState, can_follow
 from tests.discord.helpers import embed_of, field, next_actor, refusal
-
-WHIST_COGS = tuple(dict.fromkeys((*GAME_COGS, "cogs.whist")))
-
-
-@pytest.fixture
-def make_whist_bot(db_url: str) -> Callable[[], PyramidBot]:
-    """A bot with the Martian Whist cog loaded, on the test's database (call again to restart)."""
-    if "whist" not in games.REGISTRY:
-        games.register(RULES)
-
-    def build() -> PyramidBot:
-        settings = Settings(token="test-token", database_url=db_url, scheduler_interval_seconds=600)
-        return create_bot(settings, game_cogs=WHIST_COGS)
-
-    return build
-
-
-@pytest.fixture
-def simcord_bot(make_whist_bot: Callable[[], PyramidBot]) -> PyramidBot:
-    """The bot under test for ``simcord_env``."""
-    return make_whist_bot()
 
 
 def only_refusals(env: Any) -> None:
@@ -172,11 +146,11 @@ async def test_play_autocomplete_narrows_by_what_is_typed(table, simcord_env):
     only_refusals(simcord_env)
 
 
-async def test_a_restarted_bot_continues_the_draft(table, simcord_env, make_whist_bot):
+async def test_a_restarted_bot_continues_the_draft(table, simcord_env, make_bot):
     started = await open_short_game(table)
     first, _ = next_actor(started, table.members)
     choices = await first.autocomplete(table.channel, "whist take", "pick", "")
-    await simcord_env.restart_bot(make_whist_bot())
+    await simcord_env.restart_bot(make_bot())
     picked = await first.slash(table.channel, "whist take", pick=choices[0]["value"])
     assert not picked.ephemeral
     actor, _ = next_actor(picked, table.members)
