@@ -189,11 +189,40 @@ class GameCog(commands.GroupCog):
 
     @move.autocomplete("notation")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        """The caller's legal moves whose notation or description contains what they typed."""
+        """The caller's legal moves that fit what they typed."""
+        return await self.suggestions(interaction, current)
+
+    @staticmethod
+    def choice_label(notation: str, description: str) -> str:
+        """How a legal move is shown in the suggestions (a game may say it more briefly)."""
+        return notation if description.lower().startswith(notation.lower()) else f"{notation} — {description}"
+
+    @staticmethod
+    def matches(typed: str, notation: str, label: str) -> bool:
+        """True when what the player typed fits a suggestion: part of the notation or of its label."""
+        key = "".join(typed.lower().split())
+        return not key or key in "".join(notation.lower().split()) or typed.strip().lower() in label.lower()
+
+    async def suggestions(
+        self,
+        interaction: discord.Interaction,
+        current: str,
+        keep: Callable[[str], bool] | None = None,
+        value: Callable[[str], str] | None = None,
+    ) -> list[app_commands.Choice[str]]:
+        """Up to 25 of the caller's legal moves (those ``keep`` accepts) that fit what they typed."""
         moves = await self.bot.service.legal_moves(interaction.channel_id, interaction.user.id)
-        typed = current.strip().lower()
-        picked = [(n, d) for n, d in moves if typed in n.lower() or typed in d.lower()] if typed else moves
-        return [app_commands.Choice(name=_label(n, d), value=n[:100]) for n, d in picked[:AUTOCOMPLETE_LIMIT]]
+        out: list[app_commands.Choice[str]] = []
+        for notation, description in moves:
+            if keep is not None and not keep(notation):
+                continue
+            label = self.choice_label(notation, description)
+            if self.matches(current, notation, label):
+                shown = value(notation) if value is not None else notation
+                out.append(app_commands.Choice(name=label[:100], value=shown[:100]))
+                if len(out) >= AUTOCOMPLETE_LIMIT:
+                    break
+        return out
 
     @app_commands.command(name="roll", description="Roll the dice when it is your turn to roll.")
     @refusals
@@ -205,8 +234,3 @@ class GameCog(commands.GroupCog):
     @refusals
     async def board(self, interaction: discord.Interaction) -> None:
         await post_board(interaction, self.bot)
-
-
-def _label(notation: str, description: str) -> str:
-    label = notation if description.lower().startswith(notation.lower()) else f"{notation} — {description}"
-    return label[:100]

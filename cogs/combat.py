@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.service import ServiceError
-from cogs.base import AUTOCOMPLETE_LIMIT, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog, actor_of, post_report, refusals
+from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog, actor_of, post_report, refusals
 from games.base import GameError
 from games.combat import parse_extra_blocked
 
@@ -44,26 +44,17 @@ WILD_CHOICES = [
 ]
 
 
-def _compact(text: str) -> str:
-    return "".join(text.lower().split())
-
-
 def choice_label(notation: str, description: str) -> str:
     """``R1 c1-c2 — moves the stack R1/R2/R3 from c1 to c2``: the notation, then what it does."""
     what = description.split(" ", 1)[1] if " " in description else description
     return f"{notation} — {what}"[:100]
 
 
-def matches(typed: str, notation: str, label: str) -> bool:
-    """True when what was typed (``c2``, ``R3``, ``stack``...) appears in the suggestion."""
-    key = _compact(typed)
-    return not key or key in _compact(notation) or typed.strip().lower() in label.lower()
-
-
 class CombatCog(GameCog, group_name="combat", group_description="Martian Combat: bring both nests home as trees"):
     """Martian Combat commands: the shared ones, ``new`` and the shortcuts for each kind of decision."""
 
     game_name = "combat"
+    choice_label = staticmethod(choice_label)
 
     @app_commands.command(name="new", description="Open a game of Martian Combat (2-4 players) in this channel.")
     @app_commands.describe(
@@ -154,17 +145,7 @@ class CombatCog(GameCog, group_name="combat", group_description="Martian Combat:
     async def _choices(
         self, interaction: discord.Interaction, current: str, kind: Callable[[str], bool]
     ) -> list[app_commands.Choice[str]]:
-        moves = await self.bot.service.legal_moves(interaction.channel_id, interaction.user.id)
-        out: list[app_commands.Choice[str]] = []
-        for notation, description in moves:
-            if not kind(notation):
-                continue
-            label = choice_label(notation, description)
-            if matches(current, notation, label):
-                out.append(app_commands.Choice(name=label, value=notation))
-                if len(out) >= AUTOCOMPLETE_LIMIT:
-                    break
-        return out
+        return await self.suggestions(interaction, current, keep=kind)
 
 
 async def setup(bot: PyramidBot) -> None:

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.service import ServiceError
-from cogs.base import AUTOCOMPLETE_LIMIT, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog, actor_of, post_report, refusals
+from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog, actor_of, post_report, refusals
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -28,18 +28,13 @@ def choice_label(notation: str, description: str) -> str:
     return notation[:100]
 
 
-def matches(typed: str, notation: str, label: str) -> bool:
-    """True when what the player typed fits a suggestion: ``c5``, ``3:c2``, ``543``, ``pyramid``..."""
-    key = _compact(typed)
-    return not key or key in _compact(notation) or typed.strip().lower() in label.lower()
-
-
 class TreasureCog(
     GameCog, group_name="treasure", group_description="Martian Treasure Hunt: the dice pick a coin and its move"
 ):
     """Martian Treasure Hunt commands: the shared ones plus ``new`` and ``arrange``; ``move`` refuses ``forfeit``."""
 
     game_name = "treasure"
+    choice_label = staticmethod(choice_label)
 
     @app_commands.command(name="new", description="Open a game of Martian Treasure Hunt (2-4 players) in this channel.")
     @app_commands.describe(
@@ -105,18 +100,14 @@ class TreasureCog(
     async def _choices(
         self, interaction: discord.Interaction, current: str, *, arranging: bool
     ) -> list[app_commands.Choice[str]]:
-        moves = await self.bot.service.legal_moves(interaction.channel_id, interaction.user.id)
-        out: list[app_commands.Choice[str]] = []
-        for notation, description in moves:
-            if arranging and not notation.startswith("arrange"):
-                continue
-            label = choice_label(notation, description)
-            if matches(current, notation, label):
-                value = notation.removeprefix("arrange ") if arranging else notation
-                out.append(app_commands.Choice(name=label, value=value))
-                if len(out) >= AUTOCOMPLETE_LIMIT:
-                    break
-        return out
+        if not arranging:
+            return await self.suggestions(interaction, current)
+        return await self.suggestions(
+            interaction,
+            current,
+            keep=lambda notation: notation.startswith("arrange"),
+            value=lambda notation: notation.removeprefix("arrange "),
+        )
 
 
 async def setup(bot: PyramidBot) -> None:

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.base import AUTOCOMPLETE_LIMIT, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog, actor_of, post_report, refusals
+from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog, actor_of, post_report, refusals
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -54,6 +54,8 @@ class WhistCog(GameCog, group_name="whist", group_description="Martian Whist: dr
     """Martian Whist commands: the shared ones plus ``new``, ``take``, ``steal`` and ``play``."""
 
     game_name = "whist"
+    choice_label = staticmethod(choice_label)
+    matches = staticmethod(matches)
 
     @app_commands.command(name="new", description="Open a game of Martian Whist (2 players) in this channel.")
     @app_commands.describe(
@@ -109,17 +111,7 @@ class WhistCog(GameCog, group_name="whist", group_description="Martian Whist: dr
     async def _choices(
         self, interaction: discord.Interaction, current: str, verb: str
     ) -> list[app_commands.Choice[str]]:
-        moves = await self.bot.service.legal_moves(interaction.channel_id, interaction.user.id)
-        out = []
-        for notation, description in moves:
-            if not notation.startswith(verb + " "):
-                continue
-            label = choice_label(notation, description)
-            if matches(current, notation, label):
-                out.append(app_commands.Choice(name=label, value=notation))
-            if len(out) >= AUTOCOMPLETE_LIMIT:
-                break
-        return out
+        return await self.suggestions(interaction, current, keep=lambda notation: notation.startswith(verb + " "))
 
 
 async def setup(bot: PyramidBot) -> None:
