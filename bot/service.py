@@ -598,8 +598,7 @@ class GameService:
             last.outcome = outcome_to_json(outcome)
         banks = {seat: values["bank_seconds"] for seat, values in seat_updates.items() if "bank_seconds" in values}
         last.extra_updates = await self._turn_fields(game, rules, state, now, banks)
-        await self._write(self.store.append_moves(game, entries, now, seat_updates))
-        game = await self._reload(game)
+        game = await self._write(self.store.append_moves(game, entries, now, seat_updates))
         self._cache[game.id] = (game.version, state)
         report = Report(
             game,

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -85,6 +85,14 @@ class GameRow:
     parent_channel_id: int | None = None
     tournament_id: int | None = None
     rated: bool = True
+
+    def after_write(self, now: datetime, values: dict[str, Any], seat_updates: dict[int, dict[str, Any]]) -> GameRow:
+        """This game as a successful versioned write of ``values`` (and seat changes) leaves it."""
+        changed_seats = tuple(
+            replace(row, **{k: bool(v) if k == "removed" else v for k, v in seat_updates.get(row.seat, {}).items()})
+            for row in self.seats
+        )
+        return replace(self, version=self.version + 1, updated_at=now, seats=changed_seats, **values)
 
     def seat_of(self, user_id: int) -> int | None:
         """The seat ``user_id`` holds, if any (removed seats included)."""
@@ -385,10 +393,13 @@ class Store:
         new: Sequence[NewMove],
         now: datetime,
         seat_updates: dict[int, dict[str, Any]] | None = None,
-    ) -> None:
-        """Append moves and store the resulting state, all in ONE transaction under the version check."""
+    ) -> GameRow:
+        """Append moves and store the resulting state, all in ONE transaction under the version check.
+
+        Returns the game as it now stands in the database (no second read needed).
+        """
         if not new:
-            return
+            return game
         last = new[-1]
         async with self.engine.begin() as conn:
             await self._bump(
@@ -420,6 +431,17 @@ class Store:
                 await conn.execute(
                     update(seats).where(seats.c.game_id == game.id, seats.c.seat == seat).values(**values)
                 )
+        return game.after_write(
+            now,
+            {
+                "ply": game.ply + len(new),
+                "state": last.state,
+                "status": last.status,
+                "outcome": last.outcome,
+                **last.extra_updates,
+            },
+            seat_updates or {},
+        )
 
     async def truncate_moves(
         self, game: GameRow, keep: int, state: dict[str, Any], now: datetime, **values: Any

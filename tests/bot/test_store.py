@@ -66,6 +66,7 @@ async def test_every_state_rebuilds_from_the_move_log(db_url):
             service, "hedgehog", 2 + channel % 3, options, f"seed{channel}", channel, chooser
         )
         game = await store.game(report.game.id)
+        assert report.game == game  # the service's view after its last write is what the database holds
         assert plies == game.ply == len(await store.moves(game.id))
         rebuilt = await service.rebuild(game)
         assert rebuilt == service.rules_state(game)
