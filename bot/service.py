@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
-from collections import defaultdict
+from collections import OrderedDict, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -27,6 +27,7 @@ from renderers import render_game
 log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
+STATE_CACHE_SIZE = 1024  # decoded states kept in memory; older ones are decoded again from the database
 
 
 def utcnow() -> datetime:
@@ -118,7 +119,7 @@ class GameService:
         self.new_seed = new_seed or (lambda: secrets.token_hex(8))
         self.render_enabled = render
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
-        self._cache: dict[int, tuple[int, Any]] = {}
+        self._cache: OrderedDict[int, tuple[int, Any]] = OrderedDict()  # game id -> (version, state)
         self._in_flight = 0
         self._idle = asyncio.Event()
         self._idle.set()
@@ -164,11 +165,12 @@ class GameService:
         """The engine state of a started game (cached by version)."""
         cached = self._cache.get(game.id)
         if cached is not None and cached[0] == game.version:
+            self._cache.move_to_end(game.id)
             return cached[1]
         if game.state is None:
             raise ServiceError("This game has not started yet.")
         state = rules_for(game.game).from_json(game.state)
-        self._cache[game.id] = (game.version, state)
+        self.remember(game, state)
         return state
 
     async def render(self, game: GameRow, state: Any, last_move: Any = None) -> bytes | None:
@@ -303,7 +305,7 @@ class GameService:
             }
             await self._write(self.store.update_game(game, now, **values))
             game = await self._reload(game)
-            self._cache[game.id] = (game.version, state)
+            self.remember(game, state)
             report = Report(game, rules, state, [f"The game begins. {rules.status_line(state)}"], turn_changed=True)
             report.png = await self.render(game, state)
             await self._notify(report)
@@ -540,8 +542,11 @@ class GameService:
         return await self._turn_fields(replace(game, turn_seat=None, turn_started_at=None), rules, state, now)
 
     def remember(self, game: GameRow, state: Any) -> None:
-        """Cache ``state`` as the state of ``game`` at its current version."""
+        """Cache ``state`` as the state of ``game`` at its current version (the most recent games only)."""
         self._cache[game.id] = (game.version, state)
+        self._cache.move_to_end(game.id)
+        while len(self._cache) > STATE_CACHE_SIZE:
+            self._cache.popitem(last=False)
 
     def _charge_clock(self, game: GameRow, rules: Rules, after: Any, now: datetime) -> dict[int, dict[str, Any]]:
         """When the turn leaves a seat: take overtime from its bank and clear its missed turns."""
@@ -599,7 +604,7 @@ class GameService:
         banks = {seat: values["bank_seconds"] for seat, values in seat_updates.items() if "bank_seconds" in values}
         last.extra_updates = await self._turn_fields(game, rules, state, now, banks)
         game = await self._write(self.store.append_moves(game, entries, now, seat_updates))
-        self._cache[game.id] = (game.version, state)
+        self.remember(game, state)
         report = Report(
             game,
             rules,

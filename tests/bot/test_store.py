@@ -196,3 +196,19 @@ async def test_shutdown_waits_for_the_move_in_flight(db_url, monkeypatch):
     await draining
     assert moving.done() and (await moving).game.ply == 1
     await store.close()
+
+
+async def test_the_state_cache_keeps_only_the_most_recent_games(db_url, monkeypatch):
+    from bot import service as service_module
+
+    monkeypatch.setattr(service_module, "STATE_CACHE_SIZE", 2)
+    store = await Store.open(db_url)
+    service = GameService(store, clock=lambda: NOW, render=False)
+    for channel in (1, 2, 3):
+        await service.new_game(guild_id=1, channel_id=channel, game="hedgehog", actor=Actor(1, "a"), max_players=1)
+        await service.start(channel, Actor(1, "a"))
+    assert len(service._cache) == 2
+    # an evicted game is decoded again from the database, unchanged
+    first = await store.live_game(1)
+    assert service.state_of(first) == service.rules_state(first)
+    await store.close()
