@@ -325,27 +325,20 @@ def duel_standings(results: Iterable[Result], players: Sequence[Hashable] | None
         index = end + 1
 
     full_keys = [(*key(p), -(h2h[p] or 0)) for p in ranked]
-    rows = []
-    for place, player in zip(_places(full_keys), ranked, strict=True):
-        games, wins, draws, losses, byes = _record(entries[player])
-        rows.append(
-            StandingRow(
-                place=place,
-                player=player,
-                points=float(totals[player]),
-                games=games,
-                wins=wins,
-                draws=draws,
-                losses=losses,
-                byes=byes,
-                buchholz=float(buchholz[player]),
-                buchholz_cut1=float(cut1[player]),
-                sonneborn_berger=float(sb[player]),
-                head_to_head=None if h2h[player] is None else float(h2h[player]),
-                tiebreak_names=DUEL_TIEBREAKS,
-            )
+    return [
+        _row(
+            place,
+            player,
+            entries,
+            totals,
+            buchholz,
+            DUEL_TIEBREAKS,
+            buchholz_cut1=float(cut1[player]),
+            sonneborn_berger=float(sb[player]),
+            head_to_head=None if h2h[player] is None else float(h2h[player]),
         )
-    return rows
+        for place, player in zip(_places(full_keys), ranked, strict=True)
+    ]
 
 
 def table_standings(results: Iterable[Result], players: Sequence[Hashable] | None = None) -> list[StandingRow]:
@@ -370,24 +363,36 @@ def table_standings(results: Iterable[Result], players: Sequence[Hashable] | Non
         return (-totals[p], -buchholz[p])
 
     ranked = sorted(order, key=lambda p: (key(p), seed[p]))
-    rows = []
-    for place, player in zip(_places([key(p) for p in ranked]), ranked, strict=True):
-        games, wins, draws, losses, byes = _record(entries[player])
-        rows.append(
-            StandingRow(
-                place=place,
-                player=player,
-                points=float(totals[player]),
-                games=games,
-                wins=wins,
-                draws=draws,
-                losses=losses,
-                byes=byes,
-                buchholz=float(buchholz[player]),
-                tiebreak_names=TABLE_TIEBREAKS,
-            )
-        )
-    return rows
+    return [
+        _row(place, player, entries, totals, buchholz, TABLE_TIEBREAKS)
+        for place, player in zip(_places([key(p) for p in ranked]), ranked, strict=True)
+    ]
+
+
+def _row(
+    place: int,
+    player: Hashable,
+    entries: Mapping[Hashable, Sequence[Any]],
+    totals: Mapping[Hashable, Fraction],
+    buchholz: Mapping[Hashable, Fraction],
+    tiebreak_names: tuple[str, ...],
+    **tiebreaks: float | None,
+) -> StandingRow:
+    """One standings row: the player's record and score, Buchholz, and the format's other tiebreaks."""
+    games, wins, draws, losses, byes = _record(entries[player])
+    return StandingRow(
+        place=place,
+        player=player,
+        points=float(totals[player]),
+        games=games,
+        wins=wins,
+        draws=draws,
+        losses=losses,
+        byes=byes,
+        buchholz=float(buchholz[player]),
+        tiebreak_names=tiebreak_names,
+        **tiebreaks,
+    )
 
 
 def standings_order(rows: Sequence[StandingRow]) -> list[Hashable]:
