@@ -1,0 +1,38 @@
+"""The no-Discord mode plays every game to its end through the real service and database."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.selfplay import play_one
+from bot.service import GameService
+from bot.store import Store
+
+# Short settings keep random games brief; every game still ends by its own rules.
+CASES = [
+    ("hedgehog", 4, {"turn_limit": 40}),
+    ("combat", 2, {"turn_limit": 30}),
+    ("combat", 4, {"variant": "advanced", "turn_limit": 30}),
+    ("treasure", 2, {"stall_limit": 8}),
+    ("treasure", 4, {"stall_limit": 8}),
+    ("whist", 2, {"variant": "short"}),
+    ("assassin", 3, {}),
+]
+
+
+@pytest.mark.parametrize(("game", "players", "options"), CASES)
+async def test_selfplay_plays_the_game_to_its_end(db_url, game, players, options):
+    store = await Store.open(db_url)
+    try:
+        service = GameService(store, render=False)
+        seed = "selfplay-3-140" if game == "assassin" else f"{game}-{players}"  # a short assassination
+        report, plies = await play_one(service, game, players, options, seed, 1, random.Random(players))
+        stored = await store.game(report.game.id)
+        assert stored.status == "finished" and stored.outcome is not None
+        assert len(report.outcome.ranks) == players
+        assert len(await store.moves(stored.id)) == plies == stored.ply
+        assert not stored.rated  # random players are never rated
+    finally:
+        await store.close()
