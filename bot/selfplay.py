@@ -11,9 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import games
-from bot.service import Actor, GameService, ServiceError, rules_for
+from bot.session import Actor, GameService, ServiceError, open_session, rules_for
 from bot.settings import Settings
-from bot.store import Store
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -69,7 +68,7 @@ async def play_one(
             report = await service.roll(channel_id, actor)
         else:
             moves = await service.legal_moves(channel_id, actor.user_id)
-            notation = moves[chooser.randrange(len(moves))][0]
+            notation = moves[chooser.randrange(len(moves))].value
             report = await service.move(channel_id, actor, notation)
         plies += 1
     return report, plies
@@ -85,8 +84,8 @@ async def run_selfplay(args: argparse.Namespace, settings: Settings) -> int:
     options = parse_options(args.option)
     with tempfile.TemporaryDirectory() as tmp:
         url = args.database or f"sqlite+aiosqlite:///{tmp}/selfplay.db"
-        store = await Store.open(url)
-        service = GameService(store, render=args.out is not None)
+        session = await open_session(url, render=args.out is not None)
+        service = session.games
         if args.out is not None:
             args.out.mkdir(parents=True, exist_ok=True)
         chooser = random.Random(args.seed)
@@ -112,7 +111,7 @@ async def run_selfplay(args: argparse.Namespace, settings: Settings) -> int:
                 if args.out is not None and report.png is not None:
                     (args.out / f"{args.game}-{number:03d}.png").write_bytes(report.png)
         finally:
-            await store.close()
+            await session.close()
         elapsed = time.perf_counter() - started
         print(
             f"{args.games} games, {total_plies} plies in {elapsed:.1f}s "

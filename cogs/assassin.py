@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 
-from bot.service import ServiceError
-from cogs.base import AUTOCOMPLETE_LIMIT, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog, actor_of, post_report, refusals
-from games.assassin import Move, Reroll, State, Stay, path_to
+from bot.session import ServiceError
+from cogs.base import AUTOCOMPLETE_LIMIT, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog
+from cogs.replies import refusals
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -20,21 +20,10 @@ BOARD_CHOICES = [
 ]
 
 
-def choice_label(state: State, move: Any) -> str:
-    """A short autocomplete label: the square, what ending there does, and the way the piece goes."""
-    if isinstance(move, Reroll):
-        return "reroll — roll the die again"
-    if isinstance(move, Stay):
-        return "stay — keep the null and do not move"
-    assert isinstance(move, Move)
-    name = state.board.name
-    square = name(move.to)
-    route = " → ".join(name(s) for s in path_to(state, move.to))
-    if state.turn != state.victim and state.positions[state.victim] == move.to:
-        return f"{square} — capture the victim! ({route})"[:100]
-    if state.turn == state.victim and move.to in state.board.bases and move.to not in state.markers[state.victim]:
-        return f"{square} — mark base {square} ({route})"[:100]
-    return f"{square} ({route})"[:100]
+def urgent(label: str) -> bool:
+    """Captures and new bases come first in the suggestions."""
+    lowered = label.lower()
+    return "captur" in lowered or "mark" in lowered
 
 
 def matches(typed: str, label: str) -> bool:
@@ -82,24 +71,22 @@ class AssassinCog(
     @app_commands.describe(notation="The square to end on, e.g. d4 (or reroll / stay after a null)")
     @refusals
     async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 100]) -> None:
-        report = await self.bot.service.move(interaction.channel_id, actor_of(interaction), notation)
-        await post_report(interaction, report)
+        await self.submit(interaction, notation)
 
     @move.autocomplete("notation")
     async def move_squares(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
         """The caller's reachable squares, captures and new bases first, narrowed by what is typed."""
+        if interaction.channel_id is None:
+            return []
         moves = await self.bot.service.legal_moves(interaction.channel_id, interaction.user.id)
-        if not moves:
-            return []
-        game = await self.bot.service.store.live_game(interaction.channel_id)
-        if game is None:
-            return []
-        state = self.bot.service.state_of(game)
-        legal = {self.rules.format_move(state, m): m for m in self.rules.legal_moves(state)}
-        labelled = [(notation, choice_label(state, legal[notation])) for notation, _ in moves if notation in legal]
-        labelled.sort(key=lambda pair: 0 if "capture" in pair[1] or "mark base" in pair[1] else 1)
+        labelled = sorted(
+            ((option, self.choice_label(option.notation, option.label)) for option in moves),
+            key=lambda pair: 0 if urgent(pair[1]) else 1,
+        )
         return [
-            app_commands.Choice(name=label, value=notation) for notation, label in labelled if matches(current, label)
+            app_commands.Choice(name=label[:100], value=option.value)
+            for option, label in labelled
+            if matches(str(current), label)
         ][:AUTOCOMPLETE_LIMIT]
 
 

@@ -6,20 +6,18 @@ A game's cog subclasses ``GameCog`` with its ``group_name`` and adds its own ``n
 
 from __future__ import annotations
 
-import functools
-import inspect
 import logging
-import typing
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.service import Actor, Report, ServiceError, rules_for
-from cogs.buttons import buttons
-from cogs.messages import NO_PINGS, lobby_embed, players_line, report_payload
+from bot.session import MoveOption, rules_for
+from cogs import lobby
+from cogs.messages import NO_PINGS, players_line, report_payload
+from cogs.replies import actor_of, answer, post_report, refusals
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -38,90 +36,24 @@ NEW_GAME_DESCRIPTIONS = {
 }
 
 
-def refusals(func: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
-    """Let a command's ``ServiceError`` become its ephemeral reply instead of an error.
-
-    The wrapper carries the callback's resolved signature, so discord.py still sees every option.
-    """
-    hints = typing.get_type_hints(func, include_extras=True)
-    signature = inspect.signature(func)
-    signature = signature.replace(
-        parameters=[p.replace(annotation=hints.get(p.name, p.annotation)) for p in signature.parameters.values()]
-    )
-
-    @functools.wraps(func)
-    async def wrapper(self: Any, interaction: discord.Interaction, *args: Any, **kwargs: Any) -> None:
-        try:
-            await func(self, interaction, *args, **kwargs)
-        except ServiceError as error:
-            await refuse(interaction, str(error))
-
-    del wrapper.__wrapped__  # type: ignore[attr-defined]
-    wrapper.__signature__ = signature  # type: ignore[attr-defined]
-    return wrapper
-
-
-def actor_of(interaction: discord.Interaction) -> Actor:
-    """The service's view of the user behind ``interaction``."""
-    user = interaction.user
-    perms = getattr(interaction, "permissions", None)
-    can_manage = bool(perms and (perms.manage_guild or perms.administrator))
-    return Actor(user.id, getattr(user, "display_name", user.name), can_manage)
-
-
-async def refuse(interaction: discord.Interaction, message: str) -> None:
-    """Tell only the caller, in one sentence, why nothing happened."""
-    if interaction.response.is_done():
-        await interaction.followup.send(message, ephemeral=True, allowed_mentions=NO_PINGS)
-    else:
-        await interaction.response.send_message(message, ephemeral=True, allowed_mentions=NO_PINGS)
-
-
-def report_view(report: Report) -> discord.ui.View | None:
-    """The buttons under a move's reply: Roll when the next player must roll, Rematch at the end."""
-    if report.outcome is not None or report.game.status in ("finished", "aborted"):
-        return buttons(report.game.id, "rematch")
-    if report.needs_roll:
-        return buttons(report.game.id, "roll")
-    return None
-
-
-async def post_report(interaction: discord.Interaction, report: Report) -> None:
-    """Reply to ``interaction`` with the embed and board of ``report``."""
-    payload = report_payload(report, report_view(report))
-    if interaction.response.is_done():
-        await interaction.followup.send(**payload)
-    else:
-        await interaction.response.send_message(**payload)
-
-
-async def post_lobby(interaction: discord.Interaction, bot: PyramidBot, channel_id: int, note: str) -> None:
-    """Show the open game's players with Join and Start buttons."""
-    game = await bot.service.store.live_game(channel_id)
-    if game is None:
-        await interaction.response.send_message(note, allowed_mentions=NO_PINGS)
-        return
-    rules = rules_for(game.game)
-    await interaction.response.send_message(
-        note,
-        embed=lobby_embed(game, rules.title, rules.min_players),
-        view=buttons(game.id, "join", "start"),
-        allowed_mentions=NO_PINGS,
-    )
-
-
 async def post_board(interaction: discord.Interaction, bot: PyramidBot, with_players: bool = False) -> None:
     """Show the channel's game to anyone who asks (no pings): the lobby, or the board and status."""
-    report = await bot.service.board(interaction.channel_id)
+    report = await bot.service.board(channel_of(interaction))
     if report.state is None:
-        await post_lobby(interaction, bot, interaction.channel_id, "Waiting for players.")
+        await lobby.post_lobby(interaction, report.game, "Waiting for players.")
         return
     payload = report_payload(report)
     payload.pop("content", None)
     payload["allowed_mentions"] = NO_PINGS
     if with_players:
         payload["embed"].insert_field_at(0, name="Players", value=players_line(report.game)[:1024], inline=False)
-    await interaction.response.send_message(**payload)
+    await answer(interaction, **payload)
+
+
+def channel_of(interaction: discord.Interaction) -> int:
+    """The channel (or thread) the interaction came from."""
+    assert interaction.channel_id is not None
+    return interaction.channel_id
 
 
 class GameCog(commands.GroupCog):
@@ -149,42 +81,36 @@ class GameCog(commands.GroupCog):
         thread: bool = False,
     ) -> None:
         """Open a new game of this cog's kind in the channel (or a new thread) with the caller seated."""
-        await self.bot.open_game(
+        await lobby.open_game(
             interaction, self.game_name, options, players=players, clock=clock, bank=bank, thread=thread
         )
 
     @app_commands.command(name="join", description="Join the game waiting for players in this channel.")
     @refusals
     async def join(self, interaction: discord.Interaction) -> None:
-        actor = actor_of(interaction)
-        game = await self.bot.service.join(interaction.channel_id, actor)
-        await post_lobby(
-            interaction, self.bot, interaction.channel_id, f"{actor.name} joins ({len(game.seats)}/{game.max_players})."
-        )
+        await lobby.join(interaction, channel_of(interaction))
 
     @app_commands.command(name="leave", description="Leave the game before it starts.")
     @refusals
     async def leave(self, interaction: discord.Interaction) -> None:
-        actor = actor_of(interaction)
-        game = await self.bot.service.leave(interaction.channel_id, actor)
-        if game.status == "aborted":
-            await interaction.response.send_message(
-                f"{actor.name} leaves; the game is closed.", allowed_mentions=NO_PINGS
-            )
-        else:
-            await post_lobby(interaction, self.bot, interaction.channel_id, f"{actor.name} leaves.")
+        await lobby.leave(interaction, channel_of(interaction))
 
     @app_commands.command(name="start", description="Start the game once enough players have joined.")
     @refusals
     async def start(self, interaction: discord.Interaction) -> None:
-        report = await self.bot.service.start(interaction.channel_id, actor_of(interaction))
-        await post_report(interaction, report)
+        await lobby.start(interaction, channel_of(interaction))
 
     @app_commands.command(name="move", description="Make a move in this channel's game (type to see your legal moves).")
     @app_commands.describe(notation="Your move in the game's notation; suggestions list your legal moves.")
     @refusals
     async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 100]) -> None:
-        report = await self.bot.service.move(interaction.channel_id, actor_of(interaction), notation)
+        await self.submit(interaction, notation)
+
+    async def submit(self, interaction: discord.Interaction, notation: str) -> None:
+        """Play ``notation`` (typed, or a stamped suggestion) for the caller and post the result."""
+        report = await self.bot.service.move(
+            channel_of(interaction), actor_of(interaction), notation, token=interaction.token
+        )
         await post_report(interaction, report)
 
     @move.autocomplete("notation")
@@ -207,19 +133,23 @@ class GameCog(commands.GroupCog):
         self,
         interaction: discord.Interaction,
         current: str,
-        keep: Callable[[str], bool] | None = None,
-        value: Callable[[str], str] | None = None,
+        keep: Callable[[MoveOption], bool] | None = None,
     ) -> list[app_commands.Choice[str]]:
-        """Up to 25 of the caller's legal moves (those ``keep`` accepts) that fit what they typed."""
+        """Up to 25 of the caller's legal moves (those ``keep`` accepts) that fit what they typed.
+
+        Each choice's value carries the ply it was offered at, so a stale choice is refused.
+        """
+        if interaction.channel_id is None:
+            return []
         moves = await self.bot.service.legal_moves(interaction.channel_id, interaction.user.id)
+        typed = current if isinstance(current, str) else str(current)
         out: list[app_commands.Choice[str]] = []
-        for notation, description in moves:
-            if keep is not None and not keep(notation):
+        for option in moves:
+            if keep is not None and not keep(option):
                 continue
-            label = self.choice_label(notation, description)
-            if self.matches(current, notation, label):
-                shown = value(notation) if value is not None else notation
-                out.append(app_commands.Choice(name=label[:100], value=shown[:100]))
+            label = self.choice_label(option.notation, option.description)
+            if self.matches(typed, option.notation, label):
+                out.append(app_commands.Choice(name=label[:100], value=option.value[:100]))
                 if len(out) >= AUTOCOMPLETE_LIMIT:
                     break
         return out
@@ -227,7 +157,7 @@ class GameCog(commands.GroupCog):
     @app_commands.command(name="roll", description="Roll the dice when it is your turn to roll.")
     @refusals
     async def roll(self, interaction: discord.Interaction) -> None:
-        report = await self.bot.service.roll(interaction.channel_id, actor_of(interaction))
+        report = await self.bot.service.roll(channel_of(interaction), actor_of(interaction), token=interaction.token)
         await post_report(interaction, report)
 
     @app_commands.command(name="board", description="Show the board of this channel's game (anyone may look).")

@@ -1,19 +1,22 @@
 """Persistent buttons (Join, Start, Roll, Rematch, undo answers) that keep working after a restart.
 
-The game id lives in the custom id, so a button posted days ago still finds its game.
+The game id lives in the custom id, so a button posted days ago still finds its game.  Each feature's
+cog registers what its buttons do (``on_press``) when it loads; the button's callback runs that work
+itself, in the Discord layer.  A press that cannot be handled (an action no cog handles any more, an
+id out of range) is answered with one private sentence.
 """
 
 from __future__ import annotations
 
+import logging
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable, Callable
 
 import discord
 
-if TYPE_CHECKING:
-    from bot.client import PyramidBot
+log = logging.getLogger(__name__)
 
-ACTIONS = ("join", "start", "roll", "rematch", "undo-yes", "undo-no")
+MAX_ID = 2**63 - 1  # the database's integer range
 LABELS = {
     "join": "Join",
     "start": "Start",
@@ -30,16 +33,26 @@ STYLES = {
     "undo-yes": discord.ButtonStyle.success,
     "undo-no": discord.ButtonStyle.danger,
 }
+Handler = Callable[[discord.Interaction, int], Awaitable[None]]
+HANDLERS: dict[str, Handler] = {}
+STALE = "That button does nothing any more."
 
 
-class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"pg:(?P<action>[a-z-]+):(?P<game_id>[0-9]+)"):
+def on_press(action: str, handler: Handler) -> None:
+    """Let ``handler(interaction, game_id)`` answer presses of ``action`` buttons."""
+    HANDLERS[action] = handler
+
+
+class GameButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"pg:(?P<action>[a-z-]{1,20}):(?P<game_id>[0-9]{1,24})"
+):
     """A button bound to one game and one action."""
 
     def __init__(self, action: str, game_id: int) -> None:
         super().__init__(
             discord.ui.Button(
-                label=LABELS[action],
-                style=STYLES[action],
+                label=LABELS.get(action, action.title()),
+                style=STYLES.get(action, discord.ButtonStyle.secondary),
                 custom_id=f"pg:{action}:{game_id}",
                 emoji="🎲" if action == "roll" else None,
             )
@@ -51,19 +64,23 @@ class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=r"pg:(?P<ac
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
     ) -> GameButton:
-        action = match["action"]
-        if action not in ACTIONS:
-            raise ValueError(action)
-        return cls(action, int(match["game_id"]))
+        return cls(match["action"], int(match["game_id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: PyramidBot = interaction.client  # type: ignore[assignment]
-        await bot.handle_button(interaction, self.action, self.game_id)
+        from cogs.replies import refuse
+
+        handler = HANDLERS.get(self.action)
+        if handler is None or not 0 < self.game_id <= MAX_ID:
+            await refuse(interaction, STALE)
+            return
+        await handler(interaction, self.game_id)
 
 
-def buttons(game_id: int, *actions: str) -> discord.ui.View:
+def buttons(game_id: int, *actions: str, disabled: bool = False) -> discord.ui.View:
     """A persistent view holding buttons for ``actions`` of ``game_id``."""
     view = discord.ui.View(timeout=None)
     for action in actions:
-        view.add_item(GameButton(action, game_id))
+        button = GameButton(action, game_id)
+        button.item.disabled = disabled
+        view.add_item(button)
     return view

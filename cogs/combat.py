@@ -15,10 +15,9 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.service import ServiceError
-from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog, actor_of, post_report, refusals
-from games.base import GameError
-from games.combat import parse_extra_blocked
+from bot.session import MoveOption
+from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog
+from cogs.replies import refusals
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -77,10 +76,6 @@ class CombatCog(GameCog, group_name="combat", group_description="Martian Combat:
         bank: app_commands.Range[int, 0, 30] = 0,
         thread: bool = False,
     ) -> None:
-        try:  # refuse bad squares now rather than at the start (the full table protects the most squares)
-            parse_extra_blocked(blocked, players, variant)
-        except GameError as error:
-            raise ServiceError(str(error)) from None
         options = {"variant": variant, "blocked": blocked, "turn_limit": turn_limit}
         await self.create(interaction, options, players=players, clock=clock, bank=bank, thread=thread)
 
@@ -139,13 +134,15 @@ class CombatCog(GameCog, group_name="combat", group_description="Martian Combat:
         return await self._choices(interaction, current, lambda n: n.startswith(ACTION_WORDS))
 
     async def _play(self, interaction: discord.Interaction, notation: str) -> None:
-        report = await self.bot.service.move(interaction.channel_id, actor_of(interaction), notation)
-        await post_report(interaction, report)
+        await self.submit(interaction, notation)
 
     async def _choices(
         self, interaction: discord.Interaction, current: str, kind: Callable[[str], bool]
     ) -> list[app_commands.Choice[str]]:
-        return await self.suggestions(interaction, current, keep=kind)
+        def keep(option: MoveOption) -> bool:
+            return kind(option.notation)
+
+        return await self.suggestions(interaction, current, keep=keep)
 
 
 async def setup(bot: PyramidBot) -> None:

@@ -12,13 +12,11 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-import games
-from bot.service import Actor, ServiceError, outcome_from_json, rules_for
-from bot.store import GameRow
-from bot.undo import UndoStatus
-from cogs.base import actor_of, post_board, post_report, refusals
-from cogs.buttons import buttons
+from bot.session import ServiceError, UndoStatus, catalogue, outcome_from_json, rules_for
+from cogs import buttons as game_buttons
+from cogs.base import channel_of, post_board
 from cogs.messages import NO_PINGS, players_line
+from cogs.replies import actor_of, answer, post_report, refusals, run_guarded, tell
 from renderers.replay import animate
 
 if TYPE_CHECKING:
@@ -29,7 +27,7 @@ DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
 
 def game_choices() -> list[app_commands.Choice[str]]:
     """Every registered game as a slash-command choice."""
-    return [app_commands.Choice(name=r.title, value=name) for name, r in sorted(games.REGISTRY.items())]
+    return [app_commands.Choice(name=info.title, value=info.name) for info in catalogue()]
 
 
 def rules_sections(game: str) -> list[tuple[str, str]]:
@@ -57,6 +55,28 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         self.bot = bot
         super().__init__()
 
+    async def cog_load(self) -> None:
+        game_buttons.on_press("roll", self._roll_button)
+        game_buttons.on_press("undo-yes", self._undo_yes)
+        game_buttons.on_press("undo-no", self._undo_no)
+
+    async def _roll_button(self, interaction: discord.Interaction, game_id: int) -> None:
+        async def work() -> None:
+            game = await self.bot.service.game(game_id)
+            live = await self.bot.service.live_game(game.channel_id) if game is not None else None
+            if game is None or live is None or live.id != game_id:
+                raise ServiceError("This button belongs to a game that has ended.")
+            report = await self.bot.service.roll(game.channel_id, actor_of(interaction), token=interaction.token)
+            await post_report(interaction, report)
+
+        await run_guarded(interaction, f"roll button of game {game_id}", work())
+
+    async def _undo_yes(self, interaction: discord.Interaction, game_id: int) -> None:
+        await run_guarded(interaction, f"undo answer in game {game_id}", self._answer_undo(interaction, game_id, True))
+
+    async def _undo_no(self, interaction: discord.Interaction, game_id: int) -> None:
+        await run_guarded(interaction, f"undo answer in game {game_id}", self._answer_undo(interaction, game_id, False))
+
     @app_commands.command(name="status", description="Players, whose turn it is and the board of this channel's game.")
     @refusals
     async def status(self, interaction: discord.Interaction) -> None:
@@ -65,7 +85,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
     @app_commands.command(name="resign", description="Resign from this channel's game.")
     @refusals
     async def resign(self, interaction: discord.Interaction) -> None:
-        report = await self.bot.service.resign(interaction.channel_id, actor_of(interaction))
+        report = await self.bot.service.resign(channel_of(interaction), actor_of(interaction), token=interaction.token)
         await post_report(interaction, report)
 
     @app_commands.command(
@@ -73,17 +93,17 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
     )
     @refusals
     async def abort(self, interaction: discord.Interaction) -> None:
-        game = await self.bot.service.abort(interaction.channel_id, actor_of(interaction))
-        await interaction.response.send_message(
-            f"Game #{game.id} ({rules_for(game.game).title}) was aborted by "
+        game = await self.bot.service.abort(channel_of(interaction), actor_of(interaction))
+        await answer(
+            interaction,
+            content=f"Game #{game.id} ({rules_for(game.game).title}) was aborted by "
             f"{interaction.user.display_name}; it is unrated.",
-            allowed_mentions=NO_PINGS,
         )
 
     @app_commands.command(name="history", description="The move list of this channel's game, with a text file to keep.")
     @refusals
     async def history(self, interaction: discord.Interaction) -> None:
-        game, moves = await self.bot.service.history(interaction.channel_id)
+        game, moves = await self.bot.service.history(channel_of(interaction))
         rules = rules_for(game.game)
         lines = [
             f"{rules.title} — game #{game.id}",
@@ -104,18 +124,16 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
             title=f"{rules.title} — history of game #{game.id}", description=(shown or "No moves yet.")[:4000]
         )
         embed.set_footer(text=f"{len(moves)} moves · the attached file holds all of them")
-        await interaction.response.send_message(
-            embed=embed,
-            file=discord.File(io.BytesIO(text.encode()), filename=f"game-{game.id}.txt"),
-            allowed_mentions=NO_PINGS,
+        await answer(
+            interaction, embed=embed, file=discord.File(io.BytesIO(text.encode()), filename=f"game-{game.id}.txt")
         )
 
     @app_commands.command(name="mine", description="Your games in this server, where it is your turn first.")
     @refusals
     async def mine(self, interaction: discord.Interaction) -> None:
-        mine = await self.bot.service.store.games_of_user(interaction.user.id, interaction.guild_id)
+        mine = await self.bot.service.games_of_user(interaction.user.id, interaction.guild_id)
         if not mine:
-            await interaction.response.send_message("You are not in any game in this server.", ephemeral=True)
+            await tell(interaction, "You are not in any game in this server.")
             return
         rows = []
         for game in mine:
@@ -123,15 +141,14 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
             if game.status == "open":
                 rows.append((2, None, f"<#{game.channel_id}> {rules.title}: waiting for players"))
                 continue
-            state = self.bot.service.state_of(game)
-            seat = rules.to_move(state)
+            seat = await self.bot.service.to_move(game)
             yours = seat is not None and game.user_at(seat) == interaction.user.id
             left = f", deadline {discord.utils.format_dt(game.deadline, 'R')}" if game.deadline else ""
             label = "**your turn**" if yours else f"{game.name_at(seat) if seat is not None else '—'} to play"
             rows.append((0 if yours else 1, game.deadline, f"<#{game.channel_id}> {rules.title}: {label}{left}"))
         rows.sort(key=lambda r: (r[0], r[1] is None, r[1] or interaction.created_at))
         embed = discord.Embed(title="Your games", description="\n".join(r[2] for r in rows)[:4000])
-        await interaction.response.send_message(embed=embed, ephemeral=True)
+        await answer(interaction, embed=embed, ephemeral=True)
 
     @app_commands.command(name="board", description="Show the board of this channel's game (anyone may look).")
     @refusals
@@ -141,26 +158,26 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
     @app_commands.command(name="undo", description="Ask the other players to take back the last move.")
     @refusals
     async def undo(self, interaction: discord.Interaction) -> None:
-        status = await self.bot.undo.request(interaction.channel_id, actor_of(interaction))
+        status = await self.bot.undo.request(channel_of(interaction), actor_of(interaction), token=interaction.token)
         await self._post_undo(interaction, status)
 
-    async def answer_undo(self, interaction: discord.Interaction, game: GameRow, actor: Actor, accept: bool) -> None:
+    async def _answer_undo(self, interaction: discord.Interaction, game_id: int, accept: bool) -> None:
         """A player pressed Accept or Refuse under an undo request."""
-        status = await self.bot.undo.answer(game.id, actor, accept)
+        status = await self.bot.undo.answer(game_id, actor_of(interaction), accept, token=interaction.token)
         await self._post_undo(interaction, status)
 
     async def _post_undo(self, interaction: discord.Interaction, status: UndoStatus) -> None:
         if status.refused_by is not None:
-            await interaction.response.send_message(
-                f"{interaction.user.display_name} refused the undo; the game goes on.", allowed_mentions=NO_PINGS
-            )
+            await answer(interaction, content=f"{interaction.user.display_name} refused the undo; the game goes on.")
         elif status.report is not None:
             await post_report(interaction, status.report)
         else:
             waiting = " ".join(f"<@{uid}>" for uid in status.waiting_for)
-            await interaction.response.send_message(
-                f"<@{status.requester_id}> asks to take back **{status.target.notation}**. {waiting}: do you agree?",
-                view=buttons(status.game.id, "undo-yes", "undo-no"),
+            await answer(
+                interaction,
+                content=f"<@{status.requester_id}> asks to take back **{status.target.notation}**. "
+                f"{waiting}: do you agree?",
+                view=game_buttons.buttons(status.game.id, "undo-yes", "undo-no"),
                 allowed_mentions=discord.AllowedMentions(
                     users=[discord.Object(u) for u in status.waiting_for], everyone=False, roles=False
                 ),
@@ -174,8 +191,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
     @app_commands.choices(mode=[app_commands.Choice(name=m, value=m) for m in ("dm", "mention", "off")])
     @refusals
     async def notify(self, interaction: discord.Interaction, mode: app_commands.Choice[str]) -> None:
-        await self.bot.service.store.set_player_prefs(interaction.guild_id, interaction.user.id, notify=mode.value)
-        await interaction.response.send_message(f"Reminders: {mode.value}.", ephemeral=True)
+        await self.bot.service.set_notify(interaction.guild_id, interaction.user.id, mode.value)
+        await tell(interaction, f"Reminders: {mode.value}.")
 
     @app_commands.command(name="vacation", description="Pause your move clocks in this server for some days.")
     @app_commands.describe(days="How many days (your yearly allowance is shared by all your games)")
@@ -189,23 +206,23 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
                 await channel.send(
                     f"{name} is on vacation for {days} day(s); their clock is paused.", allowed_mentions=NO_PINGS
                 )
-        await interaction.response.send_message(
-            f"{name} is on vacation for {days} day(s); their clocks in {len(games_of_user)} game(s) are paused. "
-            f"{left} vacation day(s) left this year.",
-            allowed_mentions=NO_PINGS,
+        await answer(
+            interaction,
+            content=f"{name} is on vacation for {days} day(s); their clocks in {len(games_of_user)} game(s) are "
+            f"paused. {left} vacation day(s) left this year.",
         )
 
     @app_commands.command(name="replay", description="An animated replay of this channel's current or last game.")
     @refusals
     async def replay(self, interaction: discord.Interaction) -> None:
-        game, moves = await self.bot.service.history(interaction.channel_id)
+        game, moves = await self.bot.service.history(channel_of(interaction))
         if game.state is None:
             raise ServiceError("This game has not started yet.")
         await interaction.response.defer(thinking=True)
         long_game = len(moves) > 60
         progress_message = None
         if long_game:
-            progress_message = await interaction.followup.send(f"Drawing {len(moves) + 1} frames…", wait=True)
+            progress_message = await answer(interaction, content=f"Drawing {len(moves) + 1} frames…")
 
         async def progress(done: int, total: int) -> None:
             if progress_message is not None:
@@ -216,10 +233,10 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         if progress_message is not None:
             await progress_message.edit(content=f"Replay ready: {len(boards)} frames.")
         rules = rules_for(game.game)
-        await interaction.followup.send(
-            f"{rules.title} — replay of game #{game.id} ({len(moves)} moves).",
+        await answer(
+            interaction,
+            content=f"{rules.title} — replay of game #{game.id} ({len(moves)} moves).",
             file=discord.File(io.BytesIO(gif), filename=f"game-{game.id}.gif"),
-            allowed_mentions=NO_PINGS,
         )
 
 
@@ -251,7 +268,7 @@ class RulesCommand(commands.Cog):
         kwargs = {}
         if path.is_file():
             kwargs["file"] = discord.File(path, filename=f"{game.value}-rules.md")
-        await interaction.response.send_message(embed=embed, ephemeral=True, **kwargs)
+        await answer(interaction, embed=embed, ephemeral=True, **kwargs)
 
 
 async def setup(bot: PyramidBot) -> None:

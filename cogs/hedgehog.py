@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog, refusals
+from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog
+from cogs.replies import refusals
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 import discord
 
-from bot.service import Report
-from bot.store import GameRow
-from games.base import Outcome
+from bot.session import GameRow, Reminder, Report
+from cogs.buttons import buttons
 
 BOARD_FILE = "board.png"
 NO_PINGS = discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False)
@@ -35,7 +35,7 @@ def players_line(game: GameRow) -> str:
     return ", ".join(f"{s.seat + 1}. {s.display_name}" for s in game.seats)
 
 
-def outcome_text(game: GameRow, outcome: Outcome, seat_name: Any) -> str:
+def outcome_text(game: GameRow, outcome: Any, seat_name: Any) -> str:
     """The final result: places, names and scores."""
     order = sorted(range(len(outcome.ranks)), key=lambda s: (outcome.ranks[s], s))
     rows = []
@@ -91,6 +91,45 @@ def report_payload(report: Report, view: discord.ui.View | None = None) -> dict[
     if view is not None:
         payload["view"] = view
     return payload
+
+
+def report_view(report: Report) -> discord.ui.View | None:
+    """The buttons under a move's reply: Roll when the next player must roll, Rematch at the end."""
+    if report.outcome is not None or report.game.status in ("finished", "aborted"):
+        return buttons(report.game.id, "rematch")
+    if report.needs_roll:
+        return buttons(report.game.id, "roll")
+    return None
+
+
+def reminder_text(reminder: Reminder) -> str:
+    """The words of a turn reminder."""
+    left = format_span(timedelta(seconds=reminder.seconds_left))
+    return (
+        f"Reminder: it is your turn in {reminder.title} (game #{reminder.game_id}) in <#{reminder.channel_id}>. "
+        f"Time left: {left}."
+    )
+
+
+def format_span(span: timedelta) -> str:
+    """A duration in words: "2 days 3 hours", "45 minutes"."""
+    seconds = max(0, int(span.total_seconds()))
+    days, rest = divmod(seconds, 86_400)
+    hours, rest = divmod(rest, 3_600)
+    minutes = rest // 60
+    parts = []
+    if days:
+        parts.append(plural(days, "day"))
+    if hours:
+        parts.append(plural(hours, "hour"))
+    if not days and minutes:
+        parts.append(plural(minutes, "minute"))
+    return " ".join(parts) or "less than a minute"
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``1 day``, ``2 days``; ``many`` for irregular plurals."""
+    return f"{count} {noun if count == 1 else many or noun + 's'}"
 
 
 def lobby_embed(game: GameRow, title: str, min_players: int) -> discord.Embed:

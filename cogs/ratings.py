@@ -15,8 +15,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.rating_service import RatingService, RecentResult
-from bot.service import ServiceError, rules_for
+from bot.session import ServiceError, rules_for
+from bot.session.ratings import RatingService, RecentResult
 from cogs.base import refusals
 from cogs.core import game_choices
 from cogs.messages import NO_PINGS
@@ -56,8 +56,7 @@ class RatingCommands(commands.Cog):
         self.ratings: RatingService | None = None
 
     async def cog_load(self) -> None:
-        self.ratings = RatingService(self.bot.service.store, clock=self.bot.service.clock)
-        self.bot.service.listeners.append(self.ratings.on_report)
+        self.ratings = self.bot.session.ratings
         try:
             caught = await self.ratings.catch_up()
         except Exception:
@@ -65,10 +64,6 @@ class RatingCommands(commands.Cog):
         else:
             if caught:
                 log.info("rated %s finished games that had not been rated", caught)
-
-    async def cog_unload(self) -> None:
-        if self.ratings is not None and self.ratings.on_report in self.bot.service.listeners:
-            self.bot.service.listeners.remove(self.ratings.on_report)
 
     @property
     def service(self) -> RatingService:

@@ -1,6 +1,6 @@
 """``/tournament ...``: create, join, check in, run and follow tournaments inside Discord.
 
-The work is done by ``bot.tournaments.TournamentManager``; this cog parses options, checks who may
+The work is done by ``bot.tournaments.manager.TournamentManager``; this cog parses options, checks who may
 organise (Manage Server, or the role named by the ``TOURNAMENT_ROLE`` setting), and gives the
 manager a ``DiscordHost`` to open match threads and post announcements.  A ``tasks`` loop handles
 start times, check-in windows and round deadlines, and catches up after a restart (its first run is
@@ -22,10 +22,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.rating_service import RatingService
-from bot.service import Actor, Report, ServiceError, rules_for
-from bot.tournament_store import CHECKIN, FINISHED, REGISTRATION, RUNNING, MatchRecord, TournamentRow
-from bot.tournaments import (
+from bot.session import Actor, Report, ServiceError, rules_for
+from bot.session.tournament_records import CHECKIN, FINISHED, REGISTRATION, RUNNING, MatchRecord, TournamentRow
+from bot.tournaments.manager import (
     ELIMINATION,
     FORMAT_NAMES,
     TournamentError,
@@ -36,9 +35,11 @@ from bot.tournaments import (
     render_standings_image,
     timestamp,
 )
-from cogs.base import CLOCK_CHOICES, actor_of, refusals, refuse, report_view
+from cogs.announcer import announcer_of
+from cogs.base import CLOCK_CHOICES
 from cogs.core import game_choices
-from cogs.messages import NO_PINGS, report_payload
+from cogs.messages import NO_PINGS, report_payload, report_view
+from cogs.replies import actor_of, refusals, refuse
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -127,6 +128,7 @@ class DiscordHost:
             everyone=False, roles=False, users=[discord.Object(u) for u in match.players], replied_user=False
         )
         await thread.send(**payload)
+        await self.bot.service.delivered(report.delivery_id)
 
     async def announce(
         self,
@@ -251,8 +253,9 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         service = self.bot.service
         self.manager = TournamentManager(
             service,
+            self.bot.session.records,
             DiscordHost(self.bot),
-            ratings=RatingService(service.store, clock=service.clock),
+            ratings=self.bot.session.ratings,
             clock=service.clock,
             spawn=self._spawn,
         )
@@ -285,15 +288,10 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         """Start times, check-in windows, round deadlines and catch-up (the first run is at start-up)."""
         try:
             await self.tournaments.tick()
-            events = await self.tournaments.enforce_deadlines(self.bot.timekeeper.tick)
+            await self.tournaments.enforce_deadlines(self.bot.timekeeper.tick)
         except Exception:
             log.exception("tournament check failed")
-            return
-        for event in events:
-            try:
-                await self.bot.deliver(event)
-            except Exception:
-                log.exception("could not deliver %s", type(event).__name__)
+        await announcer_of(self.bot).flush()
 
     @scheduler.before_loop
     async def _before_scheduler(self) -> None:

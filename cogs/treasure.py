@@ -7,8 +7,9 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.service import ServiceError
-from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog, actor_of, post_report, refusals
+from bot.session import ServiceError
+from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog
+from cogs.replies import refusals
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -94,8 +95,7 @@ class TreasureCog(
         return await self._choices(interaction, current, arranging=False)
 
     async def _play(self, interaction: discord.Interaction, notation: str) -> None:
-        report = await self.bot.service.move(interaction.channel_id, actor_of(interaction), notation)
-        await post_report(interaction, report)
+        await self.submit(interaction, notation)
 
     async def _choices(
         self, interaction: discord.Interaction, current: str, *, arranging: bool
@@ -105,8 +105,7 @@ class TreasureCog(
         return await self.suggestions(
             interaction,
             current,
-            keep=lambda notation: notation.startswith("arrange"),
-            value=lambda notation: notation.removeprefix("arrange "),
+            keep=lambda option: option.notation.startswith("arrange"),
         )
 
 

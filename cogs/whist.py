@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog, actor_of, post_report, refusals
+from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog
+from cogs.replies import refusals
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -105,13 +106,12 @@ class WhistCog(GameCog, group_name="whist", group_description="Martian Whist: dr
         notation = text.strip()
         if not notation.lower().startswith(verb):
             notation = f"{verb} {notation}"
-        report = await self.bot.service.move(interaction.channel_id, actor_of(interaction), notation)
-        await post_report(interaction, report)
+        await self.submit(interaction, notation)
 
     async def _choices(
         self, interaction: discord.Interaction, current: str, verb: str
     ) -> list[app_commands.Choice[str]]:
-        return await self.suggestions(interaction, current, keep=lambda notation: notation.startswith(verb + " "))
+        return await self.suggestions(interaction, current, keep=lambda option: option.notation.startswith(verb + " "))
 
 
 async def setup(bot: PyramidBot) -> None:

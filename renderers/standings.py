@@ -2,7 +2,7 @@
 
 The inputs are read by attribute only, so this module needs nothing from ``bot`` (layers import one
 way): any object with the attributes listed in each function will do, e.g. the rows of
-``bot.standings`` and the ``Bracket`` of ``bot.pairings``.
+``bot.tournaments.standings`` and the ``Bracket`` of ``bot.tournaments.pairings``.
 
 Drawn in the shared style of ``renderers.pyramids``: the mid-tone background, outlined text, about
 900 px wide, the top three marked with a large, medium and small pyramid.  The bundled font covers
@@ -140,7 +140,7 @@ def render_leaderboard(rows: Sequence[Any], title: str = "Leaderboard", subtitle
     """The top 20 of a leaderboard: rank, name, rating (the ordinal), games, wins.
 
     Each row needs ``rank``, ``name``, ``rating`` (a number, or an object with ``ordinal`` such as
-    ``bot.ratings.Rating``), ``games`` and ``wins``.  Rows are drawn in the order given.
+    ``bot.rating_model.Rating``), ``games`` and ``wins``.  Rows are drawn in the order given.
     """
     columns = [_Column("#", MARGIN + 52, "r"), _Column("Player", MARGIN + 104, "l")]
     columns += _numeric_columns(("Rating", "Games", "Wins"), 130)
@@ -168,7 +168,7 @@ def render_standings(
     """Tournament standings with the format's tiebreak columns.
 
     Each row needs ``place``, ``player``, ``points``, ``games`` and ``tiebreaks`` (a sequence of
-    (label, value) pairs, as ``bot.standings.StandingRow`` gives); ``names`` maps players to
+    (label, value) pairs, as ``bot.tournaments.standings.StandingRow`` gives); ``names`` maps players to
     display names (default ``str(player)``).  Players sharing a place show the same number.
     """
     names = names or {}
@@ -207,7 +207,7 @@ def render_bracket(bracket: Any, names: Mapping[Hashable, str] | None = None, ti
 
     ``bracket.rounds`` is a sequence of rounds, each a sequence of matches with ``players`` (two,
     None for a bye or a player not known yet), ``seeds`` (likewise), ``winner`` and ``bye``, as
-    ``bot.pairings.Bracket`` gives; ``names`` maps players to display names.
+    ``bot.tournaments.pairings.Bracket`` gives; ``names`` maps players to display names.
     """
     names = names or {}
     rounds = [list(rnd) for rnd in bracket.rounds]

@@ -1,8 +1,16 @@
-"""The layers import one way: games and renderers know nothing of Discord, databases or clocks."""
+"""The layers import one way, and each keeps to its job; no exceptions are listed here.
+
+- ``games`` and ``renderers`` know nothing of Discord, databases or clocks;
+- ``bot`` never imports ``cogs``, and produces no Discord markup (mentions, channel links, timestamps);
+- ``cogs`` never imports a game engine: what it shows of a game comes from the session layer;
+- game storage is private to the session layer (``bot/session/``): nothing else imports its store or
+  schema, or reaches a ``.store`` attribute.
+"""
 
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -10,29 +18,91 @@ FORBIDDEN = {
     "games": {"discord", "sqlalchemy", "aiosqlite", "PIL", "bot", "cogs", "renderers", "time", "datetime", "asyncio"},
     "renderers": {"discord", "sqlalchemy", "aiosqlite", "bot", "cogs", "asyncio"},
     "bot": {"cogs"},
+    "cogs": {"games", "sqlalchemy", "aiosqlite"},
 }
-ALLOWED_EXCEPTIONS = {("bot", "client.py"): {"cogs"}}
+SESSION = ROOT / "bot" / "session"
+PRIVATE_TO_SESSION = {"bot.session.store", "bot.session.schema"}
+PROCESS_ENTRY = {"bot/client.py", "bot/__main__.py"}
+MARKUP = re.compile(r"<@!?\d|<@&|<#\d|<t:\d|<@\{|<#\{|<t:\{|\*\*\{")
 
 
-def imported_roots(path: Path) -> set[str]:
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    roots = set()
+def python_files(*layers: str) -> list[Path]:
+    return sorted(path for layer in layers for path in (ROOT / layer).rglob("*.py"))
+
+
+def imported_modules(tree: ast.AST) -> set[str]:
+    modules = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
-            roots.update(alias.name.split(".")[0] for alias in node.names)
+            modules.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            roots.add(node.module.split(".")[0])
-    return roots
+            modules.add(node.module)
+            modules.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return modules
+
+
+def parse(path: Path) -> ast.AST:
+    return ast.parse(path.read_text(encoding="utf-8"))
 
 
 def test_layers_import_only_downward():
     problems = []
     for layer, forbidden in FORBIDDEN.items():
-        for path in sorted((ROOT / layer).rglob("*.py")):
-            allowed = ALLOWED_EXCEPTIONS.get((layer, path.name), set())
-            bad = (imported_roots(path) & forbidden) - allowed
+        for path in python_files(layer):
+            roots = {name.split(".")[0] for name in imported_modules(parse(path))}
+            bad = roots & forbidden
             if bad:
                 problems.append(f"{path.relative_to(ROOT)} imports {sorted(bad)}")
+    assert not problems, "\n".join(problems)
+
+
+def test_game_storage_is_private_to_the_session_layer():
+    problems = []
+    for path in python_files("bot", "cogs", "bench"):
+        if SESSION in path.parents:
+            continue
+        tree = parse(path)
+        reached = imported_modules(tree) & PRIVATE_TO_SESSION
+        if reached:
+            problems.append(f"{path.relative_to(ROOT)} imports {sorted(reached)}")
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Attribute) and node.attr == "store":
+                problems.append(f"{path.relative_to(ROOT)}:{node.lineno} reaches .store")
+    assert not problems, "\n".join(problems)
+
+
+def docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the docstring nodes of a module, its classes and functions."""
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                found.add(id(first.value))
+    return found
+
+
+def test_the_bot_process_writes_no_discord_markup():
+    problems = []
+    for path in python_files("bot"):
+        source = path.read_text(encoding="utf-8")
+        tree = ast.parse(source)
+        skip = docstrings(tree)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant | ast.JoinedStr) and id(node) not in skip:
+                text = ast.get_source_segment(source, node) or ""
+                if MARKUP.search(text):
+                    problems.append(f"{path.relative_to(ROOT)}:{node.lineno} {text[:60]}")
+    assert not problems, "\n".join(problems)
+
+
+def test_the_bot_process_holds_no_discord_ui():
+    """Only the process entry (the client wiring the extensions, and ``__main__``) may import discord."""
+    problems = []
+    for path in python_files("bot"):
+        roots = {name.split(".")[0] for name in imported_modules(parse(path))}
+        if "discord" in roots and path.relative_to(ROOT).as_posix() not in PROCESS_ENTRY:
+            problems.append(str(path.relative_to(ROOT)))
     assert not problems, "\n".join(problems)
 
 

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.pairings import (
+from bot.tournaments.pairings import (
     Bracket,
     PairingError,
     Round,
@@ -30,7 +30,7 @@ from bot.pairings import (
     table_sizes,
     table_swiss_pairings,
 )
-from bot.standings import Result, duel_standings, table_standings
+from bot.tournaments.standings import Result, duel_standings, table_standings
 
 # --------------------------------------------------------------------------------------------
 # helpers

@@ -7,11 +7,11 @@ from datetime import UTC, datetime, timedelta
 import pytest
 from sqlalchemy import inspect
 
-from bot import schema
-from bot.rating_service import RatingService
-from bot.ratings import Rating, rate_game
-from bot.service import Actor, GameService
-from bot.store import Store
+from bot.rating_model import Rating, rate_game
+from bot.session import schema
+from bot.session.ratings import RatingService
+from bot.session.service import Actor, GameService
+from bot.session.store import Store
 
 NOW = datetime(2026, 4, 1, 12, 0, tzinfo=UTC)
 GUILD = 42

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from openskill.models import PlackettLuce
 
-from bot.ratings import (
+from bot.rating_model import (
     DEFAULT_MU,
     DEFAULT_SIGMA,
     MAX_TIED,

@@ -7,8 +7,8 @@ import random
 import pytest
 
 from bot.selfplay import play_one
-from bot.service import GameService
-from bot.store import Store
+from bot.session.service import GameService
+from bot.session.store import Store
 
 # Short settings keep random games brief; every game still ends by its own rules.
 CASES = [

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.standings import (
+from bot.tournaments.standings import (
     DUEL_TIEBREAKS,
     TABLE_TIEBREAKS,
     Result,

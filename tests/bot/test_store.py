@@ -10,10 +10,10 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-from bot import schema
 from bot.selfplay import play_one
-from bot.service import Actor, GameService, ServiceError
-from bot.store import NewMove, StaleVersion, Store
+from bot.session import schema
+from bot.session.service import Actor, GameService, ServiceError
+from bot.session.store import NewMove, StaleVersion, Store
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -108,7 +108,7 @@ async def test_a_crash_between_the_two_writes_leaves_no_half_move(db_url, monkey
     first = alice if report.to_move_user == 1 else bob
     before = await store.live_game(5)
 
-    from bot import store as store_module
+    from bot.session import store as store_module
 
     real_insert = store_module.insert
 
@@ -199,7 +199,7 @@ async def test_shutdown_waits_for_the_move_in_flight(db_url, monkeypatch):
 
 
 async def test_the_state_cache_keeps_only_the_most_recent_games(db_url, monkeypatch):
-    from bot import service as service_module
+    from bot.session import service as service_module
 
     monkeypatch.setattr(service_module, "STATE_CACHE_SIZE", 2)
     store = await Store.open(db_url)

@@ -16,12 +16,21 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 import games
-from bot.service import Actor, GameService, ServiceError
-from bot.standings import place_points
-from bot.store import Store
-from bot.timekeeper import Timekeeper
-from bot.tournament_store import ABSENT, BYE, CANCELLED, DONE, FINISHED, PLAYING, REST, RUNNING
-from bot.tournaments import (
+from bot.session.service import Actor, GameService, ServiceError
+from bot.session.store import Store
+from bot.session.timekeeper import Timekeeper
+from bot.session.tournament_records import (
+    ABSENT,
+    BYE,
+    CANCELLED,
+    DONE,
+    FINISHED,
+    PLAYING,
+    REST,
+    RUNNING,
+    TournamentRecords,
+)
+from bot.tournaments.manager import (
     TournamentError,
     TournamentManager,
     default_rounds,
@@ -29,6 +38,7 @@ from bot.tournaments import (
     parse_start,
     results_of,
 )
+from bot.tournaments.standings import place_points
 
 NOW = datetime(2026, 4, 1, 12, 0, tzinfo=UTC)
 GUILD = 42
@@ -87,7 +97,7 @@ async def env(db_url):
     clock = Clock()
     service = GameService(store, clock=clock, render=False)
     host = FakeHost()
-    manager = TournamentManager(service, host, clock=clock)
+    manager = TournamentManager(service, TournamentRecords(store), host, clock=clock)
     service.listeners.append(manager.on_report)
     yield store, service, manager, host, clock
     await store.close()
@@ -104,7 +114,7 @@ async def register(manager, tournament, players):
 
 async def current(manager, tournament_id):
     t = await manager.get(tournament_id)
-    return t, await manager.store.matches(t.id, t.current_round)
+    return t, await manager.records.matches(t.id, t.current_round)
 
 
 async def finish_round(service, manager, tournament_id, rng, names):
@@ -296,14 +306,14 @@ async def test_a_five_player_swiss_with_byes_no_rematches_and_results_recorded_o
     report = await service.resign(first.thread_id, Actor(first.players[0], "x"))
     assert await manager.record_game(report.game, report.outcome) is None
     await manager.on_report(report)
-    recorded = await manager.store.match(first.id)
+    recorded = await manager.records.match(first.id)
     assert recorded.status == DONE and recorded.ranks == (2, 1)
-    assert sum(1 for m in await manager.store.matches(cup.id) if m.status == DONE) == 1
+    assert sum(1 for m in await manager.records.matches(cup.id) if m.status == DONE) == 1
     for _ in range(3):
         await finish_round(service, manager, cup.id, rng, names)
     t = await manager.get(cup.id)
     assert t.status == FINISHED and t.current_round == 3
-    everything = await manager.store.matches(cup.id)
+    everything = await manager.records.matches(cup.id)
     byes = [m.players[0] for m in everything if m.status == BYE]
     assert len(byes) == 3 and len(set(byes)) == 3  # one bye per round, never twice to a player
     pairs = [frozenset(m.players) for m in everything if len(m.players) == 2]
@@ -340,8 +350,8 @@ async def test_two_games_ending_at_the_same_instant_pair_the_next_round_once(env
     await asyncio.gather(manager.advance(cup.id), manager.advance(cup.id), manager.tick())
     t, second = await current(manager, cup.id)
     assert t.current_round == 2 and len(second) == 2
-    assert len(await manager.store.matches(cup.id)) == 4
-    first_round = await manager.store.matches(cup.id, 1)
+    assert len(await manager.records.matches(cup.id)) == 4
+    first_round = await manager.records.matches(cup.id, 1)
     assert all(m.status == DONE and m.ranks is not None for m in first_round)
 
 
@@ -359,7 +369,7 @@ async def test_a_failed_launch_is_resumed_by_the_periodic_check_without_repeatin
     assert sorted(m.status for m in matches) == ["pending", PLAYING]
     host.fail_after = None
     # a restart: a fresh manager over the same database catches up
-    fresh = TournamentManager(service, host, clock=service.clock)
+    fresh = TournamentManager(service, TournamentRecords(service.store), host, clock=service.clock)
     service.listeners[:] = [fresh.on_report]
     await fresh.tick()
     await fresh.tick()
@@ -384,9 +394,9 @@ async def test_a_game_that_ended_while_nobody_listened_is_recorded_at_the_next_c
     _t, (match,) = await current(manager, cup.id)
     service.listeners.clear()  # the bot stops right after the game's last move is stored
     await service.resign(match.thread_id, Actor(match.players[0], "x"))
-    assert (await manager.store.match(match.id)).status == PLAYING
+    assert (await manager.records.match(match.id)).status == PLAYING
     await manager.tick()
-    assert (await manager.store.match(match.id)).status == DONE
+    assert (await manager.records.match(match.id)).status == DONE
     assert (await manager.get(cup.id)).status == FINISHED
 
 
@@ -418,7 +428,7 @@ async def test_round_robin_everyone_meets_everyone_and_a_dropout_forfeits(env):
         await finish_round(service, manager, cup.id, rng, names)
     t = await manager.get(cup.id)
     assert t.status == FINISHED
-    everything = await manager.store.matches(cup.id)
+    everything = await manager.records.matches(cup.id)
     played = Counter(frozenset(m.players) for m in everything if len(m.players) == 2)
     assert all(count == 1 for count in played.values())
     forfeits = [m for m in everything if m.status == BYE]
@@ -496,7 +506,7 @@ async def test_a_nine_player_table_swiss(env, game):
         await finish_round(service, manager, cup.id, rng, names)
     t = await manager.get(cup.id)
     assert t.status == FINISHED
-    everything = await manager.store.matches(cup.id)
+    everything = await manager.records.matches(cup.id)
     assert all(m.status == DONE for m in everything)
     standings = await manager.standings(cup.id)
     points = {row.player: row.points for row in standings.rows}
@@ -550,7 +560,7 @@ async def test_check_in_opens_before_the_start_time_and_absentees_are_left_out(e
     await manager.tick()
     t = await manager.get(cup.id)
     assert t.status == RUNNING
-    roster = {p.user_id: p.status for p in await manager.store.players(cup.id)}
+    roster = {p.user_id: p.status for p in await manager.records.players(cup.id)}
     assert roster[players[3].user_id] == ABSENT and sum(1 for s in roster.values() if s == "active") == 4
     assert "Not checked in, left out: p4" in host.texts()[-2]
 
@@ -593,11 +603,11 @@ async def test_the_round_deadline_times_out_the_games_still_running_and_the_roun
     t, (table,) = await current(manager, cup.id)
     assert t.round_deadline == NOW + timedelta(days=2)
     clock.advance(days=1)
-    assert await manager.enforce_deadlines(keeper.tick) == []  # not yet
+    assert await manager.enforce_deadlines(keeper.tick) == 0  # not yet
     clock.advance(days=1, minutes=1)
-    events = await manager.enforce_deadlines(keeper.tick)
-    assert events  # the timeouts, to be posted in the match threads
-    first = await manager.store.match(table.id)
+    played = await manager.enforce_deadlines(keeper.tick)
+    assert played  # the timeouts, announced in the match threads from their delivery records
+    first = await manager.records.match(table.id)
     assert first.status == DONE and len(first.ranks) == 5  # (every forced turn passes: the game ends)
     t, (table2,) = await current(manager, cup.id)
     assert t.current_round == 2 and table2.status == PLAYING
@@ -612,7 +622,7 @@ async def test_kick_resigns_the_running_game_and_cancel_stops_the_rest(env):
     )
     await register(manager, cup, players)
     await manager.kick(cup.id, ORGANISER, players[3].user_id)  # before the start: the registration goes
-    assert len(await manager.store.players(cup.id)) == 3
+    assert len(await manager.records.players(cup.id)) == 3
     await manager.join(cup.id, players[3])
     await manager.start(cup.id, ORGANISER)
     _t, matches = await current(manager, cup.id)
@@ -620,7 +630,7 @@ async def test_kick_resigns_the_running_game_and_cancel_stops_the_rest(env):
     with pytest.raises(TournamentError, match="can remove players"):
         await manager.kick(cup.id, players[0], victim)
     await manager.kick(cup.id, ORGANISER, victim)
-    kicked_match = await manager.store.match(matches[0].id)
+    kicked_match = await manager.records.match(matches[0].id)
     assert kicked_match.status == DONE and kicked_match.ranks[kicked_match.players.index(victim)] == 2
     assert any("was removed from Strict" in text for _, text in host.posts)
     await manager.cancel(cup.id, ORGANISER)
@@ -659,7 +669,7 @@ async def test_a_match_game_left_half_set_up_by_a_crash_is_completed_not_duplica
     _t, (match,) = await current(manager, cup.id)
     assert match.status == "pending" and match.thread_id is None
     # the crash came after the thread and the game's creation, before the second seat was taken
-    await manager.store.update_match(match.id, thread_id=777)
+    await manager.records.update_match(match.id, thread_id=777)
     first = players[0] if players[0].user_id == match.players[0] else players[1]
     await service.new_game(
         guild_id=GUILD, channel_id=777, game="whist", actor=first, max_players=2, tournament_id=cup.id

@@ -6,6 +6,7 @@ import itertools
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import timedelta
+from pathlib import Path
 from typing import Any
 
 import discord
@@ -13,6 +14,16 @@ import pytest
 
 from bot.client import PyramidBot, create_bot
 from bot.settings import Settings
+
+SETTLE_SECONDS = 120.0  # how long SimCord waits for the bot's work, in real time: generous on a busy machine
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Give every Discord test a settle timeout that no machine load reaches (a test never waits for it)."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(item.fspath).parents and item.get_closest_marker("simcord") is None:
+            item.add_marker(pytest.mark.simcord(settle_timeout=SETTLE_SECONDS))
 
 
 @pytest.fixture

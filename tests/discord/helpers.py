@@ -7,6 +7,12 @@ import re
 from typing import Any
 
 MENTION = re.compile(r"<@!?(\d+)>")
+STAMP = re.compile(r"\s*@\d+$")
+
+
+def notation(choice: dict[str, Any]) -> str:
+    """The move notation of an autocomplete choice (its value also carries the ply it was offered at)."""
+    return STAMP.sub("", str(choice["value"]))
 
 
 def embed_of(result: Any) -> Any:

@@ -15,10 +15,10 @@ import pytest
 
 from bot.client import PyramidBot
 from bot.selfplay import play_one
-from bot.service import GameService, ServiceError
-from bot.store import Store
+from bot.session.service import GameService, ServiceError
+from bot.session.store import Store
 from games.assassin import RULES, SAFE, Move, Reroll, State
-from tests.discord.helpers import embed_of, field, next_actor, refusal
+from tests.discord.helpers import embed_of, field, next_actor, notation, refusal
 
 
 def only_refusals(env: Any) -> None:
@@ -124,7 +124,7 @@ async def test_four_players_play_to_the_end_with_a_capture_and_refused_input(tab
         offered = await actor.autocomplete(table.channel, "assassin move", "notation", "")
         legal = {RULES.format_move(state, m) for m in RULES.legal_moves(state)}
         assert offered and len(offered) == min(25, len(legal))
-        assert {c["value"] for c in offered} <= legal
+        assert {notation(c) for c in offered} <= legal
         assert await other_player(players, actor).autocomplete(table.channel, "assassin move", "notation", "") == []
         if refused_moves < 3 and state.phase == "move":
             # a square the die cannot reach, the safehouse, and garbage: refused with the reason
@@ -137,11 +137,11 @@ async def test_four_players_play_to_the_end_with_a_capture_and_refused_input(tab
                 text = refusal(await actor.slash(table.channel, "assassin move", notation=bad))
                 assert text and "\n" not in text
             refused_moves += 1
-        values = [c["value"] for c in offered]
+        values = [notation(c) for c in offered]
         if len(legal) > 25:  # narrowing by file keeps every choice on that file
             file = sorted(legal)[0][0]
             narrowed = await actor.autocomplete(table.channel, "assassin move", "notation", file)
-            assert narrowed and all(c["value"].startswith(file) for c in narrowed)
+            assert narrowed and all(notation(c).startswith(file) for c in narrowed)
         choice = pick(state, values if len(legal) <= 25 else sorted(legal), captures > 0)
         result = await actor.slash(table.channel, "assassin move", notation=choice)
         assert not result.ephemeral, result.response.content

@@ -10,7 +10,7 @@ import re
 from datetime import timedelta
 
 from renderers.replay import frame_count
-from tests.discord.helpers import embed_of, field, next_actor, refusal
+from tests.discord.helpers import embed_of, field, next_actor, notation, refusal
 
 HOUR = 3600
 
@@ -32,7 +32,7 @@ async def finish_turn(actor, table, real_move: bool = False):
     """Roll, optionally make one real move, then pass unless the turn already ended by itself."""
     result = await actor.slash(table.channel, "hedgehog roll")
     if real_move and next_actor(result, table.members)[0] is actor:
-        choices = [c["value"] for c in await actor.autocomplete(table.channel, "hedgehog move", "notation", "")]
+        choices = [notation(c) for c in await actor.autocomplete(table.channel, "hedgehog move", "notation", "")]
         real = [c for c in choices if c != "pass"]
         if real:
             result = await actor.slash(table.channel, "hedgehog move", notation=real[0])
@@ -191,7 +191,7 @@ async def test_history_and_an_animated_replay_with_one_frame_per_ply_plus_one(ta
         if kind == "roll":
             result = await actor.slash(table.channel, "hedgehog roll")
         else:
-            choices = [c["value"] for c in await actor.autocomplete(table.channel, "hedgehog move", "notation", "")]
+            choices = [notation(c) for c in await actor.autocomplete(table.channel, "hedgehog move", "notation", "")]
             moves = [c for c in choices if c != "pass"] or choices
             result = await actor.slash(table.channel, "hedgehog move", notation=rng.choice(moves))
         plies += 1

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from tests.discord.helpers import embed_of, field, next_actor, refusal
+from tests.discord.helpers import embed_of, field, next_actor, notation, refusal
 
 DICE = re.compile(r"rolls \d \+ \d = \d+")
 
@@ -56,7 +56,7 @@ class Player:
                 await self.refuse(actor, "combat counter", "Not now")
                 self.refused.add("offer")
             choices = await actor.autocomplete(channel, "combat attack", "notation", "")
-            assert choices and all("x" in c["value"] for c in choices)
+            assert choices and all("x" in notation(c) for c in choices)
             return await actor.slash(channel, "combat attack", notation=choices[0]["value"])
         if "counter" in line:
             return await actor.slash(channel, "combat counter" if self.rng.random() < 0.7 else "combat pass")
@@ -129,7 +129,7 @@ async def test_two_players_play_an_advanced_game_until_someone_wins(table, simco
 
     # the step suggestions are exactly the caller's steps
     suggested = await first.autocomplete(table.channel, "combat step", "notation", "")
-    assert suggested and all(c["value"].startswith(letter) for c in suggested)
+    assert suggested and all(notation(c).startswith(letter) for c in suggested)
     assert await second.autocomplete(table.channel, "combat step", "notation", "") == []
 
     async def restart() -> None:

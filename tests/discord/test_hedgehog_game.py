@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tests.discord.helpers import embed_of, field, next_actor, play_turns, refusal
+from tests.discord.helpers import embed_of, field, next_actor, notation, play_turns, refusal
 
 
 async def open_game(table, players: int = 3, **options):
@@ -90,10 +90,10 @@ async def test_autocomplete_lists_only_the_callers_legal_moves(table):
     assert await first.autocomplete(table.channel, "hedgehog move", "notation", "") == []  # must roll first
     await first.slash(table.channel, "hedgehog roll")
     mine = await first.autocomplete(table.channel, "hedgehog move", "notation", "")
-    assert mine and any(c["value"] == "pass" for c in mine)
+    assert mine and any(notation(c) == "pass" for c in mine)
     assert await others[0].autocomplete(table.channel, "hedgehog move", "notation", "") == []
     typed = await first.autocomplete(table.channel, "hedgehog move", "notation", "pass")
-    assert [c["value"] for c in typed] == ["pass"]
+    assert [notation(c) for c in typed] == ["pass"]
 
 
 async def test_lobby_refusals(table):

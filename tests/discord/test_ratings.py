@@ -67,8 +67,8 @@ async def test_an_aborted_game_changes_no_rating(table):
 async def test_a_player_cannot_abort_a_tournament_match_alone(db_url):
     from datetime import UTC, datetime
 
-    from bot.service import Actor, GameService, ServiceError
-    from bot.store import Store
+    from bot.session.service import Actor, GameService, ServiceError
+    from bot.session.store import Store
 
     store = await Store.open(db_url)
     service = GameService(store, clock=lambda: datetime(2026, 5, 1, tzinfo=UTC), render=False)

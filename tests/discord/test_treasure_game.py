@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.client import PyramidBot
 from games.treasure import RULES, Step, TreasureState, geometry
-from tests.discord.helpers import embed_of, field, next_actor, refusal
+from tests.discord.helpers import embed_of, field, next_actor, notation, refusal
 
 
 async def open_game(table: Any, players: int, **options: Any) -> Any:
@@ -34,7 +34,7 @@ async def hunt_to_end(channel: Any, result: Any, members: list[Any], rng: random
         else:
             choices = await actor.autocomplete(channel, "treasure move", "notation", "")
             assert choices and len(choices) <= 25
-            takes = [c for c in choices if "x" in c["value"]]
+            takes = [c for c in choices if "x" in notation(c)]
             result = await actor.slash(channel, "treasure move", notation=rng.choice(takes or choices)["value"])
         assert not result.ephemeral, result.response.content
     raise AssertionError("the game did not end")
@@ -66,10 +66,10 @@ async def test_two_players_arrange_and_play_to_the_end_with_refused_input(table,
     assert "six coins" in refusal(await first.slash(table.channel, "treasure arrange", order="0123"))
     assert "set out their coins" in refusal(await first.slash(table.channel, "treasure move", notation="3:c2-c5"))
     offered = await first.autocomplete(table.channel, "treasure arrange", "order", "")
-    assert len(offered) == 25 and offered[0]["value"] == "012345"
+    assert len(offered) == 25 and notation(offered[0]) == "arrange 012345"
     assert offered[0]["name"].startswith("arrange 012345 — null ")
     narrowed = await first.autocomplete(table.channel, "treasure arrange", "order", "5432")
-    assert narrowed and all("5432" in c["value"] for c in narrowed)
+    assert narrowed and all("5432" in notation(c) for c in narrowed)
     assert await second.autocomplete(table.channel, "treasure arrange", "order", "") == []
 
     arranged = await first.slash(table.channel, "treasure arrange", order="5 4 3 2 1 0")
@@ -104,7 +104,7 @@ async def test_two_players_arrange_and_play_to_the_end_with_refused_input(table,
             tried = True
         choices = await actor.autocomplete(table.channel, "treasure move", "notation", "")
         legal = {RULES.format_move(state, m) for m in RULES.legal_moves(state)}
-        assert choices and {c["value"] for c in choices} <= legal and len(choices) == min(25, len(legal))
+        assert choices and {notation(c) for c in choices} <= legal and len(choices) == min(25, len(legal))
         result = await actor.slash(table.channel, "treasure move", notation=rng.choice(choices)["value"])
         text = embed_of(result).description
         assert "rolled" in text and "Scores: Red" in text and "Black" in text, text
@@ -134,11 +134,11 @@ async def test_capture_replies_name_the_dice_the_capture_and_the_scores(table, s
         state = await current_state(bot, table.channel.id)
         takes = [m for m in RULES.legal_moves(state) if isinstance(m, Step) and "x" in RULES.format_move(state, m)]
         if takes:
-            notation = RULES.format_move(state, takes[0])
-            choices = await actor.autocomplete(table.channel, "treasure move", "notation", notation)
-            assert choices[0]["value"] == notation
+            typed = RULES.format_move(state, takes[0])
+            choices = await actor.autocomplete(table.channel, "treasure move", "notation", typed)
+            assert notation(choices[0]) == typed
             assert " — takes " in choices[0]["name"] or " — captures " in choices[0]["name"]
-            result = await actor.slash(table.channel, "treasure move", notation=notation)
+            result = await actor.slash(table.channel, "treasure move", notation=typed)
             text = embed_of(result).description
             number = state.dice[0]
             assert f"rolled {('null', 'ace', '2', '3', '4', '5')[number]} and " in text
@@ -161,7 +161,7 @@ async def test_four_players_play_to_the_end_and_one_resigns_on_the_way(table, si
         actor, kind = next_actor(result, table.members)
         assert kind == "move"
         choices = await actor.autocomplete(table.channel, "treasure move", "notation", "arrange")
-        assert choices[0]["value"] == "arrange 012345"
+        assert notation(choices[0]) == "arrange 012345"
         result = await actor.slash(table.channel, "treasure move", notation=choices[0]["value"])
     state = await current_state(bot, table.channel.id)
     assert state.phase == "roll" and all(state.arranged)

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.client import PyramidBot
 from games.whist import RULES, TRICKS, Play, Steal, Take, WhistState, can_follow
-from tests.discord.helpers import embed_of, field, next_actor, refusal
+from tests.discord.helpers import embed_of, field, next_actor, notation, refusal
 
 
 def only_refusals(env: Any) -> None:
@@ -55,7 +55,7 @@ async def test_a_short_game_is_played_to_the_end_with_refused_input(table, simco
     state = await current_state(bot, table.channel.id)
     offered = await first.autocomplete(table.channel, "whist take", "pick", "")
     legal = [RULES.format_move(state, m) for m in RULES.legal_moves(state) if isinstance(m, Take)]
-    assert sorted(c["value"] for c in offered) == sorted(legal)
+    assert sorted(notation(c) for c in offered) == sorted(legal)
     assert await second.autocomplete(table.channel, "whist take", "pick", "") == []
     picked = await first.slash(table.channel, "whist take", pick=offered[0]["value"])
     assert not picked.ephemeral and " takes the " in embed_of(picked).description
@@ -85,7 +85,7 @@ async def test_a_short_game_is_played_to_the_end_with_refused_input(table, simco
             choices = await actor.autocomplete(table.channel, "whist play", "tree", "")
             legal = {RULES.format_move(state, m) for m in RULES.legal_moves(state)}
             assert choices and len(choices) == min(25, len(legal))
-            assert {c["value"] for c in choices} <= legal
+            assert {notation(c) for c in choices} <= legal
             if state.led is not None:  # a follow's choices tell who would win the trick
                 assert all(" wins, " in c["name"] for c in choices), choices
             if state.led is not None and not refused_follow and can_follow(state.stashes[state.turn], state.led):
@@ -135,10 +135,10 @@ async def test_play_autocomplete_narrows_by_what_is_typed(table, simcord_env):
     target = moves[-1]
     typed = target.removeprefix("play ")
     narrowed = await leader.autocomplete(table.channel, "whist play", "tree", typed.lower())
-    assert [c["value"] for c in narrowed] == [target]
+    assert [notation(c) for c in narrowed] == [target]
     colours = "".join(p[0] for p in typed.split())
     by_colour = await leader.autocomplete(table.channel, "whist play", "tree", colours)
-    assert target in [c["value"] for c in by_colour]
+    assert target in [notation(c) for c in by_colour]
     # a tree typed by hand without the verb is accepted
     played = await leader.slash(table.channel, "whist play", tree=typed)
     assert not played.ephemeral and "leads" in embed_of(played).description

@@ -8,9 +8,9 @@ import random
 import pytest
 from PIL import Image
 
-from bot.pairings import elimination_bracket
-from bot.ratings import Rating, rate_game
-from bot.standings import Result, duel_standings, table_standings
+from bot.rating_model import Rating, rate_game
+from bot.tournaments.pairings import elimination_bracket
+from bot.tournaments.standings import Result, duel_standings, table_standings
 from renderers.pyramids import BACKGROUND, HIGHLIGHT
 from renderers.standings import (
     LeaderboardRow,
@@ -58,7 +58,7 @@ def leaderboard_rows(count: int) -> list[LeaderboardRow]:
 
 
 def swiss_results(players, rounds=4, seed=2):
-    from bot.pairings import next_swiss_round
+    from bot.tournaments.pairings import next_swiss_round
 
     rng = random.Random(seed)
     results = []

@@ -228,6 +228,27 @@ tournament_matches = Table(
 )
 Index("tournament_matches_by_game", tournament_matches.c.game_id)
 
+# migration 4: one delivery record per committed event, written in the event's own transaction, so an
+# event whose announcement was lost (the process stopped between commit and send) is announced after
+# a restart, exactly once.
+deliveries = Table(
+    "deliveries",
+    metadata,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), nullable=False),
+    Column("channel_id", BigInteger, nullable=False),
+    Column("ply", Integer, nullable=False),  # the game's ply once the event was committed
+    Column("kind", String(16), nullable=False),  # report | reminder
+    Column("origin", String(16), nullable=False),  # interaction (answered by its reply) | scheduler
+    Column("user_id", BigInteger, nullable=True),  # who is pinged or reminded
+    Column("payload", JSON, nullable=False),
+    Column("token", String(200), nullable=True),  # the interaction's token, to edit its deferred answer
+    Column("created_at", DateTime(timezone=True), nullable=False),
+    Column("claimed_at", DateTime(timezone=True), nullable=True),
+    Column("delivered_at", DateTime(timezone=True), nullable=True),
+)
+Index("deliveries_pending", deliveries.c.delivered_at, deliveries.c.created_at)
+
 
 def _create(*tables: Table) -> Callable[[Connection], None]:
     def run(conn: Connection) -> None:
@@ -351,7 +372,12 @@ def _migration_3(conn: Connection) -> None:
         conn.execute(text(statement))
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2, _migration_3]
+def _migration_4(conn: Connection) -> None:
+    """Delivery records: every committed event is announced once, even across a restart."""
+    _create(deliveries)(conn)
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2, _migration_3, _migration_4]
 LATEST_VERSION = len(MIGRATIONS)
 
 

@@ -1,26 +1,40 @@
-"""The session service: every player action goes through here, with no Discord in sight.
+"""The session service: the one gateway to every game, with no Discord in sight.
 
-Lock the channel -> load -> check the actor's seat and turn -> parse -> apply -> in ONE transaction
-append the move and store the state under the version check -> render -> report.  The cogs turn a
-``Report`` into a Discord reply and a ``ServiceError`` into one ephemeral sentence.
+Every write runs as one unit of work (``GameService.unit``): counted in flight (shutdown waits for it),
+under the channel's lock, with storage and rule errors translated into ``ServiceError``.  Inside it:
+load -> check the actor's seat and turn -> parse -> apply -> in ONE transaction append the move, store
+the state under the version check and record the event's delivery -> render -> tell the listeners
+(ratings, tournaments) -> report.  The cogs turn a ``Report`` into a Discord reply and mark its
+delivery done; a ``ServiceError`` becomes one ephemeral sentence.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 from collections import OrderedDict, defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import games as games_pkg
 from bot import clocks
 from bot.clocks import DAY
-from bot.store import ChannelBusy, GameRow, MoveRow, NewMove, StaleVersion, Store, StoreError
-from games.base import GameError, NotYourTurn, Outcome, Rules
+from bot.session.store import (
+    ChannelBusy,
+    DeliveryRow,
+    GameRow,
+    MoveRow,
+    NewDelivery,
+    NewMove,
+    Store,
+    StoreError,
+)
+from games.base import GameError, NotYourTurn, OptionSpec, Outcome, Rules, resolve_options
 from games.playout import roll_rng, setup_rng
 from renderers import render_game
 
@@ -28,6 +42,13 @@ log = logging.getLogger(__name__)
 
 Clock = Callable[[], datetime]
 STATE_CACHE_SIZE = 1024  # decoded states kept in memory; older ones are decoded again from the database
+DELIVERY_GRACE = timedelta(seconds=60)  # an interaction's own reply is overdue after this: announce it
+DELIVERY_LEASE = timedelta(seconds=120)  # a claimed delivery not marked done by then is claimed again
+STAMP = re.compile(r"^(?P<notation>.*?)\s*@(?P<ply>[0-9]{1,9})$", re.DOTALL)
+BOARD_CHANGED = (
+    "The board changed since you chose that move: it was already played, or another came first. "
+    "Look at the board and choose again."
+)
 
 
 def utcnow() -> datetime:
@@ -60,6 +81,7 @@ class Report:
     last_move: Any = None
     outcome: Outcome | None = None
     turn_changed: bool = False
+    delivery_id: int | None = None
 
     @property
     def to_move_seat(self) -> int | None:
@@ -76,6 +98,48 @@ class Report:
     def needs_roll(self) -> bool:
         """True when the player to move must roll next."""
         return self.state is not None and self.outcome is None and self.rules.pending_roll(self.state)
+
+
+@dataclass(frozen=True)
+class MoveOption:
+    """A legal move as the Discord layer offers it: ``value`` carries the ply it was offered at."""
+
+    value: str
+    notation: str
+    label: str
+    description: str
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What the Discord layer may know of a game kind without importing its engine."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...]
+
+
+def catalogue() -> list[GameInfo]:
+    """Every registered game, by name."""
+    return [
+        GameInfo(r.name, r.title, r.min_players, r.max_players, tuple(r.options))
+        for _, r in sorted(games_pkg.REGISTRY.items())
+    ]
+
+
+def stamp(notation: str, ply: int) -> str:
+    """A chosen move's value: its notation and the ply it was offered at (``R1 c1-c2 @12``)."""
+    return f"{notation} @{ply}"
+
+
+def unstamp(text: str) -> tuple[str, int | None]:
+    """The notation of a submitted move and the ply it was chosen at (None when typed by hand)."""
+    found = STAMP.match(text.strip())
+    if found is None:
+        return text, None
+    return found["notation"], int(found["ply"])
 
 
 def rules_for(name: str) -> Rules:
@@ -125,24 +189,33 @@ class GameService:
         self._idle.set()
         self.listeners: list[Callable[[Report], Any]] = []
 
-    # ------------------------------------------------------------------ plumbing
+    # ------------------------------------------------------------------ the unit of work
 
-    class _Flight:
-        def __init__(self, service: GameService) -> None:
-            self.service = service
+    @asynccontextmanager
+    async def unit(self, channel_id: int) -> AsyncIterator[None]:
+        """One unit of work on the game of ``channel_id``.
 
-        async def __aenter__(self) -> None:
-            self.service._in_flight += 1
-            self.service._idle.clear()
+        Counted in flight (shutdown waits for it), serialised by the channel's lock, and with every
+        storage or rules error turned into a ``ServiceError``: a refusal in one sentence, nothing written.
+        The version check of every write stays the guarantee when another process writes too.
+        """
+        self._in_flight += 1
+        self._idle.clear()
+        try:
+            async with self._locks[channel_id]:
+                try:
+                    yield
+                except (StoreError, GameError) as error:
+                    raise ServiceError(str(error)) from None
+        finally:
+            self._in_flight -= 1
+            if self._in_flight == 0:
+                self._idle.set()
 
-        async def __aexit__(self, *exc: object) -> None:
-            self.service._in_flight -= 1
-            if self.service._in_flight == 0:
-                self.service._idle.set()
-
-    def lock(self, channel_id: int) -> asyncio.Lock:
-        """The lock serialising every write in ``channel_id``."""
-        return self._locks[channel_id]
+    @property
+    def in_flight(self) -> int:
+        """Units of work under way."""
+        return self._in_flight
 
     async def drain(self, timeout: float = 10.0) -> None:
         """Wait until the actions in progress have finished (clean shutdown)."""
@@ -202,8 +275,6 @@ class GameService:
     ) -> GameRow:
         """Open a game in ``channel_id`` with ``actor`` seated first."""
         rules = rules_for(game)
-        from games.base import resolve_options
-
         try:
             resolved = resolve_options(rules.options, {k: v for k, v in (options or {}).items() if v is not None})
         except GameError as error:
@@ -215,7 +286,7 @@ class GameService:
             rules.new_game(limit, resolved, setup_rng("check"))
         except GameError as error:
             raise ServiceError(str(error)) from None
-        async with self._Flight(self), self.lock(channel_id):
+        async with self.unit(channel_id):
             try:
                 game_id = await self.store.create_game(
                     guild_id=guild_id,
@@ -237,13 +308,13 @@ class GameService:
                 )
             except ChannelBusy as error:
                 raise ServiceError(str(error)) from None
-        loaded = await self.store.game(game_id)
-        assert loaded is not None
-        return loaded
+            loaded = await self.store.game(game_id)
+            assert loaded is not None
+            return loaded
 
     async def join(self, channel_id: int, actor: Actor) -> GameRow:
         """Take the next free seat of the open game in ``channel_id``."""
-        async with self._Flight(self), self.lock(channel_id):
+        async with self.unit(channel_id):
             game = await self._live(channel_id)
             if game.status != "open":
                 raise ServiceError("This game has already started.")
@@ -252,12 +323,12 @@ class GameService:
             if len(game.seats) >= game.max_players:
                 raise ServiceError(f"This game is full ({game.max_players} players).")
             seated = [(s.user_id, s.display_name) for s in game.seats] + [(actor.user_id, actor.name)]
-            await self._write(self.store.set_seats(game, seated, self.clock()))
+            await self.store.set_seats(game, seated, self.clock())
             return await self._reload(game)
 
     async def leave(self, channel_id: int, actor: Actor) -> GameRow:
         """Give up a seat before the start; the game closes when its last player leaves."""
-        async with self._Flight(self), self.lock(channel_id):
+        async with self.unit(channel_id):
             game = await self._live(channel_id)
             if game.status != "open":
                 raise ServiceError("The game has started: use `/game resign` to leave it.")
@@ -266,17 +337,17 @@ class GameService:
             seated = [(s.user_id, s.display_name) for s in game.seats if s.user_id != actor.user_id]
             now = self.clock()
             if not seated:
-                await self._write(self.store.update_game(game, now, status="aborted"))
+                await self.store.update_game(game, now, status="aborted")
             else:
-                await self._write(self.store.set_seats(game, seated, now))
+                await self.store.set_seats(game, seated, now)
             return await self._reload(game)
 
-    async def start(self, channel_id: int, actor: Actor) -> Report:
+    async def start(self, channel_id: int, actor: Actor, *, token: str | None = None) -> Report:
         """Deal the game out and begin.
 
         The creator starts it, or a server manager; if the creator has left the lobby, any seated player.
         """
-        async with self._Flight(self), self.lock(channel_id):
+        async with self.unit(channel_id):
             game = await self._live(channel_id)
             rules = rules_for(game.game)
             if game.status != "open":
@@ -296,17 +367,20 @@ class GameService:
             now = self.clock()
             if game.bank_days:
                 for row in game.seats:
-                    await self._write(self.store.update_seat(game, row.seat, now, bank_seconds=game.bank_days * DAY))
+                    await self.store.update_seat(game, row.seat, now, bank_seconds=game.bank_days * DAY)
                     game = await self._reload(game)
             values = {
                 "status": "active",
                 "state": rules.to_json(state),
                 **await self._turn_fields(game, rules, state, now),
             }
-            await self._write(self.store.update_game(game, now, **values))
+            lines = [f"The game begins. {rules.status_line(state)}"]
+            ids = await self.store.update_game(
+                game, now, events=[report_event(lines, token, turn_changed=True)], **values
+            )
             game = await self._reload(game)
             self.remember(game, state)
-            report = Report(game, rules, state, [f"The game begins. {rules.status_line(state)}"], turn_changed=True)
+            report = Report(game, rules, state, lines, turn_changed=True, delivery_id=ids[0])
             report.png = await self.render(game, state)
             await self._notify(report)
             return report
@@ -344,51 +418,57 @@ class GameService:
 
     # ------------------------------------------------------------------ play
 
-    async def move(self, channel_id: int, actor: Actor, notation: str) -> Report:
-        """Play ``notation`` for ``actor`` in the channel's game."""
-        async with self._Flight(self), self.lock(channel_id):
-            game, rules, state, seat = await self._turn_of(channel_id, actor)
+    async def move(self, channel_id: int, actor: Actor, notation: str, *, token: str | None = None) -> Report:
+        """Play ``notation`` for ``actor`` in the channel's game.
+
+        A move chosen from the suggestions carries the ply it was offered at (see ``stamp``); when the
+        game has moved on since, it is refused, so a retry or a double click never plays it twice.
+        """
+        text, offered_at = unstamp(notation)
+        async with self.unit(channel_id):
+            game, rules, state, seat = await self._turn_of(channel_id, actor, offered_at)
             if rules.pending_roll(state):
                 raise ServiceError("Roll first: use the Roll button or the `roll` command.")
-            try:
-                move = rules.parse_move(state, notation)
-                if move not in rules.legal_moves(state):  # e.g. a clock-only default typed by hand
-                    raise ServiceError(f"{notation.strip()} is not one of your legal moves now.")
-                after = rules.apply(state, move)
-            except GameError as error:
-                raise ServiceError(str(error)) from None
-            return await self._commit(game, rules, state, [(seat, move, after, "move")])
+            move = rules.parse_move(state, text)
+            if move not in rules.legal_moves(state):  # e.g. a clock-only default typed by hand
+                raise ServiceError(f"{quote(text)} is not one of your legal moves now.")
+            after = rules.apply(state, move)
+            return await self._commit(game, rules, state, [(seat, move, after, "move")], token)
 
-    async def roll(self, channel_id: int, actor: Actor) -> Report:
+    async def roll(self, channel_id: int, actor: Actor, *, token: str | None = None) -> Report:
         """Roll the dice for ``actor`` with the game's seeded RNG."""
-        async with self._Flight(self), self.lock(channel_id):
+        async with self.unit(channel_id):
             game, rules, state, seat = await self._turn_of(channel_id, actor)
             if not rules.pending_roll(state):
                 raise ServiceError("There is nothing to roll now: make your move.")
             move = rules.roll(state, roll_rng(game.seed, await self.store.count_rolls(game.id)))
             after = rules.apply(state, move)
-            return await self._commit(game, rules, state, [(seat, move, after, "roll")])
+            return await self._commit(game, rules, state, [(seat, move, after, "roll")], token)
 
-    async def resign(self, channel_id: int, actor: Actor) -> Report:
+    async def resign(self, channel_id: int, actor: Actor, *, token: str | None = None) -> Report:
         """``actor`` leaves the running game; the engine decides what follows."""
-        async with self._Flight(self), self.lock(channel_id):
+        async with self.unit(channel_id):
             game = await self._live(channel_id)
             if game.status != "active":
                 raise ServiceError("The game has not started: use `leave` instead.")
             seat = self._seat_in_play(game, actor)
             rules = rules_for(game.game)
             state = self.state_of(game)
-            return await self._remove_seat(game, rules, state, seat, "resign", f"{game.name_at(seat)} resigns.")
+            line = f"{game.name_at(seat)} resigns."
+            after = rules.resign(state, seat)
+            entry = NewMove(seat, "resign", line, "resign", {})
+            event = report_event([line], token)
+            return await self.commit_entries(game, rules, after, [entry], [line], {seat: {"removed": 1}}, event=event)
 
     async def abort(self, channel_id: int, actor: Actor) -> GameRow:
         """End the channel's game with no result (creator or server manager)."""
-        async with self._Flight(self), self.lock(channel_id):
+        async with self.unit(channel_id):
             game = await self._live(channel_id)
             if game.tournament_id is not None and not actor.can_manage:
                 raise ServiceError("This is a tournament match: ask an organiser to adjudicate it.")
             if actor.user_id != game.creator_id and not actor.can_manage:
                 raise ServiceError("Only the game's creator or a server manager can abort it.")
-            await self._write(self.store.update_game(game, self.clock(), status="aborted", deadline=None))
+            await self.store.update_game(game, self.clock(), status="aborted", deadline=None)
             self._cache.pop(game.id, None)
             return await self._reload(game)
 
@@ -407,8 +487,8 @@ class GameService:
             parent_channel_id=old.parent_channel_id,
         )
 
-    async def legal_moves(self, channel_id: int, user_id: int) -> list[tuple[str, str]]:
-        """(notation, label) of every move ``user_id`` may make now; empty when it is not their turn."""
+    async def legal_moves(self, channel_id: int, user_id: int) -> list[MoveOption]:
+        """Every move ``user_id`` may make now, each stamped with the ply; empty when it is not their turn."""
         game = await self.store.live_game(channel_id)
         if game is None or game.status != "active":
             return []
@@ -420,8 +500,58 @@ class GameService:
         out = []
         for move in rules.legal_moves(state):
             notation = rules.format_move(state, move)
-            out.append((notation, rules.describe_move(state, move)))
+            description = rules.describe_move(state, move)
+            out.append(MoveOption(stamp(notation, game.ply), notation, description, description))
         return out
+
+    # ------------------------------------------------------------------ reading
+
+    async def game(self, game_id: int) -> GameRow | None:
+        """The game with ``game_id``."""
+        return await self.store.game(game_id)
+
+    async def live_game(self, channel_id: int) -> GameRow | None:
+        """The open or running game of ``channel_id``."""
+        return await self.store.live_game(channel_id)
+
+    async def latest_game(self, channel_id: int) -> GameRow | None:
+        """The live game of ``channel_id``, else its most recent one."""
+        return await self.store.latest_game(channel_id)
+
+    async def games_of_user(self, user_id: int, guild_id: int | None = None) -> list[GameRow]:
+        """The open and running games ``user_id`` sits in."""
+        return await self.store.games_of_user(user_id, guild_id)
+
+    async def to_move(self, game: GameRow) -> int | None:
+        """The seat that must act now in a started game."""
+        return None if game.state is None else rules_for(game.game).to_move(self.state_of(game))
+
+    async def player_prefs(self, guild_id: int | None, user_id: int) -> dict[str, Any]:
+        """A player's notification and vacation settings."""
+        return await self.store.player_prefs(guild_id, user_id)
+
+    async def set_notify(self, guild_id: int | None, user_id: int, mode: str) -> None:
+        """How ``user_id`` is reminded in ``guild_id``: ``dm``, ``mention`` or ``off``."""
+        if mode not in ("dm", "mention", "off"):
+            raise ServiceError("Reminders can be dm, mention or off.")
+        await self.store.set_player_prefs(guild_id, user_id, notify=mode)
+
+    async def force_deadline(self, game_id: int) -> bool:
+        """Make a running game's clock fall due now (a tournament round's deadline).
+
+        Returns True when the game is running (its clock is now due), False when it is not.
+        """
+        game = await self.store.game(game_id)
+        if game is None:
+            return False
+        async with self.unit(game.channel_id):
+            fresh = await self.store.game(game_id)
+            if fresh is None or fresh.status != "active":
+                return False
+            now = self.clock()
+            if fresh.deadline is None or fresh.deadline > now or fresh.wake_at is None:
+                await self.store.update_game(fresh, now, deadline=now, wake_at=now)
+            return True
 
     async def board(self, channel_id: int) -> Report:
         """The current (or last finished) game of the channel, rendered."""
@@ -476,11 +606,19 @@ class GameService:
 
     # ------------------------------------------------------------------ internals
 
-    async def _turn_of(self, channel_id: int, actor: Actor) -> tuple[GameRow, Rules, Any, int]:
+    async def _turn_of(
+        self, channel_id: int, actor: Actor, offered_at: int | None = None
+    ) -> tuple[GameRow, Rules, Any, int]:
+        """The game, rules, state and seat of ``actor``, who must be the one to act now.
+
+        ``offered_at`` is the ply a chosen suggestion was offered at: a stale choice is refused first.
+        """
         game = await self._live(channel_id)
         if game.status != "active":
             raise ServiceError("The game has not started yet: wait for the start.")
         seat = self._seat_in_play(game, actor)
+        if offered_at is not None and offered_at != game.ply:
+            raise ServiceError(BOARD_CHANGED)
         rules = rules_for(game.game)
         state = self.state_of(game)
         to_move = rules.to_move(state)
@@ -498,14 +636,6 @@ class GameService:
         if any(row.seat == seat and row.removed for row in game.seats):
             raise ServiceError("You have left this game.")
         return seat
-
-    async def _write(self, coroutine: Any) -> Any:
-        try:
-            return await coroutine
-        except StaleVersion as error:
-            raise ServiceError(str(error)) from None
-        except StoreError as error:
-            raise ServiceError(str(error)) from None
 
     async def _reload(self, game: GameRow) -> GameRow:
         loaded = await self.store.game(game.id)
@@ -567,6 +697,7 @@ class GameService:
         rules: Rules,
         before: Any,
         steps: Sequence[tuple[int | None, Any, Any, str]],
+        token: str | None,
     ) -> Report:
         """Store moves a player made (charging their clock) and report them."""
         entries: list[NewMove] = []
@@ -578,7 +709,10 @@ class GameService:
             entries.append(NewMove(seat, rules.format_move(state, move), description, kind, rules.to_json(after)))
             state = after
         charged = self._charge_clock(game, rules, state, self.clock())
-        return await self.commit_entries(game, rules, state, entries, lines, charged, last_move=steps[-1][1])
+        event = report_event(lines, token)
+        return await self.commit_entries(
+            game, rules, state, entries, lines, charged, last_move=steps[-1][1], event=event
+        )
 
     async def commit_entries(
         self,
@@ -589,11 +723,12 @@ class GameService:
         lines: Sequence[str],
         seat_updates: dict[int, dict[str, Any]],
         last_move: Any = None,
+        *,
+        event: NewDelivery,
     ) -> Report:
-        """Append ``entries`` leading to ``state`` in one transaction, then render and report.
-
-        Used for players' moves and for entries the service builds itself (resignations, clock timeouts).
-        """
+        """Append ``entries`` leading to ``state`` and record ``event``, in one transaction; then render,
+        tell the listeners and report.  Called inside a unit of work, for players' moves and for entries
+        the session builds itself (resignations, clock timeouts)."""
         now = self.clock()
         outcome = rules.outcome(state)
         last = entries[-1]
@@ -603,7 +738,9 @@ class GameService:
             last.outcome = outcome_to_json(outcome)
         banks = {seat: values["bank_seconds"] for seat, values in seat_updates.items() if "bank_seconds" in values}
         last.extra_updates = await self._turn_fields(game, rules, state, now, banks)
-        game = await self._write(self.store.append_moves(game, entries, now, seat_updates))
+        turn_changed = bool(last.extra_updates.get("turn_started_at"))
+        event = replace(event, payload={**event.payload, "turn_changed": turn_changed})
+        game, ids = await self.store.append_moves(game, entries, now, seat_updates, events=[event])
         self.remember(game, state)
         report = Report(
             game,
@@ -612,22 +749,99 @@ class GameService:
             list(lines),
             last_move=last_move,
             outcome=outcome,
-            turn_changed=bool(last.extra_updates.get("turn_started_at")),
+            turn_changed=turn_changed,
+            delivery_id=ids[0],
         )
         report.png = await self.render(game, state, last_move)
         await self._notify(report)
         return report
 
-    async def _remove_seat(self, game: GameRow, rules: Rules, state: Any, seat: int, kind: str, line: str) -> Report:
-        after = rules.resign(state, seat)
-        entry = NewMove(seat, kind, line, kind, {})
-        return await self.commit_entries(game, rules, after, [entry], [line], {seat: {"removed": 1}})
-
     async def _notify(self, report: Report) -> None:
+        """Tell every listener; a listener's failure is logged and never undoes or hides the move."""
         for listener in self.listeners:
-            result = listener(report)
-            if asyncio.iscoroutine(result):
-                await result
+            try:
+                result = listener(report)
+                if asyncio.iscoroutine(result):
+                    await result
+            except Exception:
+                log.exception("listener %r failed on game %s", listener, report.game.id)
+
+    # ------------------------------------------------------------------ deliveries
+
+    async def delivered(self, *delivery_ids: int | None) -> None:
+        """Record that these events were announced (an interaction's reply, or the announcer's post)."""
+        await self.store.mark_delivered([i for i in delivery_ids if i is not None], self.clock())
+
+    async def claim_deliveries(self) -> list[Delivery]:
+        """Events to announce now: the scheduler's, and any whose interaction never got its reply.
+
+        Each is claimed for ``DELIVERY_LEASE``; call ``delivered`` once it is posted.
+        """
+        now = self.clock()
+        rows = await self.store.claim_deliveries(
+            now, grace_before=now - DELIVERY_GRACE, lease_before=now - DELIVERY_LEASE
+        )
+        out = []
+        for row in rows:
+            try:
+                out.append(await self._delivery(row))
+            except Exception:
+                log.exception("delivery %s of game %s cannot be rebuilt; dropped", row.id, row.game_id)
+                await self.store.mark_delivered([row.id], now)
+        return out
+
+    async def _delivery(self, row: DeliveryRow) -> Delivery:
+        game = await self.store.game(row.game_id)
+        if game is None:
+            raise LookupError(row.game_id)
+        if row.kind == "reminder":
+            return Delivery(row, game, None)
+        rules = rules_for(game.game)
+        state = self.state_of(game) if game.state is not None else None
+        outcome = outcome_from_json(game.outcome)
+        lines = [str(line) for line in row.payload.get("lines", [])]
+        report = Report(
+            game,
+            rules,
+            state,
+            lines,
+            outcome=outcome,
+            turn_changed=bool(row.payload.get("turn_changed")) and game.ply == row.ply,
+            delivery_id=row.id,
+        )
+        report.png = await self.render(game, state)
+        return Delivery(row, game, report)
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """An event to announce: a report to post in the game's channel, or a reminder for one player."""
+
+    row: DeliveryRow
+    game: GameRow
+    report: Report | None
+
+    @property
+    def id(self) -> int:
+        """The delivery record's id."""
+        return self.row.id
+
+
+def report_event(
+    lines: Sequence[str], token: str | None, origin: str = "interaction", *, turn_changed: bool = False
+) -> NewDelivery:
+    """The delivery record of a reported action.
+
+    A player's action (``interaction``) is announced by its own reply, and by the announcer only when
+    that reply is overdue; the scheduler's events are announced by the announcer at once.
+    """
+    return NewDelivery("report", origin, {"lines": list(lines), "turn_changed": turn_changed}, token=token)
+
+
+def quote(text: str, limit: int = 24) -> str:
+    """A player's text echoed back short: ``xxxxxxxx…``."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def replay_row(rules: Rules, state: Any, row: MoveRow) -> Any:

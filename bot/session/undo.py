@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.service import Actor, GameService, Report, ServiceError, rules_for
-from bot.store import GameRow, MoveRow
+from bot.session.service import Actor, GameService, Report, ServiceError, report_event, rules_for
+from bot.session.store import GameRow, MoveRow
 
 
 @dataclass
@@ -47,10 +47,10 @@ class UndoDesk:
     def __init__(self, service: GameService) -> None:
         self.service = service
 
-    async def request(self, channel_id: int, actor: Actor) -> UndoStatus:
+    async def request(self, channel_id: int, actor: Actor, *, token: str | None = None) -> UndoStatus:
         """Ask to take back the last move; carried out at once when nobody else must agree."""
         service = self.service
-        async with service.lock(channel_id):
+        async with service.unit(channel_id):
             game = await service.store.live_game(channel_id)
             if game is None or game.status != "active":
                 raise ServiceError("There is no running game in this channel.")
@@ -72,15 +72,15 @@ class UndoDesk:
                     "created_at": service.clock(),
                 },
             )
-            return await self._maybe_apply(game, actor.user_id, accepted, target)
+            return await self._maybe_apply(game, actor.user_id, accepted, target, token)
 
-    async def answer(self, game_id: int, actor: Actor, accept: bool) -> UndoStatus:
+    async def answer(self, game_id: int, actor: Actor, accept: bool, *, token: str | None = None) -> UndoStatus:
         """Accept or refuse the pending request of ``game_id``."""
         service = self.service
         game = await service.store.game(game_id)
         if game is None:
             raise ServiceError("That game no longer exists.")
-        async with service.lock(game.channel_id):
+        async with service.unit(game.channel_id):
             game = await service.store.game(game_id)
             assert game is not None
             pending = await service.store.undo_request(game.id)
@@ -97,9 +97,11 @@ class UndoDesk:
                 raise ServiceError("You have already accepted this undo.")
             accepted = [*pending["accepted"], actor.user_id]
             await service.store.set_undo_request(game.id, {**pending, "accepted": accepted})
-            return await self._maybe_apply(game, pending["requester_id"], accepted, target)
+            return await self._maybe_apply(game, pending["requester_id"], accepted, target, token)
 
-    async def _maybe_apply(self, game: GameRow, requester: int, accepted: list[int], target: MoveRow) -> UndoStatus:
+    async def _maybe_apply(
+        self, game: GameRow, requester: int, accepted: list[int], target: MoveRow, token: str | None
+    ) -> UndoStatus:
         waiting = [uid for uid in players_in(game) if uid not in accepted]
         status = UndoStatus(game, requester, waiting, target)
         if waiting:
@@ -108,14 +110,15 @@ class UndoDesk:
         rules = rules_for(game.game)
         state = await service.rebuild(game, upto=target.ply)
         now = service.clock()
-        await service.store.set_undo_request(game.id, None)
         fields = await service.turn_fields_after_undo(game, rules, state, now)
-        await service.store.truncate_moves(game, target.ply, rules.to_json(state), now, **fields)
+        taken = f"{target.notation}" + (" and the dice after it" if game.ply - target.ply > 1 else "")
+        lines = [f"By agreement, {taken} is taken back."]
+        event = report_event(lines, token, turn_changed=True)
+        ids = await service.store.truncate_moves(game, target.ply, rules.to_json(state), now, events=[event], **fields)
         fresh = await service.store.game(game.id)
         assert fresh is not None
         service.remember(fresh, state)
-        taken = f"{target.notation}" + (" and the dice after it" if game.ply - target.ply > 1 else "")
-        report = Report(fresh, rules, state, [f"By agreement, {taken} is taken back."], turn_changed=True)
+        report = Report(fresh, rules, state, lines, turn_changed=True, delivery_id=ids[0])
         report.png = await service.render(fresh, state)
         status.game, status.report = fresh, report
         return status

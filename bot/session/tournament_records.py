@@ -20,8 +20,8 @@ from typing import Any
 from sqlalchemy import and_, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from bot.schema import tournament_matches, tournament_players, tournaments
-from bot.store import Store, aware
+from bot.session.schema import tournament_matches, tournament_players, tournaments
+from bot.session.store import Store, aware
 
 REGISTRATION = "registration"
 CHECKIN = "checkin"
@@ -212,7 +212,7 @@ class TournamentFull(Exception):
     """Every place is taken."""
 
 
-class TournamentStore:
+class TournamentRecords:
     """Queries for the tournament tables, over the bot's ``Store`` engine."""
 
     def __init__(self, store: Store) -> None:

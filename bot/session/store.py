@@ -17,8 +17,8 @@ from sqlalchemy import and_, event, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
-from bot import schema
-from bot.schema import ACTIVE_STATUSES, games, moves, players, seats, undo_requests
+from bot.session import schema
+from bot.session.schema import ACTIVE_STATUSES, deliveries, games, moves, players, seats, undo_requests
 
 log = logging.getLogger(__name__)
 
@@ -142,6 +142,33 @@ class NewMove:
     extra_updates: dict[str, Any] = field(default_factory=dict)
 
 
+@dataclass(frozen=True)
+class NewDelivery:
+    """An event to announce, recorded in the same transaction as the write that made it happen."""
+
+    kind: str  # report | reminder
+    origin: str  # interaction | scheduler
+    payload: dict[str, Any]
+    user_id: int | None = None
+    token: str | None = None
+
+
+@dataclass(frozen=True)
+class DeliveryRow:
+    """A recorded event, delivered or still to announce."""
+
+    id: int
+    game_id: int
+    channel_id: int
+    ply: int
+    kind: str
+    origin: str
+    user_id: int | None
+    payload: dict[str, Any]
+    token: str | None
+    created_at: datetime
+
+
 def _enable_sqlite_pragmas(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -229,20 +256,24 @@ class Store:
         ]
 
     async def games_of_user(self, user_id: int, guild_id: int | None = None, live_only: bool = True) -> list[GameRow]:
-        """Every game ``user_id`` sits in (in ``guild_id`` when given)."""
+        """Every game ``user_id`` sits in (in ``guild_id`` when given), read in one query."""
+        mine = select(seats.c.game_id).where(seats.c.user_id == user_id)
+        query = select(games, seats).join(seats, seats.c.game_id == games.c.id).where(games.c.id.in_(mine))
+        if guild_id is not None:
+            query = query.where(games.c.guild_id == guild_id)
+        if live_only:
+            query = query.where(games.c.status.in_(ACTIVE_STATUSES))
         async with self.engine.connect() as conn:
-            query = select(games.c.id).join(seats, seats.c.game_id == games.c.id).where(seats.c.user_id == user_id)
-            if guild_id is not None:
-                query = query.where(games.c.guild_id == guild_id)
-            if live_only:
-                query = query.where(games.c.status.in_(ACTIVE_STATUSES))
-            ids = (await conn.execute(query.order_by(games.c.id))).scalars().all()
-            out = []
-            for game_id in ids:
-                loaded = await self._load(conn, games.c.id == game_id)
-                if loaded is not None:
-                    out.append(loaded)
-            return out
+            rows = (await conn.execute(query.order_by(games.c.id, seats.c.seat))).all()
+        grouped: dict[int, tuple[Any, list[Any]]] = {}
+        game_columns = [c.name for c in games.columns]
+        seat_columns = [c.name for c in seats.columns]
+        for row in rows:
+            values = tuple(row)
+            game_part = dict(zip(game_columns, values[: len(game_columns)], strict=True))
+            seat_part = dict(zip(seat_columns, values[len(game_columns) :], strict=True))
+            grouped.setdefault(game_part["id"], (game_part, []))[1].append(seat_part)
+        return [_game_row(game_part, seat_parts) for game_part, seat_parts in grouped.values()]
 
     async def games_due(self, moment: datetime) -> list[int]:
         """Ids of running games whose next reminder or deadline is at or before ``moment``."""
@@ -355,6 +386,27 @@ class Store:
         if result.rowcount != 1:
             raise StaleVersion("The game changed at the same moment; look at the board and try again.")
 
+    async def _record(
+        self, conn: AsyncConnection, game: GameRow, ply: int, now: datetime, events: Sequence[NewDelivery]
+    ) -> list[int]:
+        ids = []
+        for item in events:
+            result = await conn.execute(
+                insert(deliveries).values(
+                    game_id=game.id,
+                    channel_id=game.channel_id,
+                    ply=ply,
+                    kind=item.kind,
+                    origin=item.origin,
+                    user_id=item.user_id,
+                    payload=item.payload,
+                    token=item.token,
+                    created_at=now,
+                )
+            )
+            ids.append(int(result.inserted_primary_key[0]))
+        return ids
+
     async def set_seats(self, game: GameRow, new_seats: Sequence[tuple[int, str]], now: datetime) -> None:
         """Replace the lobby's seats (join/leave) in seat order."""
         async with self.engine.begin() as conn:
@@ -376,10 +428,13 @@ class Store:
                     ],
                 )
 
-    async def update_game(self, game: GameRow, now: datetime, **values: Any) -> None:
-        """Change columns of ``game`` under the version check (status, state, clock fields...)."""
+    async def update_game(
+        self, game: GameRow, now: datetime, *, events: Sequence[NewDelivery] = (), **values: Any
+    ) -> list[int]:
+        """Change columns of ``game`` under the version check, recording ``events``; returns their ids."""
         async with self.engine.begin() as conn:
             await self._bump(conn, game, now, **values)
+            return await self._record(conn, game, values.get("ply", game.ply), now, events)
 
     async def update_seat(self, game: GameRow, seat: int, now: datetime, **values: Any) -> None:
         """Change a seat's columns (missed turns, bank, removal) under the game's version check."""
@@ -393,13 +448,13 @@ class Store:
         new: Sequence[NewMove],
         now: datetime,
         seat_updates: dict[int, dict[str, Any]] | None = None,
-    ) -> GameRow:
-        """Append moves and store the resulting state, all in ONE transaction under the version check.
+        events: Sequence[NewDelivery] = (),
+    ) -> tuple[GameRow, list[int]]:
+        """Append moves, store the resulting state and record ``events``, all in ONE transaction.
 
-        Returns the game as it now stands in the database (no second read needed).
+        Written under the version check.  Returns the game as it now stands in the database (no second
+        read needed) and the ids of the recorded events.
         """
-        if not new:
-            return game
         last = new[-1]
         async with self.engine.begin() as conn:
             await self._bump(
@@ -431,7 +486,8 @@ class Store:
                 await conn.execute(
                     update(seats).where(seats.c.game_id == game.id, seats.c.seat == seat).values(**values)
                 )
-        return game.after_write(
+            ids = await self._record(conn, game, game.ply + len(new), now, events)
+        written = game.after_write(
             now,
             {
                 "ply": game.ply + len(new),
@@ -442,14 +498,25 @@ class Store:
             },
             seat_updates or {},
         )
+        return written, ids
 
     async def truncate_moves(
-        self, game: GameRow, keep: int, state: dict[str, Any], now: datetime, **values: Any
-    ) -> None:
-        """Take back every move from ply ``keep`` on (undo by consent) and store the rebuilt state."""
+        self,
+        game: GameRow,
+        keep: int,
+        state: dict[str, Any],
+        now: datetime,
+        *,
+        events: Sequence[NewDelivery] = (),
+        **values: Any,
+    ) -> list[int]:
+        """Take back every move from ply ``keep`` on (undo by consent), store the rebuilt state, clear the
+        undo request and record ``events``, in one transaction."""
         async with self.engine.begin() as conn:
             await self._bump(conn, game, now, ply=keep, state=state, **values)
             await conn.execute(moves.delete().where(moves.c.game_id == game.id, moves.c.ply >= keep))
+            await conn.execute(undo_requests.delete().where(undo_requests.c.game_id == game.id))
+            return await self._record(conn, game, keep, now, events)
 
     # ------------------------------------------------------------------ players and undo
 
@@ -472,22 +539,17 @@ class Store:
         return data
 
     async def set_player_prefs(self, guild_id: int | None, user_id: int, **values: Any) -> None:
-        """Create or change a player's settings."""
+        """Create or change a player's settings in one statement (an upsert)."""
         key = {"guild_id": guild_id or 0, "user_id": user_id}
+        dialect = self.engine.dialect.name
+        if dialect == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as upsert
+        else:
+            from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
+        statement = upsert(players).values(**key, **values)
+        statement = statement.on_conflict_do_update(index_elements=["guild_id", "user_id"], set_=values)
         async with self.engine.begin() as conn:
-            exists = (
-                await conn.execute(
-                    select(players.c.user_id).where(players.c.guild_id == key["guild_id"], players.c.user_id == user_id)
-                )
-            ).first()
-            if exists:
-                await conn.execute(
-                    update(players)
-                    .where(players.c.guild_id == key["guild_id"], players.c.user_id == user_id)
-                    .values(**values)
-                )
-            else:
-                await conn.execute(insert(players).values(**key, **values))
+            await conn.execute(statement)
 
     async def undo_request(self, game_id: int) -> dict[str, Any] | None:
         """The pending undo request of a game, if any."""
@@ -504,6 +566,71 @@ class Store:
             if values is not None:
                 fields = {k: v for k, v in values.items() if k != "game_id"}
                 await conn.execute(insert(undo_requests).values(game_id=game_id, **fields))
+
+    # ------------------------------------------------------------------ deliveries
+
+    async def claim_deliveries(
+        self, now: datetime, *, grace_before: datetime, lease_before: datetime, limit: int = 50
+    ) -> list[DeliveryRow]:
+        """Claim events still to announce: the scheduler's at once, an interaction's once its own reply is
+        overdue (created before ``grace_before``); a claim older than ``lease_before`` is taken over."""
+        pending = and_(
+            deliveries.c.delivered_at.is_(None),
+            (deliveries.c.claimed_at.is_(None)) | (deliveries.c.claimed_at < lease_before),
+            (deliveries.c.origin == "scheduler") | (deliveries.c.created_at < grace_before),
+        )
+        claimed = []
+        async with self.engine.begin() as conn:
+            rows = (
+                (await conn.execute(select(deliveries).where(pending).order_by(deliveries.c.id).limit(limit)))
+                .mappings()
+                .all()
+            )
+            for row in rows:
+                result = await conn.execute(
+                    update(deliveries).where(deliveries.c.id == row["id"], pending).values(claimed_at=now)
+                )
+                if result.rowcount == 1:
+                    claimed.append(_delivery_row(row))
+        return claimed
+
+    async def mark_delivered(self, delivery_ids: Sequence[int], now: datetime) -> None:
+        """Record that these events were announced."""
+        if not delivery_ids:
+            return
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                update(deliveries).where(deliveries.c.id.in_(list(delivery_ids))).values(delivered_at=now)
+            )
+
+    async def undelivered(self) -> list[DeliveryRow]:
+        """Every event not yet announced, oldest first."""
+        async with self.engine.connect() as conn:
+            rows = (
+                (
+                    await conn.execute(
+                        select(deliveries).where(deliveries.c.delivered_at.is_(None)).order_by(deliveries.c.id)
+                    )
+                )
+                .mappings()
+                .all()
+            )
+        return [_delivery_row(row) for row in rows]
+
+
+def _delivery_row(row: Any) -> DeliveryRow:
+    return DeliveryRow(
+        id=row["id"],
+        game_id=row["game_id"],
+        channel_id=row["channel_id"],
+        ply=row["ply"],
+        kind=row["kind"],
+        origin=row["origin"],
+        user_id=row["user_id"],
+        payload=dict(row["payload"] or {}),
+        token=row["token"],
+        created_at=aware(row["created_at"]),
+    )
 
 
 def _game_row(row: Any, seat_rows: Sequence[Any]) -> GameRow:

@@ -12,7 +12,7 @@ which registered players confirm; whoever has not checked in when it closes is l
 Rounds
 ------
 Each round is stored with the ``current_round`` bump it depends on in one transaction, so a round
-is never paired twice (``TournamentStore.create_round``).  Every match then gets its own thread,
+is never paired twice (``TournamentRecords.create_round``).  Every match then gets its own thread,
 with the players added, and a game created in it by ``GameService.create_seated_game`` with the
 tournament's move clock.  When a game finishes, the service listener (``on_report``) records the
 result exactly once (``WHERE status = 'playing'``) and the next round is paired as soon as every
@@ -41,12 +41,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from bot.pairings import Bracket, PairingError, elimination_bracket, next_swiss_round, next_table_round, round_robin
-from bot.pairings import seed_players as seed_order
-from bot.service import Actor, GameService, Report, ServiceError, outcome_from_json, rules_for
-from bot.standings import Result, StandingRow, duel_standings, table_standings
-from bot.store import GameRow, StaleVersion
-from bot.tournament_store import (
+from bot.session.service import Actor, GameService, Report, ServiceError, outcome_from_json, rules_for
+from bot.session.store import GameRow
+from bot.session.timekeeper import TickResult
+from bot.session.tournament_records import (
     ABSENT,
     ACTIVE,
     BYE,
@@ -67,9 +65,19 @@ from bot.tournament_store import (
     EntrantRow,
     MatchRecord,
     TournamentFull,
+    TournamentRecords,
     TournamentRow,
-    TournamentStore,
 )
+from bot.tournaments.pairings import (
+    Bracket,
+    PairingError,
+    elimination_bracket,
+    next_swiss_round,
+    next_table_round,
+    round_robin,
+)
+from bot.tournaments.pairings import seed_players as seed_order
+from bot.tournaments.standings import Result, StandingRow, duel_standings, table_standings
 from games.base import GameError, Outcome, Rules, resolve_options
 
 log = logging.getLogger(__name__)
@@ -124,7 +132,7 @@ class Host(Protocol):
 
 
 class RatingLookup(Protocol):
-    """Where seeding finds players' ratings (``bot.rating_service.RatingService``)."""
+    """Where seeding finds players' ratings (``bot.session.ratings.RatingService``)."""
 
     async def ordinals(self, guild_id: int, game: str, user_ids: Sequence[int]) -> dict[int, float]: ...
 
@@ -372,6 +380,7 @@ class TournamentManager:
     def __init__(
         self,
         service: GameService,
+        records: TournamentRecords,
         host: Host,
         *,
         ratings: RatingLookup | None = None,
@@ -379,7 +388,7 @@ class TournamentManager:
         spawn: Callable[[Coroutine[Any, Any, Any]], Any] | None = None,
     ) -> None:
         self.service = service
-        self.store = TournamentStore(service.store)
+        self.records = records
         self.host = host
         self.ratings = ratings
         self.clock = clock or service.clock
@@ -390,7 +399,7 @@ class TournamentManager:
 
     async def get(self, tournament_id: int, guild_id: int | None = None) -> TournamentRow:
         """The tournament ``tournament_id`` (of ``guild_id`` when given); refuses when there is none."""
-        tournament = await self.store.tournament(tournament_id)
+        tournament = await self.records.tournament(tournament_id)
         if tournament is None or (guild_id is not None and tournament.guild_id != guild_id):
             raise TournamentError(f"There is no tournament #{tournament_id} on this server.")
         return tournament
@@ -405,26 +414,28 @@ class TournamentManager:
         if tournament_id is not None:
             return await self.get(tournament_id, guild_id)
         if channel_id is not None:
-            owner = await self.store.tournament_of_thread(channel_id)
+            owner = await self.records.tournament_of_thread(channel_id)
             if owner is not None:
                 return await self.get(owner, guild_id)
-            here = [t for t in await self.store.tournaments(guild_id=guild_id, channel_id=channel_id) if not t.is_over]
+            here = [
+                t for t in await self.records.tournaments(guild_id=guild_id, channel_id=channel_id) if not t.is_over
+            ]
             if len(here) == 1:
                 return here[0]
-        live = await self.store.tournaments(guild_id=guild_id, statuses=LIVE_STATUSES)
+        live = await self.records.tournaments(guild_id=guild_id, statuses=LIVE_STATUSES)
         if len(live) == 1:
             return live[0]
         if len(live) > 1:
             raise TournamentError("Several tournaments are on here: choose one with the tournament option.")
         if not live_only:
-            everything = await self.store.tournaments(guild_id=guild_id)
+            everything = await self.records.tournaments(guild_id=guild_id)
             if everything:
                 return everything[0]
         raise TournamentError("There is no tournament on this server right now.")
 
     async def listing(self, guild_id: int) -> list[TournamentRow]:
         """The server's tournaments, live ones first, newest first."""
-        rows = await self.store.tournaments(guild_id=guild_id)
+        rows = await self.records.tournaments(guild_id=guild_id)
         return sorted(rows, key=lambda t: (t.is_over, -t.id))
 
     # ------------------------------------------------------------------ registration
@@ -484,7 +495,7 @@ class TournamentManager:
         if start_at is not None and start_at <= now:
             raise TournamentError("The start time must be in the future.")
         title = " ".join(name.split())[:100] or f"{rules.title} {FORMAT_NAMES[fmt].lower()}"
-        tournament_id = await self.store.create_tournament(
+        tournament_id = await self.records.create_tournament(
             guild_id=guild_id,
             channel_id=channel_id,
             name=title,
@@ -517,7 +528,7 @@ class TournamentManager:
             if not tournament.is_open:
                 raise TournamentError(f"Registration for {tournament.name} is closed.")
             try:
-                count = await self.store.add_player(
+                count = await self.records.add_player(
                     tournament.id,
                     actor.user_id,
                     actor.name,
@@ -539,14 +550,14 @@ class TournamentManager:
                 if tournament.status == RUNNING:
                     raise TournamentError(f"{tournament.name} has started: use /tournament drop to withdraw.")
                 raise TournamentError(f"{tournament.name} is over.")
-            if not await self.store.remove_player(tournament.id, actor.user_id):
+            if not await self.records.remove_player(tournament.id, actor.user_id):
                 raise TournamentError(f"You are not registered for {tournament.name}.")
         return tournament
 
     async def checkin(self, tournament_id: int, actor: Actor) -> TournamentRow:
         """Confirm a registered player will play (during the check-in window)."""
         tournament = await self.get(tournament_id)
-        entrant = await self.store.player(tournament.id, actor.user_id)
+        entrant = await self.records.player(tournament.id, actor.user_id)
         if not tournament.checkin_minutes:
             if entrant is None:
                 raise TournamentError(f"{tournament.name} has no check-in; use /tournament join to register.")
@@ -564,7 +575,7 @@ class TournamentManager:
             raise TournamentError(f"You are not registered for {tournament.name}; use /tournament join.")
         if entrant.checked_in:
             raise TournamentError(f"You are already checked in for {tournament.name}.")
-        await self.store.update_player(tournament.id, actor.user_id, checked_in=1)
+        await self.records.update_player(tournament.id, actor.user_id, checked_in=1)
         return tournament
 
     async def start(self, tournament_id: int, actor: Actor) -> str:
@@ -585,13 +596,13 @@ class TournamentManager:
         return "started"
 
     async def _open_checkin(self, tournament: TournamentRow, until: datetime, *, check_count: bool = True) -> None:
-        players = await self.store.players(tournament.id)
+        players = await self.records.players(tournament.id)
         need = minimum_players(rules_for(tournament.game), tournament.format, tournament.options)
         if check_count and len(players) < need:  # an organiser's start; at a start time, late joins may come
             raise TournamentError(
                 f"{tournament.name} needs at least {need} players to start; {len(players)} registered."
             )
-        if not await self.store.update_tournament(
+        if not await self.records.update_tournament(
             tournament.id, {"status": REGISTRATION}, status=CHECKIN, checkin_until=until, updated_at=self.clock()
         ):
             return
@@ -609,7 +620,7 @@ class TournamentManager:
             if tournament.status not in OPEN_STATUSES:
                 return False
             rules = rules_for(tournament.game)
-            players = await self.store.players(tournament.id)
+            players = await self.records.players(tournament.id)
             checking = bool(tournament.checkin_minutes) and tournament.status == CHECKIN
             present = [p for p in players if p.checked_in] if checking else list(players)
             absent = [p.user_id for p in players if p not in present]
@@ -623,7 +634,7 @@ class TournamentManager:
             ordinals = await self.ratings.ordinals(tournament.guild_id, tournament.game, ids) if self.ratings else {}
             seeds = [int(p) for p in seed_order(ids, random.Random(tournament.seed), ordinals)]
             rounds, data = _plan(tournament, seeds)
-            if not await self.store.begin(
+            if not await self.records.begin(
                 tournament.id, self.clock(), seeds=seeds, absent=absent, rounds=rounds, data=data
             ):
                 return False
@@ -648,7 +659,7 @@ class TournamentManager:
             raise TournamentError(f"{tournament.name} has not started: use /tournament leave.")
         if tournament.status != RUNNING:
             raise TournamentError(f"{tournament.name} is over.")
-        entrant = await self.store.player(tournament.id, actor.user_id)
+        entrant = await self.records.player(tournament.id, actor.user_id)
         if entrant is None or entrant.status == ABSENT:
             raise TournamentError(f"You are not playing in {tournament.name}.")
         if not entrant.active:
@@ -660,12 +671,12 @@ class TournamentManager:
         """An organiser removes a player (before the start: the registration; after: as a drop)."""
         tournament = await self.get(tournament_id)
         _require_organiser(actor, "remove players")
-        entrant = await self.store.player(tournament.id, user_id)
+        entrant = await self.records.player(tournament.id, user_id)
         if entrant is None:
             raise TournamentError(f"That member is not registered for {tournament.name}.")
         if tournament.is_open:
             async with self._locks[tournament.id]:
-                await self.store.remove_player(tournament.id, user_id)
+                await self.records.remove_player(tournament.id, user_id)
             return tournament, entrant.display_name
         if tournament.status != RUNNING:
             raise TournamentError(f"{tournament.name} is over.")
@@ -677,15 +688,15 @@ class TournamentManager:
     async def _withdraw(self, tournament: TournamentRow, entrant: EntrantRow, status: str) -> None:
         async with self._locks[tournament.id]:
             fresh = await self.get(tournament.id)
-            await self.store.update_player(
+            await self.records.update_player(
                 tournament.id, entrant.user_id, {"status": ACTIVE}, status=status, left_round=fresh.current_round
             )
-            matches = await self.store.matches(tournament.id, fresh.current_round) if fresh.current_round else []
+            matches = await self.records.matches(tournament.id, fresh.current_round) if fresh.current_round else []
         # outside the lock: resigning reports the game's end, which may pair the next round
         for match in matches:
             if entrant.user_id not in match.players or match.status != PLAYING or match.game_id is None:
                 continue
-            game = await self.service.store.game(match.game_id)
+            game = await self.service.game(match.game_id)
             if game is None or game.status != "active":
                 continue
             if any(s.user_id == entrant.user_id and s.removed for s in game.seats):
@@ -712,7 +723,7 @@ class TournamentManager:
             raise TournamentError(
                 f"Round {number} is closed: only results of the current round ({tournament.current_round}) can be set."
             )
-        match = next((m for m in await self.store.matches(tournament.id, number) if user_id in m.players), None)
+        match = next((m for m in await self.records.matches(tournament.id, number) if user_id in m.players), None)
         if match is None:
             raise TournamentError(f"That member has no match in round {number} of {tournament.name}.")
         if match.status in (BYE, REST):
@@ -725,13 +736,13 @@ class TournamentManager:
                 raise TournamentError("A knockout match needs a winner: give win, loss or draw.")
             winner = _elimination_winner(tournament, match.players, ranks)
         if match.game_id is not None:
-            game = await self.service.store.game(match.game_id)
+            game = await self.service.game(match.game_id)
             if game is not None and game.status in ("open", "active"):
                 try:
                     await self.service.abort(game.channel_id, Actor(actor.user_id, actor.name, can_manage=True))
                 except ServiceError as error:
                     log.info("could not stop game %s for adjudication: %s", game.id, error)
-        done = await self.store.update_match(
+        done = await self.records.update_match(
             match.id,
             {"status": (PENDING, PLAYING, DONE)},
             status=DONE,
@@ -743,7 +754,7 @@ class TournamentManager:
         )
         if not done:  # pragma: no cover - the match changed under us
             raise TournamentError("That match changed at the same moment; look at the status and try again.")
-        settled = await self.store.match(match.id)
+        settled = await self.records.match(match.id)
         assert settled is not None
         if match.thread_id is not None:
             names = await self._names(tournament.id)
@@ -760,17 +771,17 @@ class TournamentManager:
         if tournament.is_over:
             raise TournamentError(f"{tournament.name} is already over.")
         async with self._locks[tournament.id]:
-            if not await self.store.update_tournament(
+            if not await self.records.update_tournament(
                 tournament.id, {"status": LIVE_STATUSES}, status=CANCELLED, updated_at=self.clock()
             ):
                 raise TournamentError(f"{tournament.name} is already over.")
             matches = (
-                await self.store.matches(tournament.id, tournament.current_round) if tournament.current_round else []
+                await self.records.matches(tournament.id, tournament.current_round) if tournament.current_round else []
             )
         for match in matches:
             if match.game_id is None:
                 continue
-            game = await self.service.store.game(match.game_id)
+            game = await self.service.game(match.game_id)
             if game is not None and game.status in ("open", "active"):
                 try:
                     await self.service.abort(game.channel_id, Actor(actor.user_id, actor.name, can_manage=True))
@@ -790,14 +801,14 @@ class TournamentManager:
 
     async def record_game(self, game: GameRow, outcome: Outcome) -> MatchRecord | None:
         """Store a finished game's result in its match, once; the match when this call recorded it."""
-        match = await self.store.match_for_game(game.id, game.channel_id)
+        match = await self.records.match_for_game(game.id, game.channel_id)
         if match is None or match.tournament_id != game.tournament_id:
             return None
-        tournament = await self.store.tournament(match.tournament_id)
+        tournament = await self.records.tournament(match.tournament_id)
         if tournament is None or tournament.status != RUNNING:
             return None
         if match.game_id is None:
-            await self.store.update_match(match.id, {"game_id": None}, game_id=game.id, status=PLAYING)
+            await self.records.update_match(match.id, {"game_id": None}, game_id=game.id, status=PLAYING)
         by_user = {s.user_id: outcome.ranks[s.seat] for s in game.seats if s.seat < len(outcome.ranks)}
         if set(by_user) != set(match.players):
             log.warning("game %s does not seat the players of match %s", game.id, match.id)
@@ -809,9 +820,9 @@ class TournamentManager:
             winner = _elimination_winner(tournament, match.players, ranks)
             if len(set(ranks)) == 1:
                 note = DRAW_NOTE
-        if not await self.store.record_game(game.id, ranks, self.clock(), winner=winner, note=note):
+        if not await self.records.record_game(game.id, ranks, self.clock(), winner=winner, note=note):
             return None
-        return await self.store.match(match.id)
+        return await self.records.match(match.id)
 
     async def schedule_advance(self, tournament_id: int) -> None:
         """Pair the next round when the current one is settled: in the background when the cog gave a spawner."""
@@ -827,14 +838,14 @@ class TournamentManager:
         """
         async with self._locks[tournament_id]:
             for _ in range(MAX_ROUND_STEPS):
-                tournament = await self.store.tournament(tournament_id)
+                tournament = await self.records.tournament(tournament_id)
                 if tournament is None or tournament.status != RUNNING:
                     return
                 if tournament.current_round:
-                    matches = await self.store.matches(tournament.id, tournament.current_round)
+                    matches = await self.records.matches(tournament.id, tournament.current_round)
                     if any(m.status == PENDING for m in matches):
                         await self._launch_all(tournament, matches)
-                        matches = await self.store.matches(tournament.id, tournament.current_round)
+                        matches = await self.records.matches(tournament.id, tournament.current_round)
                     if not all(m.settled for m in matches):
                         return
                 if not await self._next_round(tournament):
@@ -843,9 +854,9 @@ class TournamentManager:
     async def _next_round(self, tournament: TournamentRow) -> bool:
         """Pair and store the next round (False when the tournament finished instead, or lost a race)."""
         rules = rules_for(tournament.game)
-        players = await self.store.players(tournament.id)
+        players = await self.records.players(tournament.id)
         active = [p.user_id for p in players if p.active]
-        matches = await self.store.matches(tournament.id)
+        matches = await self.records.matches(tournament.id)
         number = tournament.current_round + 1
         planned: list[dict[str, Any]] = []
         fmt = tournament.format
@@ -877,10 +888,10 @@ class TournamentManager:
             planned = _round_robin_round(tournament, number, set(active))
         now = self.clock()
         deadline = now + timedelta(days=tournament.round_days) if tournament.round_days else None
-        if not await self.store.create_round(tournament.id, number, planned, now, deadline):
+        if not await self.records.create_round(tournament.id, number, planned, now, deadline):
             return False
         fresh = await self.get(tournament.id)
-        created = await self.store.matches(tournament.id, number)
+        created = await self.records.matches(tournament.id, number)
         await self._launch_all(fresh, created)
         await self._announce_round(fresh, number)
         return True
@@ -904,12 +915,12 @@ class TournamentManager:
             who = " vs ".join(names.get(p, str(p)) for p in match.players) if len(match.players) == 2 else ""
             title = f"{tournament.name} · R{match.round} · " + (who or f"table {match.board}")
             thread_id, parent = await self.host.open_match_thread(tournament, title[:100], match.players)
-            if not await self.store.update_match(match.id, {"thread_id": None}, thread_id=thread_id):
-                reloaded = await self.store.match(match.id)
+            if not await self.records.update_match(match.id, {"thread_id": None}, thread_id=thread_id):
+                reloaded = await self.records.match(match.id)
                 assert reloaded is not None
                 thread_id = reloaded.thread_id
         assert thread_id is not None
-        existing = await self.service.store.latest_game(thread_id)
+        existing = await self.service.latest_game(thread_id)
         ours = existing is not None and existing.tournament_id == tournament.id
         report: Report | None = None
         if ours and existing is not None and existing.status == "open":  # stopped half-way through its setup
@@ -935,7 +946,7 @@ class TournamentManager:
                 parent_channel_id=parent,
             )
             game = report.game
-        await self.store.update_match(match.id, {"game_id": None}, game_id=game.id, status=PLAYING)
+        await self.records.update_match(match.id, {"game_id": None}, game_id=game.id, status=PLAYING)
         linked = replace(match, thread_id=thread_id, game_id=game.id, status=PLAYING)
         if report is not None:
             total = tournament.rounds
@@ -952,10 +963,10 @@ class TournamentManager:
 
     async def _announce_round(self, tournament: TournamentRow, number: int) -> None:
         names = await self._names(tournament.id)
-        matches = await self.store.matches(tournament.id, number)
+        matches = await self.records.matches(tournament.id, number)
         of = f" of {tournament.rounds}" if tournament.rounds else ""
         if tournament.format == ELIMINATION:
-            bracket = bracket_of(tournament, await self.store.matches(tournament.id))
+            bracket = bracket_of(tournament, await self.records.matches(tournament.id))
             heading = f"**{tournament.name} — {bracket.round_name(number)}** (round {number}{of})"
             if number == 1:
                 byes = [m for m in bracket.rounds[0] if m.bye]
@@ -973,7 +984,7 @@ class TournamentManager:
         await self.host.announce(tournament, (heading + "\n" + "\n".join(lines))[:1990])
 
     async def _finish(self, tournament: TournamentRow) -> None:
-        if not await self.store.update_tournament(
+        if not await self.records.update_tournament(
             tournament.id, {"status": RUNNING}, status=FINISHED, round_deadline=None, updated_at=self.clock()
         ):
             return
@@ -995,7 +1006,7 @@ class TournamentManager:
     async def tick(self) -> None:
         """Start times, check-in windows, and catching up on running tournaments (also at start-up)."""
         now = self.clock()
-        for tournament in await self.store.tournaments(statuses=LIVE_STATUSES):
+        for tournament in await self.records.tournaments(statuses=LIVE_STATUSES):
             try:
                 await self._tick_one(tournament, now)
             except TournamentError as error:
@@ -1026,7 +1037,7 @@ class TournamentManager:
             await self.advance(tournament.id)
 
     async def _cancel_unplayable(self, tournament: TournamentRow, reason: str) -> None:
-        if await self.store.update_tournament(
+        if await self.records.update_tournament(
             tournament.id, {"status": OPEN_STATUSES}, status=CANCELLED, updated_at=self.clock()
         ):
             await self.host.announce(tournament, f"**{tournament.name}** is cancelled: {reason}")
@@ -1035,10 +1046,10 @@ class TournamentManager:
         """Record results of games that ended unseen; flag games stopped without a result."""
         if not tournament.current_round:
             return
-        for match in await self.store.matches(tournament.id, tournament.current_round):
+        for match in await self.records.matches(tournament.id, tournament.current_round):
             if match.status != PLAYING or match.game_id is None:
                 continue
-            game = await self.service.store.game(match.game_id)
+            game = await self.service.game(match.game_id)
             if game is None:
                 continue
             if game.status == "finished":
@@ -1046,7 +1057,7 @@ class TournamentManager:
                 if outcome is not None:
                     await self.record_game(game, outcome)
             elif game.status == "aborted" and match.note != "game aborted":
-                flagged = await self.store.update_match(
+                flagged = await self.records.update_match(
                     match.id, {"status": PLAYING, "note": match.note}, note="game aborted"
                 )
                 if flagged:
@@ -1062,64 +1073,57 @@ class TournamentManager:
         """Make every running game of a round past its deadline due on its clock now; returns how many."""
         now = self.clock()
         forced = 0
-        for tournament in await self.store.tournaments(statuses=(RUNNING,)):
+        for tournament in await self.records.tournaments(statuses=(RUNNING,)):
             if tournament.round_deadline is None or tournament.round_deadline > now or not tournament.current_round:
                 continue
-            for match in await self.store.matches(tournament.id, tournament.current_round):
+            for match in await self.records.matches(tournament.id, tournament.current_round):
                 if match.status != PLAYING or match.game_id is None:
                     continue
-                game = await self.service.store.game(match.game_id)
-                if game is None or game.status != "active":
+                try:
+                    forced += await self.service.force_deadline(match.game_id)
+                except ServiceError:  # a move landed at the same moment: look again next time
                     continue
-                async with self.service.lock(game.channel_id):
-                    game = await self.service.store.game(match.game_id)
-                    if game is None or game.status != "active":
-                        continue
-                    forced += 1
-                    if game.deadline is not None and game.deadline <= now and game.wake_at is not None:
-                        continue
-                    try:
-                        await self.service.store.update_game(game, now, deadline=now, wake_at=now)
-                    except StaleVersion:
-                        continue
         return forced
 
-    async def enforce_deadlines(self, tick: Callable[[], Awaitable[list[Any]]]) -> list[Any]:
+    async def enforce_deadlines(self, tick: Callable[[], Awaitable[TickResult]]) -> int:
         """Time out the games of rounds past their deadline, turn after turn, until they end.
 
-        ``tick`` is the timekeeper's (``Timekeeper.tick``); returns its events for delivery.
+        ``tick`` is the timekeeper's (``Timekeeper.tick``); what it commits is announced from its
+        delivery records.  Returns how many timeouts were played.
         """
-        events: list[Any] = []
+        played = 0
         for _ in range(MAX_FORCED_PASSES):
             if not await self.force_overdue():
                 break
             try:
-                happened = await tick()
-            except Exception:  # keep what was done for delivery; the next check goes on
+                result = await tick()
+            except Exception:  # what was committed stays committed and announced; the next check goes on
                 log.exception("forcing the round deadline failed")
                 break
-            if not happened:  # the clock could not act (a move landed at the same moment): next time
+            if not result.timeouts:  # the clock could not act (a move landed at the same moment): next time
                 break
-            events.extend(happened)
-        return events
+            played += result.timeouts
+        return played
 
     # ------------------------------------------------------------------ reading
 
     async def view(self, tournament_id: int) -> TournamentView:
         """The tournament with its players and the matches of the current round."""
         tournament = await self.get(tournament_id)
-        players = await self.store.players(tournament.id)
-        matches = await self.store.matches(tournament.id, tournament.current_round) if tournament.current_round else []
+        players = await self.records.players(tournament.id)
+        matches = (
+            await self.records.matches(tournament.id, tournament.current_round) if tournament.current_round else []
+        )
         return TournamentView(tournament, rules_for(tournament.game), players, matches, tournament.rounds)
 
     async def _names(self, tournament_id: int) -> dict[int, str]:
-        return {p.user_id: p.display_name for p in await self.store.players(tournament_id)}
+        return {p.user_id: p.display_name for p in await self.records.players(tournament_id)}
 
     async def standings(self, tournament_id: int) -> Standings:
         """Standings with tiebreaks (or the bracket, for elimination)."""
         tournament = await self.get(tournament_id)
-        players = await self.store.players(tournament.id)
-        matches = await self.store.matches(tournament.id)
+        players = await self.records.players(tournament.id)
+        matches = await self.records.matches(tournament.id)
         names = {}
         for p in players:
             suffix = " (withdrew)" if p.status in (DROPPED, KICKED) else ""
@@ -1146,8 +1150,8 @@ class TournamentManager:
     async def export(self, tournament_id: int) -> dict[str, Any]:
         """The whole tournament as JSON-ready data: settings, players, rounds, matches and standings."""
         tournament = await self.get(tournament_id)
-        players = await self.store.players(tournament.id)
-        matches = await self.store.matches(tournament.id)
+        players = await self.records.players(tournament.id)
+        matches = await self.records.matches(tournament.id)
         standings = await self.standings(tournament.id)
         rounds: dict[int, list[dict[str, Any]]] = defaultdict(list)
         for m in matches:

@@ -26,7 +26,7 @@ it can reach, so no amount of a lower wish can buy a higher one):
 
 So rematches and second byes happen only when no pairing avoids them, and the bye goes to the
 lowest-ranked player without one unless that would force a rematch.  The bye counts as a win
-(see ``bot.standings``).  In each pair the player who has had the first seat less often takes it;
+(see ``bot.tournaments.standings``).  In each pair the player who has had the first seat less often takes it;
 on a tie, the higher-ranked player.
 
 Round robin -- ``round_robin``
@@ -52,7 +52,7 @@ Table Swiss (3-9 player games) -- ``table_sizes`` / ``table_swiss_pairings`` / `
   fewer tables.  Sizes differ by at most one; the larger tables come first.  The preferred size
   defaults to the middle of the allowed range, rounded up.
 - **Byes** (only when the count cannot be split into allowed tables) go to the lowest-ranked players
-  with the fewest byes; one is worth the mean seat points of the round (see ``bot.standings``).
+  with the fewest byes; one is worth the mean seat points of the round (see ``bot.tournaments.standings``).
 - **Grouping**: by standing, top players at table 1, but avoiding repeat meetings first.  Two
   starts, the plain grouping by standing and a greedy fill (each seat takes the best-ranked player
   who has met the table the fewest times), are each improved by swapping players between tables
@@ -62,7 +62,7 @@ Table Swiss (3-9 player games) -- ``table_sizes`` / ``table_swiss_pairings`` / `
 - **Seats**: at each table whoever has sat first least often sits first; on a tie, whoever sat
   further back on average (seat position scaled to 0..1 per game), then by standing.
 - **Points** by finishing place: at a table of ``n``, place ``p`` scores ``n - p``; ties share
-  (``bot.standings.place_points``).
+  (``bot.tournaments.standings.place_points``).
 """
 
 from __future__ import annotations
@@ -77,7 +77,7 @@ from typing import Any
 
 import networkx as nx
 
-from bot.standings import Result, duel_standings, table_standings
+from bot.tournaments.standings import Result, duel_standings, table_standings
 
 __all__ = [
     "Bracket",
@@ -256,7 +256,7 @@ def next_swiss_round(active: Sequence[Hashable], results: Iterable[Result]) -> R
     """The next Swiss round from the results so far.
 
     ``active``: the players still in, in seeding order (it breaks ties in the standings).
-    Standings are ``bot.standings.duel_standings`` (points, Buchholz cut-1, Sonneborn-Berger, ...).
+    Standings are ``bot.tournaments.standings.duel_standings`` (points, Buchholz cut-1, Sonneborn-Berger, ...).
     """
     active = _check_players(active)
     results = list(results)

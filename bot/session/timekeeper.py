@@ -1,9 +1,11 @@
-"""Deadlines, reminders, timeouts and vacations: the service side of asynchronous play.
+"""Deadlines, reminders, timeouts and vacations: the session side of asynchronous play.
 
 ``Timekeeper.tick`` is called by the scheduler (and once at start-up, to catch up after downtime).
-Each due game is handled under its channel lock and written under the version check *before* any
-message goes out, so a deadline that passed while the bot was offline is acted on exactly once and
-no reminder is sent twice.
+Each due game is handled as its own unit of work: written under the version check together with the
+delivery record of what must be told, *before* anything is sent.  A deadline that passed while the
+bot was offline is therefore acted on exactly once, no reminder is written twice, and one game's
+failure is logged with its id and never stops the others: what each game committed is announced by
+the announcer from its delivery record, whatever happens to the games after it.
 """
 
 from __future__ import annotations
@@ -14,30 +16,44 @@ from datetime import timedelta
 from typing import Any
 
 from bot import clocks
-from bot.service import GameService, Report, ServiceError, rules_for
-from bot.store import GameRow, NewMove
+from bot.session.service import GameService, ServiceError, report_event, rules_for
+from bot.session.store import GameRow, NewDelivery, NewMove
+from games.playout import roll_rng
 
 log = logging.getLogger(__name__)
 
 MAX_FORCED_STEPS = 64
 
 
-@dataclass
+@dataclass(frozen=True)
 class Reminder:
-    """A reminder to send: to ``user_id`` about the game in ``channel_id``."""
+    """A reminder to send to ``user_id``: their turn in a game, with the time they have left."""
 
-    game: GameRow
     user_id: int
+    game_id: int
     channel_id: int
-    text: str
+    title: str
+    seconds_left: int
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> Reminder:
+        """The reminder back from its delivery record."""
+        return cls(
+            int(payload["user_id"]),
+            int(payload["game_id"]),
+            int(payload["channel_id"]),
+            str(payload["title"]),
+            int(payload["seconds_left"]),
+        )
 
 
-@dataclass
-class Timeout:
-    """A deadline that passed: what the clock did, as a report to post."""
+@dataclass(frozen=True)
+class TickResult:
+    """What one clock check did."""
 
-    report: Report
-    user_id: int | None
+    reminders: int = 0
+    timeouts: int = 0
+    failed: tuple[int, ...] = ()  # ids of games whose check failed (logged; tried again next tick)
 
 
 class Timekeeper:
@@ -48,26 +64,30 @@ class Timekeeper:
         self.missed_turns_limit = max(1, missed_turns_limit)
         self.vacation_days_per_year = vacation_days_per_year
 
-    async def tick(self) -> list[Reminder | Timeout]:
-        """Handle every game whose next reminder or deadline has come; returns what to tell players."""
-        now = self.service.clock()
-        events: list[Reminder | Timeout] = []
-        for game_id in await self.service.store.games_due(now):
+    async def tick(self) -> TickResult:
+        """Handle every game whose next reminder or deadline has come, each on its own."""
+        reminders = timeouts = 0
+        failed: list[int] = []
+        for game_id in await self.service.store.games_due(self.service.clock()):
             try:
-                event = await self._handle(game_id)
+                done = await self._handle(game_id)
             except ServiceError as error:  # a move landed at the same moment: look again next tick
                 log.info("clock check of game %s skipped: %s", game_id, error)
                 continue
-            if event is not None:
-                events.append(event)
-        return events
+            except Exception:
+                log.exception("clock check of game %s failed", game_id)
+                failed.append(game_id)
+                continue
+            reminders += done == "reminder"
+            timeouts += done == "timeout"
+        return TickResult(reminders, timeouts, tuple(failed))
 
-    async def _handle(self, game_id: int) -> Reminder | Timeout | None:
+    async def _handle(self, game_id: int) -> str | None:
         store = self.service.store
         game = await store.game(game_id)
         if game is None:
             return None
-        async with self.service.lock(game.channel_id):
+        async with self.service.unit(game.channel_id):
             game = await store.game(game_id)
             now = self.service.clock()
             if game is None or game.status != "active" or game.deadline is None or game.wake_at is None:
@@ -75,30 +95,31 @@ class Timekeeper:
             if game.wake_at > now:
                 return None
             if now >= game.deadline:
-                return await self._time_out(game)
-            return await self._remind(game)
+                await self._time_out(game)
+                return "timeout"
+            return "reminder" if await self._remind(game) else None
 
-    async def _remind(self, game: GameRow) -> Reminder | None:
+    async def _remind(self, game: GameRow) -> bool:
         now = self.service.clock()
         assert game.turn_started_at is not None and game.deadline is not None
         due = clocks.reminders_due(game.turn_started_at, game.deadline, game.reminders_sent, now)
         wake = clocks.next_wake(game.turn_started_at, game.deadline, due)
-        # written first: a reminder is never sent twice, even if the bot stops right after
-        await self.service.store.update_game(game, now, reminders_sent=due, wake_at=wake)
-        if due <= game.reminders_sent or game.turn_seat is None:
-            return None
-        user_id = game.user_at(game.turn_seat)
-        if user_id is None:
-            return None
-        rules = rules_for(game.game)
-        left = game.deadline - now
-        text = (
-            f"Reminder: it is your turn in {rules.title} (game #{game.id}) in <#{game.channel_id}>. "
-            f"Time left: {format_span(left)}."
-        )
-        return Reminder(game, user_id, game.channel_id, text)
+        user_id = game.user_at(game.turn_seat) if game.turn_seat is not None else None
+        events = []
+        if due > game.reminders_sent and user_id is not None:
+            reminder = Reminder(
+                user_id,
+                game.id,
+                game.channel_id,
+                rules_for(game.game).title,
+                int((game.deadline - now).total_seconds()),
+            )
+            events.append(NewDelivery("reminder", "scheduler", reminder.__dict__, user_id=user_id))
+        # written with its delivery record: a reminder is never sent twice, nor lost if the bot stops here
+        await self.service.store.update_game(game, now, events=events, reminders_sent=due, wake_at=wake)
+        return bool(events)
 
-    async def _time_out(self, game: GameRow) -> Timeout:
+    async def _time_out(self, game: GameRow) -> None:
         service = self.service
         rules = rules_for(game.game)
         state = service.state_of(game)
@@ -123,9 +144,8 @@ class Timekeeper:
                 "the turn is played for them."
             )
             state = await self._forced_turn(game, rules, state, seat, entries, lines, seat_updates)
-        return Timeout(
-            await service.commit_entries(game, rules, state, entries, lines, seat_updates), game.user_at(seat)
-        )
+        event = report_event(lines, None, "scheduler")
+        await service.commit_entries(game, rules, state, entries, lines, seat_updates, event=event)
 
     async def _forced_turn(
         self,
@@ -138,8 +158,6 @@ class Timekeeper:
         seat_updates: dict[int, dict[str, Any]],
     ) -> Any:
         """Roll and take the safe default for an absent player until the turn leaves them."""
-        from games.playout import roll_rng
-
         rolls = await self.service.store.count_rolls(game.id)
         for _ in range(MAX_FORCED_STEPS):
             if rules.outcome(state) is not None or rules.to_move(state) != seat:
@@ -179,14 +197,13 @@ class Timekeeper:
         await store.set_player_prefs(
             guild_id, user_id, vacation_until=until, vacation_year=now.year, vacation_used_days=used + days
         )
-        affected = []
-        for game in await store.games_of_user(user_id, guild_id):
-            affected.append(game)
+        affected = await store.games_of_user(user_id, guild_id)
+        for game in affected:
             if game.status != "active" or game.deadline is None or game.turn_seat is None:
                 continue
             if game.user_at(game.turn_seat) != user_id:
                 continue
-            async with self.service.lock(game.channel_id):
+            async with self.service.unit(game.channel_id):
                 fresh = await store.game(game.id)
                 if fresh is None or fresh.deadline is None or fresh.turn_started_at is None:
                     continue
@@ -194,19 +211,3 @@ class Timekeeper:
                 wake = clocks.next_wake(fresh.turn_started_at, deadline, fresh.reminders_sent)
                 await store.update_game(fresh, now, deadline=deadline, wake_at=wake)
         return affected, left - days
-
-
-def format_span(span: timedelta) -> str:
-    """A duration in words: "2 days 3 hours", "45 minutes"."""
-    seconds = max(0, int(span.total_seconds()))
-    days, rest = divmod(seconds, 86_400)
-    hours, rest = divmod(rest, 3_600)
-    minutes = rest // 60
-    parts = []
-    if days:
-        parts.append(f"{days} day{'s' if days != 1 else ''}")
-    if hours:
-        parts.append(f"{hours} hour{'s' if hours != 1 else ''}")
-    if not days and minutes:
-        parts.append(f"{minutes} minute{'s' if minutes != 1 else ''}")
-    return " ".join(parts) or "less than a minute"

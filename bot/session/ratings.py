@@ -8,7 +8,7 @@ never rated.  The update (the ratings, the game's ``rated_games`` row and every 
 rated exactly once even if its end is reported twice or the bot stops half-way; ``catch_up`` rates,
 at start-up, any finished game whose report was lost.
 
-The numbers are ``bot.ratings``: openskill's Plackett-Luce, shown as the scaled ordinal
+The numbers are ``bot.rating_model``: openskill's Plackett-Luce, shown as the scaled ordinal
 (1500 for a new player).
 """
 
@@ -24,10 +24,10 @@ from typing import Any
 from sqlalchemy import and_, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 
-from bot.ratings import Rating, rate_game
-from bot.schema import games, rated_games, rating_results, ratings, seats
-from bot.service import Report
-from bot.store import GameRow, Store, aware
+from bot.rating_model import Rating, rate_game
+from bot.session.schema import games, rated_games, rating_results, ratings, seats
+from bot.session.service import Report
+from bot.session.store import GameRow, Store, aware
 from games.base import Outcome
 
 RECENT = 10
@@ -114,7 +114,7 @@ class RatingService:
     async def rate(self, game: GameRow, outcome: Outcome | None = None) -> list[RatingChange]:
         """Rate a finished game once; returns the changes (empty when unrated or rated already)."""
         if outcome is None:
-            from bot.service import outcome_from_json
+            from bot.session.service import outcome_from_json
 
             outcome = outcome_from_json(game.outcome)
         if outcome is None or game.status != "finished" or not rateable(game):

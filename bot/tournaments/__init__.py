@@ -1,0 +1,1 @@
+"""Tournaments: formats, pairings, standings and the manager that runs them."""

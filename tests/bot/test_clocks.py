@@ -1,0 +1,46 @@
+"""Move clocks as pure arithmetic: deadlines, banks, vacations and reminder thresholds."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+from bot import clocks
+
+START = datetime(2026, 1, 10, 8, 0, tzinfo=UTC)
+DAY = timedelta(days=1)
+
+
+def test_the_deadline_is_the_move_time_plus_the_bank():
+    assert clocks.turn_deadline(START, 2, None, None) == START + 2 * DAY
+    assert clocks.turn_deadline(START, 2, 3600, None) == START + 2 * DAY + timedelta(hours=1)
+    assert clocks.turn_deadline(START, 2, -50, None) == START + 2 * DAY  # a spent bank adds nothing
+
+
+def test_a_vacation_pushes_the_deadline_back_by_what_is_left_of_it():
+    until = START + 3 * DAY
+    assert clocks.turn_deadline(START, 1, None, until) == START + 4 * DAY
+    assert clocks.turn_deadline(START, 1, None, START - DAY) == START + DAY  # an old vacation changes nothing
+
+
+def test_overtime_is_taken_from_the_bank_and_never_below_zero():
+    assert clocks.bank_after_move(START, START + DAY / 2, 1, 7200) == 7200
+    assert clocks.bank_after_move(START, START + DAY + timedelta(minutes=30), 1, 7200) == 5400
+    assert clocks.bank_after_move(START, START + 3 * DAY, 1, 7200) == 0
+    assert clocks.bank_after_move(START, START + 3 * DAY, 1, None) is None
+
+
+def test_reminders_fall_at_half_and_80_percent_once_each():
+    deadline = START + 10 * DAY
+    half, late = clocks.reminder_times(START, deadline)
+    assert (half, late) == (START + 5 * DAY, START + 8 * DAY)
+    assert clocks.reminders_due(START, deadline, 0, START + 4 * DAY) == 0
+    assert clocks.reminders_due(START, deadline, 0, START + 5 * DAY) == 1
+    assert clocks.reminders_due(START, deadline, 1, START + 9 * DAY) == 2
+    assert clocks.reminders_due(START, deadline, 2, START + 20 * DAY) == 2
+
+
+def test_the_scheduler_wakes_at_the_next_unsent_reminder_then_the_deadline():
+    deadline = START + 10 * DAY
+    assert clocks.next_wake(START, deadline, 0) == START + 5 * DAY
+    assert clocks.next_wake(START, deadline, 1) == START + 8 * DAY
+    assert clocks.next_wake(START, deadline, 2) == deadline

@@ -1,0 +1,145 @@
+"""The session service's unit of work: every write counted, locked, checked and translated.
+
+Suggestions carry the ply they were offered at: the same choice submitted twice at the same instant
+is played once, and a choice from an older position is refused with one sentence.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+
+import pytest
+
+from bot.session import open_session
+from bot.session.service import BOARD_CHANGED, Actor, ServiceError, stamp, unstamp
+
+NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+ALICE, BOB = Actor(1, "alice"), Actor(2, "bob")
+
+
+@pytest.fixture
+async def session(db_url):
+    opened = await open_session(db_url, clock=lambda: NOW, render=False, new_seed=lambda: "seed")
+    yield opened
+    await opened.close()
+
+
+async def started(session, game: str = "hedgehog", channel: int = 5):
+    await session.games.new_game(guild_id=1, channel_id=channel, game=game, actor=ALICE, max_players=2)
+    await session.games.join(channel, BOB)
+    return await session.games.start(channel, ALICE)
+
+
+def actor_at(report) -> Actor:
+    return ALICE if report.to_move_user == ALICE.user_id else BOB
+
+
+def test_a_stamp_round_trips_and_typed_notation_carries_none():
+    assert unstamp(stamp("R1 c1-c2", 12)) == ("R1 c1-c2", 12)
+    assert unstamp("G2+3") == ("G2+3", None)
+    assert unstamp("  pass @0 ") == ("pass", 0)
+
+
+async def test_the_same_choice_submitted_twice_at_once_is_played_once(session):
+    report = await started(session)
+    report = await session.games.roll(5, actor_at(report))
+    actor = actor_at(report)
+    (choice, *_) = await session.games.legal_moves(5, actor.user_id)
+    results = await asyncio.gather(
+        session.games.move(5, actor, choice.value), session.games.move(5, actor, choice.value), return_exceptions=True
+    )
+    refused = [r for r in results if isinstance(r, ServiceError)]
+    assert len(refused) == 1 and str(refused[0]) == BOARD_CHANGED
+    game = await session.games.live_game(5)
+    _, log = await session.games.history(5)
+    assert [row.kind for row in log] == ["roll", "move"] and game.ply == 2
+
+
+async def test_a_choice_from_an_older_position_is_refused_and_changes_nothing(session):
+    report = await started(session)
+    report = await session.games.roll(5, actor_at(report))
+    actor = actor_at(report)
+    options = await session.games.legal_moves(5, actor.user_id)
+    old = options[-1]
+    await session.games.move(5, actor, options[0].value)
+    before = await session.games.live_game(5)
+    mover = actor_at(await session.games.board(5))
+    with pytest.raises(ServiceError, match="The board changed"):
+        await session.games.move(5, mover, old.value)
+    assert (await session.games.live_game(5)).version == before.version
+
+
+async def test_typed_notation_is_unchanged_by_stamping(session):
+    report = await started(session)
+    report = await session.games.roll(5, actor_at(report))
+    actor = actor_at(report)
+    options = await session.games.legal_moves(5, actor.user_id)
+    done = await session.games.move(5, actor, options[0].notation)
+    assert done.lines[0] == options[0].description
+
+
+async def test_shutdown_waits_for_an_undo_in_flight(session, monkeypatch):
+    report = await started(session)
+    report = await session.games.roll(5, actor_at(report))
+    actor = actor_at(report)
+    await session.games.move(5, actor, (await session.games.legal_moves(5, actor.user_id))[0].value)
+    gate = asyncio.Event()
+    original = session.games.store.undo_request
+
+    async def slow_read(*args, **kwargs):
+        await gate.wait()
+        return await original(*args, **kwargs)
+
+    monkeypatch.setattr(session.games.store, "undo_request", slow_read)
+    undo = asyncio.ensure_future(session.undo.request(5, actor))
+    await asyncio.sleep(0)
+    assert session.games.in_flight == 1
+    drained = asyncio.ensure_future(session.games.drain())
+    await asyncio.sleep(0.01)
+    assert not drained.done()  # shutdown waits for the undo
+    gate.set()
+    status = await undo
+    await drained
+    assert status.waiting_for == [BOB.user_id if actor is ALICE else ALICE.user_id]
+
+
+async def test_a_failing_listener_never_hides_or_undoes_the_move(session, caplog):
+    def broken(_report):
+        raise RuntimeError("the ratings are down")
+
+    session.games.listeners.append(broken)
+    report = await started(session)
+    assert report.game.status == "active"
+    assert "listener" in caplog.text and "failed" in caplog.text
+
+
+async def test_storage_errors_become_one_sentence(session, monkeypatch):
+    await started(session)
+    from bot.session.store import StaleVersion
+
+    async def stale(*_args, **_kwargs):
+        raise StaleVersion("The game changed at the same moment; look at the board and try again.")
+
+    monkeypatch.setattr(session.games.store, "append_moves", stale)
+    report = await session.games.board(5)
+    with pytest.raises(ServiceError, match="changed at the same moment"):
+        await session.games.roll(5, actor_at(report))
+
+
+async def test_games_of_a_player_are_read_with_their_seats(session):
+    await started(session, channel=5)
+    await session.games.new_game(guild_id=1, channel_id=6, game="whist", actor=BOB, max_players=2)
+    games = await session.games.games_of_user(BOB.user_id, 1)
+    assert [(g.channel_id, [s.display_name for s in g.seats]) for g in games] == [
+        (5, ["alice", "bob"]),
+        (6, ["bob"]),
+    ]
+
+
+async def test_player_preferences_are_upserted(session):
+    await session.games.set_notify(1, ALICE.user_id, "off")
+    await session.games.set_notify(1, ALICE.user_id, "mention")
+    assert (await session.games.player_prefs(1, ALICE.user_id))["notify"] == "mention"
+    with pytest.raises(ServiceError):
+        await session.games.set_notify(1, ALICE.user_id, "loud")

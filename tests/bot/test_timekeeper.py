@@ -1,0 +1,169 @@
+"""The scheduler isolates games and every event it commits is announced exactly once.
+
+Regression tests for the clock check: a reminder whose write meets a stale version, a game that fails
+between two due ones, and events committed before a crash are all handled without losing the events
+of the other games in the same tick.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.session import open_session
+from bot.session.service import Actor
+from bot.session.timekeeper import Reminder, Timekeeper
+
+T0 = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+HOUR = timedelta(hours=1)
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+async def world(db_url):
+    clock = Clock()
+    session = await open_session(db_url, clock=clock, render=False, new_seed=lambda: "seed")
+    yield session, clock
+    await session.close()
+
+
+async def two_player_game(session, channel: int) -> None:
+    """A running two-player Marsigelwettkampf game with a one-day clock in ``channel``."""
+    alice, bob = Actor(channel * 10 + 1, f"alice{channel}"), Actor(channel * 10 + 2, f"bob{channel}")
+    await session.games.new_game(
+        guild_id=1, channel_id=channel, game="hedgehog", actor=alice, max_players=2, clock_days=1
+    )
+    await session.games.join(channel, bob)
+    report = await session.games.start(channel, alice)
+    await session.games.delivered(report.delivery_id)
+
+
+async def announced(session) -> list:
+    """Claim what is waiting to be announced, and mark it done."""
+    items = await session.games.claim_deliveries()
+    await session.games.delivered(*(item.id for item in items))
+    return items
+
+
+async def test_a_reminder_write_that_meets_a_stale_version_loses_nothing(world, monkeypatch):
+    session, clock = world
+    await two_player_game(session, 1)  # its deadline passes first
+    clock.now = T0 + 13 * HOUR
+    await two_player_game(session, 2)  # its first reminder falls due at T0 + 25 h
+    clock.now = T0 + 25 * HOUR
+    store = session.games.store
+    original = store.update_game
+
+    async def racing_update(game, now, **values):
+        if game.channel_id == 2 and "reminders_sent" in values:  # another process writes game 2 first
+            fresh = await store.game(game.id)
+            await original(fresh, now)
+        return await original(game, now, **values)
+
+    monkeypatch.setattr(store, "update_game", racing_update)
+    result = await session.timekeeper.tick()
+    assert result.timeouts == 1 and result.reminders == 0 and result.failed == ()
+    items = await announced(session)
+    assert [item.game.channel_id for item in items] == [1]  # the timeout of game 1 is announced
+    assert "loses on time" in items[0].report.lines[0]
+    assert (await store.live_game(2)).reminders_sent == 0  # not written as reminded: it is due again
+
+    monkeypatch.setattr(store, "update_game", original)
+    result = await session.timekeeper.tick()
+    assert result.reminders == 1
+    (item,) = await announced(session)
+    reminder = Reminder.from_payload(item.row.payload)
+    assert item.report is None and reminder.channel_id == 2 and reminder.title == "Der Marsigelwettkampf"
+    assert await announced(session) == []  # once
+
+
+async def test_a_game_that_fails_between_two_due_ones_never_stops_the_others(world, monkeypatch, caplog):
+    session, clock = world
+    for channel in (1, 2, 3):
+        await two_player_game(session, channel)
+    clock.now = T0 + 25 * HOUR
+    broken = (await session.games.live_game(2)).id
+    original = Timekeeper._time_out
+
+    async def failing(self, game):
+        if game.id == broken:
+            raise RuntimeError("a bug in one game")
+        return await original(self, game)
+
+    monkeypatch.setattr(Timekeeper, "_time_out", failing)
+    result = await session.timekeeper.tick()
+    assert result.timeouts == 2 and result.failed == (broken,)
+    assert f"clock check of game {broken} failed" in caplog.text
+    assert sorted(item.game.channel_id for item in await announced(session)) == [1, 3]
+    assert (await session.games.live_game(2)).status == "active"  # untouched, tried again next tick
+
+    monkeypatch.setattr(Timekeeper, "_time_out", original)
+    assert (await session.timekeeper.tick()).timeouts == 1
+    assert [item.game.channel_id for item in await announced(session)] == [2]
+
+
+async def test_events_committed_before_a_crash_are_announced_after_the_restart_once(db_url):
+    clock = Clock()
+    session = await open_session(db_url, clock=clock, render=False, new_seed=lambda: "seed")
+    await two_player_game(session, 1)
+    clock.now = T0 + 25 * HOUR
+    await session.timekeeper.tick()  # committed, and the process stops before announcing it
+    await session.close()
+
+    again = await open_session(db_url, clock=clock, render=False)
+    items = await announced(again)
+    assert len(items) == 1 and "loses on time" in items[0].report.lines[0]
+    assert items[0].report.outcome is not None
+    assert await announced(again) == []
+    await again.close()
+
+
+async def test_a_claimed_event_that_was_never_marked_is_claimed_again_after_its_lease(world):
+    session, clock = world
+    await two_player_game(session, 1)
+    clock.now = T0 + 25 * HOUR
+    await session.timekeeper.tick()
+    (first,) = await session.games.claim_deliveries()  # the announcer dies while posting it
+    assert await session.games.claim_deliveries() == []  # still claimed
+    clock.now += timedelta(minutes=3)
+    (second,) = await session.games.claim_deliveries()
+    assert second.id == first.id
+
+
+async def test_a_players_move_is_announced_by_its_reply_and_only_late_by_the_announcer(world):
+    session, clock = world
+    await two_player_game(session, 1)
+    game = await session.games.live_game(1)
+    player = Actor(game.user_at(await session.games.to_move(game)), "p")
+    report = await session.games.roll(1, player, token="tok")
+    assert await session.games.claim_deliveries() == []  # the reply is on its way
+    await session.games.delivered(report.delivery_id)
+    clock.now += timedelta(minutes=5)
+    assert await session.games.claim_deliveries() == []  # answered: nothing to announce
+
+    report = await session.games.resign(1, player, token="tok2")  # committed; the reply never went out
+    clock.now += timedelta(minutes=5)
+    (late,) = await session.games.claim_deliveries()
+    assert late.id == report.delivery_id and late.row.token == "tok2" and late.report.outcome is not None
+
+
+async def test_vacation_pushes_the_deadline_of_the_game_waiting_for_the_player(world):
+    session, clock = world
+    await two_player_game(session, 1)
+    game = await session.games.live_game(1)
+    user = game.user_at(await session.games.to_move(game))
+    affected, left = await session.timekeeper.vacation(1, user, 3)
+    assert [g.id for g in affected] == [game.id] and left == 11
+    assert (await session.games.live_game(1)).deadline == game.deadline + timedelta(days=3)
+    clock.now = T0 + 25 * HOUR
+    assert (await session.timekeeper.tick()).timeouts == 0
