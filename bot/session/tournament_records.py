@@ -7,7 +7,13 @@ transaction, and the caller learns whether it won:
   (``WHERE current_round = :previous``), so a round is never paired twice;
 - a game's result is recorded with ``WHERE game_id = :game AND status = 'playing'``, so a result
   is recorded exactly once however many times the game's end is reported;
-- a match's thread and game are linked only while still empty (``WHERE thread_id IS NULL``).
+- a paired match is launched by one process only: ``claim_launch`` turns it from ``pending`` to
+  ``launching`` (``WHERE status = 'pending'``) *before* its thread is opened, and only the holder of
+  the claim stores the thread (``WHERE thread_id IS NULL``) and then the game, which makes the match
+  ``playing``.  A claim whose process stopped half-way is taken over once it is older than the lease.
+
+While a match is ``launching``, the time of its claim is kept in its ``finished_at`` column (empty until
+a result, so free until then); ``MatchRecord`` shows it as ``claimed_at``, never as ``finished_at``.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ ABSENT = "absent"  # did not check in
 
 # match statuses
 PENDING = "pending"  # paired; its thread and game are not created yet
+LAUNCHING = "launching"  # claimed by the process opening its thread and game
 PLAYING = "playing"
 DONE = "finished"
 BYE = "bye"  # a free point (Swiss bye, forfeit by an opponent who left)
@@ -122,6 +129,7 @@ class MatchRecord:
     note: str | None
     created_at: datetime
     finished_at: datetime | None
+    claimed_at: datetime | None = None  # while launching: when the launching process claimed it
 
     @property
     def settled(self) -> bool:
@@ -173,6 +181,7 @@ def _entrant(row: Any) -> EntrantRow:
 def _match(row: Any) -> MatchRecord:
     ranks = row["ranks"]
     points = row["points"]
+    launching = row["status"] == LAUNCHING  # its finished_at column holds the claim's time
     return MatchRecord(
         id=row["id"],
         tournament_id=row["tournament_id"],
@@ -187,7 +196,8 @@ def _match(row: Any) -> MatchRecord:
         winner=row["winner"],
         note=row["note"],
         created_at=aware(row["created_at"]),
-        finished_at=aware(row["finished_at"]),
+        finished_at=None if launching else aware(row["finished_at"]),
+        claimed_at=aware(row["finished_at"]) if launching else None,
     )
 
 
@@ -522,6 +532,50 @@ class TournamentRecords:
             result = await conn.execute(
                 update(tournament_matches)
                 .where(tournament_matches.c.id == match_id, *_conditions(tournament_matches, expect or {}))
+                .values(**values)
+            )
+            return result.rowcount == 1
+
+    async def claim_launch(self, match_id: int, now: datetime, *, stale_before: datetime) -> bool:
+        """Claim a paired match to open its thread and game; True only for the one call that may.
+
+        A ``pending`` match is claimed, and so is one whose claim was taken before ``stale_before`` (the
+        process holding it stopped half-way).  The claim's time (``now``) identifies it afterwards.
+        """
+        claimable = or_(
+            tournament_matches.c.status == PENDING,
+            and_(tournament_matches.c.status == LAUNCHING, tournament_matches.c.finished_at < stale_before),
+        )
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                update(tournament_matches)
+                .where(tournament_matches.c.id == match_id, claimable)
+                .values(status=LAUNCHING, finished_at=now)
+            )
+            return result.rowcount == 1
+
+    async def link_thread(self, match_id: int, thread_id: int, claimed_at: datetime) -> bool:
+        """Store the thread opened under the claim taken at ``claimed_at``; False when the claim was lost."""
+        return await self._under_claim(match_id, claimed_at, {"thread_id": None}, thread_id=thread_id)
+
+    async def launched(self, match_id: int, game_id: int, claimed_at: datetime) -> bool:
+        """Link the match's game and make it ``playing``, ending the claim; False when the claim was lost."""
+        return await self._under_claim(match_id, claimed_at, {}, game_id=game_id, status=PLAYING, finished_at=None)
+
+    async def release_launch(self, match_id: int, claimed_at: datetime) -> bool:
+        """Give a claim back after a failed launch: the match is ``pending`` again (its thread, if any, kept)."""
+        return await self._under_claim(match_id, claimed_at, {}, status=PENDING, finished_at=None)
+
+    async def _under_claim(self, match_id: int, claimed_at: datetime, expect: Mapping[str, Any], **values: Any) -> bool:
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                update(tournament_matches)
+                .where(
+                    tournament_matches.c.id == match_id,
+                    tournament_matches.c.status == LAUNCHING,
+                    tournament_matches.c.finished_at == claimed_at,
+                    *_conditions(tournament_matches, expect),
+                )
                 .values(**values)
             )
             return result.rowcount == 1

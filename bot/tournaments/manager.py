@@ -1,7 +1,9 @@
-"""The tournament manager: registration, check-in, rounds, pairings, matches, results and standings.
+"""The tournament manager: runs registration, check-in, rounds, matches, results and deadlines.
 
-No Discord here: whatever must happen in Discord (opening a match thread, posting a message) goes
-through a ``Host`` the cog provides, so the manager runs the same against a fake host in tests.
+No Discord here: whatever must happen in Discord (opening a match thread, announcing a round) goes
+through a ``Host`` the cog provides, told as data, so the manager runs the same against a fake host in
+tests.  The only storage it touches is its ``TournamentRecords``; games are played through the public
+methods of ``GameService``.
 
 Life of a tournament
 --------------------
@@ -12,14 +14,16 @@ which registered players confirm; whoever has not checked in when it closes is l
 Rounds
 ------
 Each round is stored with the ``current_round`` bump it depends on in one transaction, so a round
-is never paired twice (``TournamentRecords.create_round``).  Every match then gets its own thread,
-with the players added, and a game created in it by ``GameService.create_seated_game`` with the
-tournament's move clock.  When a game finishes, the service listener (``on_report``) records the
-result exactly once (``WHERE status = 'playing'``) and the next round is paired as soon as every
-match of the round is settled.  Everything lives in the database, and ``tick`` (run by the cog's
-loop, the first time at start-up) catches up on whatever a restart interrupted: results of games
-that ended unseen, matches whose thread or game was not created yet, rounds not yet paired, and
-start times, check-in windows and round deadlines that passed while the bot was away.
+is never paired twice (``TournamentRecords.create_round``).  Every match is then launched: claimed
+first (``TournamentRecords.claim_launch``, so with several processes on one database only one opens
+it), then given its own thread with the players added, then a game created in it by
+``GameService.create_seated_game`` with the tournament's move clock.  When a game finishes, the service
+listener (``on_report``) records the result exactly once (``WHERE status = 'playing'``) and the next
+round is paired as soon as every match of the round is settled.  Everything lives in the database,
+and ``tick`` (run by the cog's loop, the first time at start-up) catches up on whatever a restart
+interrupted: results of games that ended unseen, matches whose thread or game was not created yet,
+rounds not yet paired, and start times, check-in windows and round deadlines that passed while the
+bot was away.
 
 Round deadline: when a round has one and it passes, every game of the round still running has its
 turns timed out at once through the game clocks (``enforce_deadlines``): a two-player game is lost
@@ -31,19 +35,14 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import math
 import random
-import re
 import secrets
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Coroutine, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from bot.session.service import Actor, GameService, Report, ServiceError, outcome_from_json, rules_for
-from bot.session.store import GameRow
-from bot.session.timekeeper import TickResult
+from bot.session import Actor, GameRow, GameService, Report, ServiceError, TickResult, outcome_from_json, rules_for
 from bot.session.tournament_records import (
     ABSENT,
     ACTIVE,
@@ -54,6 +53,7 @@ from bot.session.tournament_records import (
     DROPPED,
     FINISHED,
     KICKED,
+    LAUNCHING,
     LIVE_STATUSES,
     OPEN_STATUSES,
     PENDING,
@@ -68,67 +68,39 @@ from bot.session.tournament_records import (
     TournamentRecords,
     TournamentRow,
 )
-from bot.tournaments.pairings import (
-    Bracket,
-    PairingError,
-    elimination_bracket,
-    next_swiss_round,
-    next_table_round,
-    round_robin,
+from bot.tournaments import rounds
+from bot.tournaments.errors import CheckinNotOpen, TournamentError
+from bot.tournaments.formats import (
+    ELIMINATION,
+    FORMAT_NAMES,
+    MAX_PLAYERS,
+    MAX_ROUNDS,
+    ROUND_ROBIN,
+    TABLES,
+    check_format,
+    format_key,
+    minimum_players,
+    table_range,
 )
-from bot.tournaments.pairings import seed_players as seed_order
-from bot.tournaments.standings import Result, StandingRow, duel_standings, table_standings
-from games.base import GameError, Outcome, Rules, resolve_options
+from bot.tournaments.host import Host
+from bot.tournaments.launcher import MatchLauncher
+from bot.tournaments.pairings import seed_players
+from bot.tournaments.results import (
+    ADJUDICATED,
+    DRAW_NOTE,
+    GAME_ABORTED,
+    bracket_of,
+    elimination_winner,
+    parse_result,
+)
+from bot.tournaments.views import Standings, TournamentView, export_of, standings_of
+from games.base import GameError, Outcome, resolve_options
 
 log = logging.getLogger(__name__)
 
-SWISS = "swiss"
-ROUND_ROBIN = "roundrobin"
-ELIMINATION = "elimination"
-TABLES = "tables"
-FORMAT_NAMES = {
-    SWISS: "Swiss",
-    ROUND_ROBIN: "Round robin",
-    ELIMINATION: "Single elimination",
-    TABLES: "Table Swiss",
-}
-DUEL_FORMATS = (SWISS, ROUND_ROBIN, ELIMINATION)
-MAX_ROUNDS = 30
-MAX_PLAYERS = 512
-DEFAULT_TABLE_ROUNDS = 3
 MAX_CHECKIN_MINUTES = 7 * 24 * 60
 MAX_ROUND_STEPS = 64
 MAX_FORCED_PASSES = 500
-DRAW_NOTE = "draw: the higher seed goes through"
-
-
-class TournamentError(ServiceError):
-    """A tournament refusal: one sentence for the member, nothing changed."""
-
-
-class Host(Protocol):
-    """What the manager needs from Discord (the cog implements it; tests fake it)."""
-
-    async def open_match_thread(
-        self, tournament: TournamentRow, title: str, user_ids: Sequence[int]
-    ) -> tuple[int, int]:
-        """Open a thread for one match with the players added; returns (thread id, parent channel id)."""
-
-    async def post_match_start(self, tournament: TournamentRow, match: MatchRecord, report: Report, intro: str) -> None:
-        """Post the opening board of a match's game in its thread, greeting its players."""
-
-    async def announce(
-        self,
-        tournament: TournamentRow,
-        text: str,
-        *,
-        image: tuple[str, bytes] | None = None,
-        mentions: Sequence[int] = (),
-    ) -> None:
-        """Post in the tournament's channel (pinging only ``mentions``)."""
-
-    async def post(self, channel_id: int, text: str) -> None:
-        """Post a plain note in a channel or thread (no pings)."""
 
 
 class RatingLookup(Protocol):
@@ -137,241 +109,10 @@ class RatingLookup(Protocol):
     async def ordinals(self, guild_id: int, game: str, user_ids: Sequence[int]) -> dict[int, float]: ...
 
 
-# --------------------------------------------------------------------------------------------
-# pure helpers
-
-
-def format_key(value: str) -> str:
-    """The stored name of a format, from what a member typed or chose."""
-    cleaned = re.sub(r"[^a-z]", "", value.lower())
-    aliases = {
-        "swiss": SWISS,
-        "roundrobin": ROUND_ROBIN,
-        "rr": ROUND_ROBIN,
-        "elimination": ELIMINATION,
-        "singleelimination": ELIMINATION,
-        "knockout": ELIMINATION,
-        "tables": TABLES,
-        "tableswiss": TABLES,
-    }
-    if cleaned not in aliases:
-        raise TournamentError("The format must be swiss, round robin, single elimination or table swiss.")
-    return aliases[cleaned]
-
-
-def _deals(rules: Rules, players: int, options: Mapping[str, Any]) -> bool:
-    """True when a game of ``players`` can be dealt with these options (some options limit the count)."""
-    try:
-        rules.new_game(players, options, random.Random(0))
-    except GameError:
-        return False
-    return True
-
-
-def table_range(rules: Rules, options: Mapping[str, Any]) -> tuple[int, int]:
-    """The table sizes a table Swiss of this game uses: from 3 (or the game's minimum, if higher) up to the
-    largest count the game can be dealt for with these options (e.g. Der Marsigelwettkampf seats six or
-    more only with its xeno option)."""
-    low = max(3, rules.min_players)
-    high = low - 1
-    while high < rules.max_players and _deals(rules, high + 1, options):
-        high += 1
-    if high < low:
-        raise TournamentError(f"{rules.title} cannot seat {low} or more players with these options.")
-    return low, high
-
-
-def check_format(rules: Rules, fmt: str, options: Mapping[str, Any]) -> None:
-    """Refuse a format the game's player counts (with these options) cannot play."""
-    if fmt in DUEL_FORMATS:
-        if not rules.min_players <= 2 <= rules.max_players:
-            raise TournamentError(
-                f"{rules.title} is played by {rules.min_players} to {rules.max_players} players, not two: "
-                "use table swiss."
-            )
-        if not _deals(rules, 2, options):
-            raise TournamentError(f"{rules.title} cannot be played by two players with these options.")
-    elif rules.max_players < 3:
-        raise TournamentError(
-            f"{rules.title} is a two-player game: use swiss, round robin or single elimination, not table swiss."
-        )
-    else:
-        table_range(rules, options)
-
-
-def minimum_players(rules: Rules, fmt: str, options: Mapping[str, Any]) -> int:
-    """The fewest players a tournament of ``fmt`` can start with."""
-    return table_range(rules, options)[0] if fmt == TABLES else 2
-
-
-def default_rounds(fmt: str, players: int) -> int:
-    """Swiss: enough rounds to find a sole winner (log2 of the field, rounded up, at most n - 1)."""
-    if fmt == SWISS:
-        return max(1, min(players - 1, math.ceil(math.log2(max(players, 2)))))
-    return DEFAULT_TABLE_ROUNDS
-
-
-_DELAY = re.compile(r"(\d+)\s*(d|days?|h|hours?|hrs?|m|mins?|minutes?)\b")
-
-
-def parse_start(text: str, now: datetime) -> datetime:
-    """A start time: a delay (``2h``, ``in 1d 6h``, ``90m``), a UTC date-time (``2026-05-01 18:00``),
-    or a Discord timestamp (``<t:1777777777>``) / Unix time."""
-    raw = text.strip().lower()
-    stamp = re.fullmatch(r"<t:(\d+)(?::[a-z])?>|(\d{9,11})", raw)
-    if stamp:
-        return datetime.fromtimestamp(int(stamp.group(1) or stamp.group(2)), tz=now.tzinfo)
-    delay = raw.removeprefix("in ").strip()
-    parts = _DELAY.findall(delay)
-    if parts and not _DELAY.sub("", delay).replace(",", "").replace("and", "").strip():
-        seconds = 0
-        for amount, unit in parts:
-            seconds += int(amount) * {"d": 86400, "h": 3600, "m": 60}[unit[0]]
-        return now + timedelta(seconds=seconds)
-    cleaned = raw.removesuffix("utc").strip().replace("t", " ")
-    for pattern in ("%Y-%m-%d %H:%M", "%Y-%m-%d %H:%M:%S", "%Y-%m-%d"):
-        try:
-            return datetime.strptime(cleaned, pattern).replace(tzinfo=now.tzinfo)
-        except ValueError:
-            continue
-    raise TournamentError(
-        "Give the start as a delay such as 2h or 1d 6h, or a UTC date and time such as 2026-05-01 18:00."
-    )
-
-
-DUEL_WORDS = {
-    "win": (1, 2),
-    "won": (1, 2),
-    "1-0": (1, 2),
-    "loss": (2, 1),
-    "lose": (2, 1),
-    "lost": (2, 1),
-    "0-1": (2, 1),
-    "draw": (1, 1),
-    "1/2-1/2": (1, 1),
-    "½-½": (1, 1),
-}
-DOUBLE_FORFEIT = ("double forfeit", "forfeit both", "0-0", "both lose")
-
-
-def parse_result(text: str, players: Sequence[int], subject: int) -> tuple[tuple[int, ...], tuple[float, ...] | None]:
-    """Ranks (seat order) and optional points from an organiser's result text.
-
-    Two players: ``win``/``loss``/``draw`` for ``subject``, or ``double forfeit`` (both score 0).
-    Any table: the places in seat order, e.g. ``2 1 3 3`` (equal numbers share a place).
-    """
-    words = " ".join(text.strip().lower().split())
-    if len(players) == 2 and words in DUEL_WORDS:
-        mine, other = DUEL_WORDS[words]
-        return ((mine, other) if players[0] == subject else (other, mine)), None
-    if len(players) == 2 and words in DOUBLE_FORFEIT:
-        return (2, 2), (0.0, 0.0)
-    numbers = [int(n) for n in re.findall(r"\d+", words)]
-    if len(numbers) == len(players) and all(1 <= n <= len(players) for n in numbers) and not re.search(r"[a-z]", words):
-        return tuple(numbers), None
-    if len(players) == 2:
-        raise TournamentError("Give the result as win, loss or draw for that player, or double forfeit.")
-    raise TournamentError(
-        f"Give the {len(players)} places in seat order, e.g. {' '.join(str(i + 1) for i in range(len(players)))}."
-    )
-
-
-def timestamp(moment: datetime, style: str = "f") -> str:
-    """A Discord timestamp (shown in each reader's own time zone)."""
-    return f"<t:{int(moment.timestamp())}:{style}>"
-
-
-def ordinal_word(place: int) -> str:
-    """1st, 2nd, 3rd, 4th..."""
-    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-    return f"{place}{suffix}"
-
-
-@dataclass(frozen=True)
-class TournamentView:
-    """Everything ``/tournament status`` shows."""
-
-    tournament: TournamentRow
-    rules: Rules
-    players: list[EntrantRow]
-    matches: list[MatchRecord]
-    total_rounds: int | None
-
-    @property
-    def names(self) -> dict[int, str]:
-        """User id -> display name."""
-        return {p.user_id: p.display_name for p in self.players}
-
-
-@dataclass(frozen=True)
-class Standings:
-    """Standings of a tournament: rows for points formats, the bracket for elimination."""
-
-    tournament: TournamentRow
-    rows: list[StandingRow]
-    bracket: Bracket | None
-    names: dict[int, str]
-    title: str
-    subtitle: str
-
-
-def describe_match(match: MatchRecord, names: dict[int, str], fmt: str) -> str:
-    """One line about a match and its result so far (no pings)."""
-
-    def name(user: int) -> str:
-        return f"**{names.get(user, str(user))}**"
-
-    where = f" <#{match.thread_id}>" if match.thread_id else ""
-    if match.status == BYE:
-        why = f" ({match.note})" if match.note else ""
-        return f"Bye: {name(match.players[0])}{why}"
-    if match.status == REST:
-        return f"Rests this round: {name(match.players[0])}"
-    label = " vs ".join(name(p) for p in match.players)
-    if match.status in (PENDING, PLAYING):
-        extra = f" ({match.note})" if match.note else ""
-        return f"Table {match.board}: {label} — playing{where}{extra}"
-    assert match.ranks is not None
-    if match.points is not None and not any(match.points):
-        result = "double forfeit"
-    elif len(match.players) == 2:
-        if match.ranks[0] == match.ranks[1]:
-            result = "draw"
-            if fmt == ELIMINATION and match.winner is not None:
-                result += f", {name(match.winner)} goes through as the higher seed"
-        else:
-            winner = match.players[0] if match.ranks[0] < match.ranks[1] else match.players[1]
-            result = f"{name(winner)} wins"
-    else:
-        order = sorted(range(len(match.players)), key=lambda i: (match.ranks[i], i))
-        result = ", ".join(f"{ordinal_word(match.ranks[i])} {name(match.players[i])}" for i in order)
-    note = f" ({match.note})" if match.note and match.note not in ("adjudicated", DRAW_NOTE) else ""
-    adjudicated = " (set by an organiser)" if match.note == "adjudicated" else ""
-    return f"Table {match.board}: {label} — {result}{adjudicated}{note}{where}"
-
-
-def results_of(matches: Sequence[MatchRecord]) -> list[Result]:
-    """The scored results of settled matches (rests and unfinished games count nothing)."""
-    out = []
-    for match in matches:
-        if match.status == BYE:
-            out.append(Result.bye(match.round, match.players[0]))
-        elif match.status == DONE and match.ranks is not None:
-            out.append(Result(match.round, match.players, match.ranks, match.points))
-    return out
-
-
-def bracket_of(tournament: TournamentRow, matches: Sequence[MatchRecord]) -> Bracket:
-    """The elimination bracket: the seeds fixed at the start and every recorded winner."""
-    bracket = elimination_bracket([int(s) for s in tournament.data["seeds"]])
-    for match in sorted(matches, key=lambda m: (m.round, m.board)):
-        if match.status == DONE and match.winner is not None:
-            bracket = bracket.with_winner(match.round, match.board - 1, match.winner)
-    return bracket
-
-
-# --------------------------------------------------------------------------------------------
-# the manager
+def require_organiser(actor: Actor, what: str) -> None:
+    """Refuse ``actor`` unless they may run tournaments here (``can_manage``, as the cog decides)."""
+    if not actor.can_manage:
+        raise TournamentError(f"Only members with Manage Server or the tournament role can {what}.")
 
 
 class TournamentManager:
@@ -393,6 +134,7 @@ class TournamentManager:
         self.ratings = ratings
         self.clock = clock or service.clock
         self.spawn = spawn
+        self.launcher = MatchLauncher(service, records, host, self.clock, on_finished=self.record_game)
         self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
 
     # ------------------------------------------------------------------ lookups
@@ -461,7 +203,7 @@ class TournamentManager:
         """Create a tournament in registration (organisers only)."""
         if guild_id is None:
             raise TournamentError("Tournaments run in servers, not in direct messages.")
-        _require_organiser(actor, "create a tournament")
+        require_organiser(actor, "create a tournament")
         rules = rules_for(game)
         fmt = format_key(format)
         try:
@@ -555,7 +297,10 @@ class TournamentManager:
         return tournament
 
     async def checkin(self, tournament_id: int, actor: Actor) -> TournamentRow:
-        """Confirm a registered player will play (during the check-in window)."""
+        """Confirm a registered player will play (during the check-in window).
+
+        Before the window opens this refuses with ``CheckinNotOpen``, which carries when it opens.
+        """
         tournament = await self.get(tournament_id)
         entrant = await self.records.player(tournament.id, actor.user_id)
         if not tournament.checkin_minutes:
@@ -563,12 +308,8 @@ class TournamentManager:
                 raise TournamentError(f"{tournament.name} has no check-in; use /tournament join to register.")
             raise TournamentError(f"{tournament.name} has no check-in: being registered is enough.")
         if tournament.status == REGISTRATION:
-            when = (
-                f"opens {timestamp(tournament.start_at - timedelta(minutes=tournament.checkin_minutes), 'R')}"
-                if tournament.start_at
-                else "opens when an organiser starts the tournament"
-            )
-            raise TournamentError(f"Check-in for {tournament.name} {when}.")
+            opens = tournament.start_at - timedelta(minutes=tournament.checkin_minutes) if tournament.start_at else None
+            raise CheckinNotOpen(tournament.name, opens)
         if tournament.status != CHECKIN:
             raise TournamentError(f"Check-in for {tournament.name} is closed.")
         if entrant is None:
@@ -584,7 +325,7 @@ class TournamentManager:
         Returns ``"checkin"`` or ``"started"``.
         """
         tournament = await self.get(tournament_id)
-        _require_organiser(actor, "start a tournament")
+        require_organiser(actor, "start a tournament")
         if tournament.status == RUNNING:
             raise TournamentError(f"{tournament.name} has already started.")
         if tournament.is_over:
@@ -606,12 +347,7 @@ class TournamentManager:
             tournament.id, {"status": REGISTRATION}, status=CHECKIN, checkin_until=until, updated_at=self.clock()
         ):
             return
-        await self.host.announce(
-            tournament,
-            f"**{tournament.name}**: check-in is open until {timestamp(until)} ({timestamp(until, 'R')}). "
-            f"Registered players, confirm with `/tournament checkin`; whoever has not checked in by then is left out.",
-            mentions=[p.user_id for p in players],
-        )
+        await self.host.checkin_opened(await self.get(tournament.id), until, [p.user_id for p in players])
 
     async def begin(self, tournament_id: int) -> bool:
         """Close registration, seed the players and pair round 1; refuses with too few players."""
@@ -632,21 +368,14 @@ class TournamentManager:
                 )
             ids = [p.user_id for p in present]
             ordinals = await self.ratings.ordinals(tournament.guild_id, tournament.game, ids) if self.ratings else {}
-            seeds = [int(p) for p in seed_order(ids, random.Random(tournament.seed), ordinals)]
-            rounds, data = _plan(tournament, seeds)
+            seeds = [int(p) for p in seed_players(ids, random.Random(tournament.seed), ordinals)]
+            count, data = rounds.plan(tournament, seeds)
             if not await self.records.begin(
-                tournament.id, self.clock(), seeds=seeds, absent=absent, rounds=rounds, data=data
+                tournament.id, self.clock(), seeds=seeds, absent=absent, rounds=count, data=data
             ):
                 return False
         names = {p.user_id: p.display_name for p in players}
-        seeding = ", ".join(f"{i}. {names[u]}" for i, u in enumerate(seeds, start=1))
-        left_out = f" Not checked in, left out: {', '.join(names[u] for u in absent)}." if absent else ""
-        clock = f"{tournament.clock_days} day(s) per move" if tournament.clock_days else "no move clock"
-        await self.host.announce(
-            tournament,
-            f"**{tournament.name}** begins: {FORMAT_NAMES[tournament.format]} of {rules.title}, {len(seeds)} players, "
-            f"{rounds} round(s), {clock}.{left_out}\nSeeding: {seeding}"[:1900],
-        )
+        await self.host.tournament_began(await self.get(tournament.id), seeds, absent, names)
         await self.schedule_advance(tournament.id)
         return True
 
@@ -670,7 +399,7 @@ class TournamentManager:
     async def kick(self, tournament_id: int, actor: Actor, user_id: int) -> tuple[TournamentRow, str]:
         """An organiser removes a player (before the start: the registration; after: as a drop)."""
         tournament = await self.get(tournament_id)
-        _require_organiser(actor, "remove players")
+        require_organiser(actor, "remove players")
         entrant = await self.records.player(tournament.id, user_id)
         if entrant is None:
             raise TournamentError(f"That member is not registered for {tournament.name}.")
@@ -706,8 +435,10 @@ class TournamentManager:
             except ServiceError as error:
                 log.info("could not resign %s from game %s: %s", entrant.user_id, game.id, error)
             else:
-                verb = "withdrew from" if status == DROPPED else "was removed from"
-                await self._post_safely(game.channel_id, f"{entrant.display_name} {verb} {tournament.name}.")
+                kicked = status == KICKED
+                await self._safely(
+                    self.host.player_withdrew(tournament, game.channel_id, entrant.display_name, kicked=kicked)
+                )
         await self.schedule_advance(tournament.id)
 
     async def adjudicate(
@@ -715,7 +446,7 @@ class TournamentManager:
     ) -> tuple[TournamentRow, MatchRecord]:
         """An organiser sets the result of ``user_id``'s match (stopping its game if it still runs)."""
         tournament = await self.get(tournament_id)
-        _require_organiser(actor, "set results")
+        require_organiser(actor, "set results")
         if tournament.status != RUNNING:
             raise TournamentError(f"{tournament.name} is not running.")
         number = round or tournament.current_round
@@ -730,44 +461,35 @@ class TournamentManager:
             raise TournamentError("That is a bye: there is no result to set.")
         ranks, points = parse_result(result, match.players, user_id)
         winner = None
-        note = "adjudicated"
         if tournament.format == ELIMINATION:
             if points is not None:
                 raise TournamentError("A knockout match needs a winner: give win, loss or draw.")
-            winner = _elimination_winner(tournament, match.players, ranks)
+            winner = elimination_winner(tournament, match.players, ranks)
         if match.game_id is not None:
-            game = await self.service.game(match.game_id)
-            if game is not None and game.status in ("open", "active"):
-                try:
-                    await self.service.abort(game.channel_id, Actor(actor.user_id, actor.name, can_manage=True))
-                except ServiceError as error:
-                    log.info("could not stop game %s for adjudication: %s", game.id, error)
+            await self._stop_game(match.game_id, Actor(actor.user_id, actor.name, can_manage=True))
         done = await self.records.update_match(
             match.id,
-            {"status": (PENDING, PLAYING, DONE)},
+            {"status": (PENDING, LAUNCHING, PLAYING, DONE)},
             status=DONE,
             ranks=list(ranks),
             points=list(points) if points is not None else None,
             winner=winner,
-            note=note,
+            note=ADJUDICATED,
             finished_at=self.clock(),
         )
         if not done:  # pragma: no cover - the match changed under us
             raise TournamentError("That match changed at the same moment; look at the status and try again.")
         settled = await self.records.match(match.id)
         assert settled is not None
-        if match.thread_id is not None:
-            names = await self._names(tournament.id)
-            await self._post_safely(
-                match.thread_id, "An organiser set the result: " + describe_match(settled, names, tournament.format)
-            )
+        if settled.thread_id is not None:
+            await self._safely(self.host.result_set(tournament, settled, await self._names(tournament.id)))
         await self.schedule_advance(tournament.id)
         return tournament, settled
 
     async def cancel(self, tournament_id: int, actor: Actor) -> TournamentRow:
         """An organiser cancels the tournament; its running games are stopped (unrated)."""
         tournament = await self.get(tournament_id)
-        _require_organiser(actor, "cancel a tournament")
+        require_organiser(actor, "cancel a tournament")
         if tournament.is_over:
             raise TournamentError(f"{tournament.name} is already over.")
         async with self._locks[tournament.id]:
@@ -781,14 +503,21 @@ class TournamentManager:
         for match in matches:
             if match.game_id is None:
                 continue
-            game = await self.service.game(match.game_id)
-            if game is not None and game.status in ("open", "active"):
-                try:
-                    await self.service.abort(game.channel_id, Actor(actor.user_id, actor.name, can_manage=True))
-                    await self._post_safely(game.channel_id, f"{tournament.name} was cancelled; this game is stopped.")
-                except ServiceError as error:
-                    log.info("could not stop game %s: %s", game.id, error)
+            stopped = await self._stop_game(match.game_id, Actor(actor.user_id, actor.name, can_manage=True))
+            if stopped is not None:
+                await self._safely(self.host.match_stopped(tournament, stopped.channel_id))
         return tournament
+
+    async def _stop_game(self, game_id: int, actor: Actor) -> GameRow | None:
+        """Abort a match's game while it is open or running; the stopped game, else None."""
+        game = await self.service.game(game_id)
+        if game is None or game.status not in ("open", "active"):
+            return None
+        try:
+            return await self.service.abort(game.channel_id, actor)
+        except ServiceError as error:
+            log.info("could not stop game %s: %s", game.id, error)
+            return None
 
     # ------------------------------------------------------------------ results
 
@@ -807,8 +536,14 @@ class TournamentManager:
         tournament = await self.records.tournament(match.tournament_id)
         if tournament is None or tournament.status != RUNNING:
             return None
-        if match.game_id is None:
-            await self.records.update_match(match.id, {"game_id": None}, game_id=game.id, status=PLAYING)
+        if match.game_id is None:  # it ended before its launch stored the link
+            await self.records.update_match(
+                match.id,
+                {"game_id": None, "status": (PENDING, LAUNCHING)},
+                game_id=game.id,
+                status=PLAYING,
+                finished_at=None,
+            )
         by_user = {s.user_id: outcome.ranks[s.seat] for s in game.seats if s.seat < len(outcome.ranks)}
         if set(by_user) != set(match.players):
             log.warning("game %s does not seat the players of match %s", game.id, match.id)
@@ -817,7 +552,7 @@ class TournamentManager:
         winner = None
         note = None
         if tournament.format == ELIMINATION:
-            winner = _elimination_winner(tournament, match.players, ranks)
+            winner = elimination_winner(tournament, match.players, ranks)
             if len(set(ranks)) == 1:
                 note = DRAW_NOTE
         if not await self.records.record_game(game.id, ranks, self.clock(), winner=winner, note=note):
@@ -834,7 +569,7 @@ class TournamentManager:
     async def advance(self, tournament_id: int) -> None:
         """Launch unlaunched matches, and pair the next round (or finish) once the current one is settled.
 
-        Idempotent: safe to call any number of times, from any number of places.
+        Idempotent: safe to call any number of times, from any number of places (and processes).
         """
         async with self._locks[tournament_id]:
             for _ in range(MAX_ROUND_STEPS):
@@ -843,8 +578,8 @@ class TournamentManager:
                     return
                 if tournament.current_round:
                     matches = await self.records.matches(tournament.id, tournament.current_round)
-                    if any(m.status == PENDING for m in matches):
-                        await self._launch_all(tournament, matches)
+                    if any(m.status in (PENDING, LAUNCHING) for m in matches):
+                        await self.launcher.launch_all(tournament, matches)
                         matches = await self.records.matches(tournament.id, tournament.current_round)
                     if not all(m.settled for m in matches):
                         return
@@ -853,135 +588,34 @@ class TournamentManager:
 
     async def _next_round(self, tournament: TournamentRow) -> bool:
         """Pair and store the next round (False when the tournament finished instead, or lost a race)."""
-        rules = rules_for(tournament.game)
         players = await self.records.players(tournament.id)
         active = [p.user_id for p in players if p.active]
         matches = await self.records.matches(tournament.id)
-        number = tournament.current_round + 1
-        planned: list[dict[str, Any]] = []
-        fmt = tournament.format
-        total = tournament.rounds or 0
-        if fmt == ELIMINATION:
-            bracket = bracket_of(tournament, matches)
-            if bracket.is_complete or number > len(bracket.rounds):
-                await self._finish(tournament)
-                return False
-            planned = _elimination_round(tournament, bracket, number, set(active))
-        elif number > total or len(active) < minimum_players(rules, fmt, tournament.options):
+        planned = rounds.next_round(tournament, rules_for(tournament.game), active, matches)
+        if planned is None:
             await self._finish(tournament)
             return False
-        elif fmt == SWISS:
-            pairing = next_swiss_round(active, results_of(matches))
-            planned = _planned(pairing.tables, pairing.byes)
-        elif fmt == TABLES:
-            low, high = table_range(rules, tournament.options)
-            try:
-                pairing = next_table_round(
-                    active, results_of(matches), min_size=low, max_size=high, preferred=tournament.table_size
-                )
-            except PairingError as error:  # pragma: no cover - guarded by the player count above
-                log.warning("tournament %s cannot pair: %s", tournament.id, error)
-                await self._finish(tournament)
-                return False
-            planned = _planned(pairing.tables, pairing.byes)
-        else:
-            planned = _round_robin_round(tournament, number, set(active))
+        number = tournament.current_round + 1
         now = self.clock()
         deadline = now + timedelta(days=tournament.round_days) if tournament.round_days else None
         if not await self.records.create_round(tournament.id, number, planned, now, deadline):
             return False
         fresh = await self.get(tournament.id)
-        created = await self.records.matches(tournament.id, number)
-        await self._launch_all(fresh, created)
+        await self.launcher.launch_all(fresh, await self.records.matches(tournament.id, number))
         await self._announce_round(fresh, number)
         return True
 
-    async def _launch_all(self, tournament: TournamentRow, matches: Sequence[MatchRecord]) -> None:
-        names = await self._names(tournament.id)
-        for match in matches:
-            if match.status != PENDING:
-                continue
-            try:
-                await self._launch(tournament, match, names)
-            except Exception:
-                log.exception("could not open match %s of tournament %s", match.id, tournament.id)
-
-    async def _launch(self, tournament: TournamentRow, match: MatchRecord, names: dict[int, str]) -> None:
-        """Open the match's thread and its game (each step stored, so a restart resumes, not repeats)."""
-        rules = rules_for(tournament.game)
-        thread_id = match.thread_id
-        parent = tournament.channel_id
-        if thread_id is None:
-            who = " vs ".join(names.get(p, str(p)) for p in match.players) if len(match.players) == 2 else ""
-            title = f"{tournament.name} · R{match.round} · " + (who or f"table {match.board}")
-            thread_id, parent = await self.host.open_match_thread(tournament, title[:100], match.players)
-            if not await self.records.update_match(match.id, {"thread_id": None}, thread_id=thread_id):
-                reloaded = await self.records.match(match.id)
-                assert reloaded is not None
-                thread_id = reloaded.thread_id
-        assert thread_id is not None
-        existing = await self.service.latest_game(thread_id)
-        ours = existing is not None and existing.tournament_id == tournament.id
-        report: Report | None = None
-        if ours and existing is not None and existing.status == "open":  # stopped half-way through its setup
-            seated = {s.user_id for s in existing.seats}
-            for player in match.players:
-                if player not in seated:
-                    await self.service.join(thread_id, Actor(player, names.get(player, str(player))))
-            first = match.players[0]
-            report = await self.service.start(thread_id, Actor(first, names.get(first, str(first))))
-            game = report.game
-        elif ours and existing is not None and existing.status in ("active", "finished"):
-            game = existing
-        else:
-            report = await self.service.create_seated_game(
-                guild_id=tournament.guild_id,
-                channel_id=thread_id,
-                game=tournament.game,
-                players=[Actor(p, names.get(p, str(p))) for p in match.players],
-                options=tournament.options,
-                clock_days=tournament.clock_days,
-                tournament_id=tournament.id,
-                thread_id=thread_id,
-                parent_channel_id=parent,
-            )
-            game = report.game
-        await self.records.update_match(match.id, {"game_id": None}, game_id=game.id, status=PLAYING)
-        linked = replace(match, thread_id=thread_id, game_id=game.id, status=PLAYING)
-        if report is not None:
-            total = tournament.rounds
-            of = f" of {total}" if total else ""
-            players = " vs ".join(f"<@{p}>" for p in match.players)
-            clock = f" Clock: {tournament.clock_days} day(s) per move." if tournament.clock_days else ""
-            deadline = f" Round deadline: {timestamp(tournament.round_deadline)}." if tournament.round_deadline else ""
-            intro = f"**{tournament.name}**, round {match.round}{of}: {players} — {rules.title}.{clock}{deadline}"
-            await self.host.post_match_start(tournament, linked, report, intro)
-        if game.status == "finished":  # it ended before the link was stored
-            outcome = outcome_from_json(game.outcome)
-            if outcome is not None:
-                await self.record_game(game, outcome)
+    # ------------------------------------------------------------------ announcing
 
     async def _announce_round(self, tournament: TournamentRow, number: int) -> None:
         names = await self._names(tournament.id)
         matches = await self.records.matches(tournament.id, number)
-        of = f" of {tournament.rounds}" if tournament.rounds else ""
-        if tournament.format == ELIMINATION:
-            bracket = bracket_of(tournament, await self.records.matches(tournament.id))
-            heading = f"**{tournament.name} — {bracket.round_name(number)}** (round {number}{of})"
-            if number == 1:
-                byes = [m for m in bracket.rounds[0] if m.bye]
-                lines = [describe_match(m, names, tournament.format) for m in matches]
-                lines += [f"Bye: **{names.get(m.winner, m.winner)}** (seed {m.seeds[0] or m.seeds[1]})" for m in byes]
-            else:
-                lines = [describe_match(m, names, tournament.format) for m in matches]
-        else:
-            heading = f"**{tournament.name} — round {number}{of}**"
-            lines = [describe_match(m, names, tournament.format) for m in matches]
-        if tournament.round_deadline:
-            lines.append(
-                f"Round deadline: {timestamp(tournament.round_deadline)} ({timestamp(tournament.round_deadline, 'R')})."
-            )
-        await self.host.announce(tournament, (heading + "\n" + "\n".join(lines))[:1990])
+        bracket = (
+            bracket_of(tournament, await self.records.matches(tournament.id))
+            if tournament.format == ELIMINATION
+            else None
+        )
+        await self.host.round_started(tournament, number, matches, names, bracket)
 
     async def _finish(self, tournament: TournamentRow) -> None:
         if not await self.records.update_tournament(
@@ -989,17 +623,14 @@ class TournamentManager:
         ):
             return
         fresh = await self.get(tournament.id)
-        standings = await self.standings(fresh.id)
-        image = await render_standings_image(standings)
-        if standings.bracket is not None:
-            champion = standings.bracket.champion
-            head = f"**{fresh.name}** is over. Champion: **{standings.names.get(champion, champion)}**!"
-            top = [champion] if champion is not None else []
-        else:
-            top = [row.player for row in standings.rows if row.place == 1]
-            winners = " and ".join(f"**{standings.names.get(p, p)}**" for p in top)
-            head = f"**{fresh.name}** is over. Winner: {winners}!" if top else f"**{fresh.name}** is over."
-        await self.host.announce(fresh, head, image=("standings.png", image), mentions=[int(p) for p in top])
+        await self.host.tournament_finished(fresh, await self.standings(fresh.id))
+
+    async def _safely(self, telling: Awaitable[None]) -> None:
+        """Tell the host something that must not stop the work under way (a note in a match thread)."""
+        try:
+            await telling
+        except Exception:
+            log.exception("could not tell Discord")
 
     # ------------------------------------------------------------------ periodic work
 
@@ -1040,7 +671,7 @@ class TournamentManager:
         if await self.records.update_tournament(
             tournament.id, {"status": OPEN_STATUSES}, status=CANCELLED, updated_at=self.clock()
         ):
-            await self.host.announce(tournament, f"**{tournament.name}** is cancelled: {reason}")
+            await self.host.cancelled(await self.get(tournament.id), reason)
 
     async def _recover(self, tournament: TournamentRow) -> None:
         """Record results of games that ended unseen; flag games stopped without a result."""
@@ -1056,18 +687,12 @@ class TournamentManager:
                 outcome = outcome_from_json(game.outcome)
                 if outcome is not None:
                     await self.record_game(game, outcome)
-            elif game.status == "aborted" and match.note != "game aborted":
+            elif game.status == "aborted" and match.note != GAME_ABORTED:
                 flagged = await self.records.update_match(
-                    match.id, {"status": PLAYING, "note": match.note}, note="game aborted"
+                    match.id, {"status": PLAYING, "note": match.note}, note=GAME_ABORTED
                 )
                 if flagged:
-                    names = await self._names(tournament.id)
-                    players = " vs ".join(names.get(p, str(p)) for p in match.players)
-                    await self.host.announce(
-                        tournament,
-                        f"The game of {players} (round {match.round}) was aborted without a result: an organiser "
-                        "must set it with `/tournament adjudicate`.",
-                    )
+                    await self.host.match_aborted(tournament, match, await self._names(tournament.id))
 
     async def force_overdue(self) -> int:
         """Make every running game of a round past its deadline due on its clock now; returns how many."""
@@ -1122,206 +747,13 @@ class TournamentManager:
     async def standings(self, tournament_id: int) -> Standings:
         """Standings with tiebreaks (or the bracket, for elimination)."""
         tournament = await self.get(tournament_id)
-        players = await self.records.players(tournament.id)
-        matches = await self.records.matches(tournament.id)
-        names = {}
-        for p in players:
-            suffix = " (withdrew)" if p.status in (DROPPED, KICKED) else ""
-            names[p.user_id] = p.display_name + suffix
-        rules = rules_for(tournament.game)
-        title = tournament.name
-        of = f" of {tournament.rounds}" if tournament.rounds else ""
-        state = {
-            REGISTRATION: "registration open",
-            CHECKIN: "check-in open",
-            RUNNING: f"round {tournament.current_round}{of}",
-            FINISHED: "final",
-            CANCELLED: "cancelled",
-        }[tournament.status]
-        subtitle = f"{FORMAT_NAMES[tournament.format]} · {rules.title} · {state}"
-        if tournament.format == ELIMINATION:
-            bracket = bracket_of(tournament, matches) if tournament.data.get("seeds") else None
-            return Standings(tournament, [], bracket, names, title, subtitle)
-        seeded = [p.user_id for p in players if p.status != ABSENT]
-        results = results_of(matches)
-        rows = (table_standings if tournament.format == TABLES else duel_standings)(results, seeded)
-        return Standings(tournament, rows, None, names, title, subtitle)
+        return standings_of(
+            tournament, await self.records.players(tournament.id), await self.records.matches(tournament.id)
+        )
 
     async def export(self, tournament_id: int) -> dict[str, Any]:
         """The whole tournament as JSON-ready data: settings, players, rounds, matches and standings."""
         tournament = await self.get(tournament_id)
         players = await self.records.players(tournament.id)
         matches = await self.records.matches(tournament.id)
-        standings = await self.standings(tournament.id)
-        rounds: dict[int, list[dict[str, Any]]] = defaultdict(list)
-        for m in matches:
-            rounds[m.round].append(
-                {
-                    "board": m.board,
-                    "players": [str(p) for p in m.players],
-                    "status": m.status,
-                    "game_id": m.game_id,
-                    "thread_id": str(m.thread_id) if m.thread_id else None,
-                    "ranks": list(m.ranks) if m.ranks is not None else None,
-                    "points": list(m.points) if m.points is not None else None,
-                    "winner": str(m.winner) if m.winner is not None else None,
-                    "note": m.note,
-                    "finished_at": m.finished_at.isoformat() if m.finished_at else None,
-                }
-            )
-        data: dict[str, Any] = {
-            "format_version": 1,
-            "tournament": {
-                "id": tournament.id,
-                "name": tournament.name,
-                "guild_id": str(tournament.guild_id),
-                "channel_id": str(tournament.channel_id),
-                "game": tournament.game,
-                "options": tournament.options,
-                "format": tournament.format,
-                "rounds": tournament.rounds,
-                "clock_days": tournament.clock_days,
-                "round_days": tournament.round_days,
-                "max_players": tournament.max_players,
-                "table_size": tournament.table_size,
-                "checkin_minutes": tournament.checkin_minutes,
-                "start_at": tournament.start_at.isoformat() if tournament.start_at else None,
-                "status": tournament.status,
-                "current_round": tournament.current_round,
-                "created_at": tournament.created_at.isoformat(),
-            },
-            "players": [
-                {
-                    "user_id": str(p.user_id),
-                    "name": p.display_name,
-                    "seed": p.seed,
-                    "status": p.status,
-                    "checked_in": p.checked_in,
-                    "left_round": p.left_round,
-                }
-                for p in players
-            ],
-            "rounds": [{"round": number, "matches": rounds[number]} for number in sorted(rounds)],
-        }
-        if standings.bracket is not None:
-            data["bracket"] = {
-                "seeds": [str(s) for s in standings.bracket.seeds],
-                "results": [[r, s, str(w)] for (r, s), w in sorted(standings.bracket.winners().items())],
-                "champion": str(standings.bracket.champion) if standings.bracket.champion is not None else None,
-                "places": {str(p): place for p, place in standings.bracket.final_ranks().items()},
-            }
-        else:
-            data["standings"] = [
-                {
-                    "place": row.place,
-                    "user_id": str(row.player),
-                    "name": standings.names.get(row.player, str(row.player)),
-                    "points": row.points,
-                    "games": row.games,
-                    "wins": row.wins,
-                    "draws": row.draws,
-                    "losses": row.losses,
-                    "byes": row.byes,
-                    "tiebreaks": {label: value for label, value in row.tiebreaks},
-                }
-                for row in standings.rows
-            ]
-        return data
-
-    async def _post_safely(self, channel_id: int, text: str) -> None:
-        try:
-            await self.host.post(channel_id, text)
-        except Exception:
-            log.exception("could not post in %s", channel_id)
-
-
-# --------------------------------------------------------------------------------------------
-# format details
-
-
-def _require_organiser(actor: Actor, what: str) -> None:
-    if not actor.can_manage:
-        raise TournamentError(f"Only members with Manage Server or the tournament role can {what}.")
-
-
-def _plan(tournament: TournamentRow, seeds: Sequence[int]) -> tuple[int, dict[str, Any]]:
-    """The number of rounds and the format data fixed at the start."""
-    data: dict[str, Any] = {"seeds": list(seeds)}
-    if tournament.format == ROUND_ROBIN:
-        schedule = round_robin(list(seeds))
-        data["schedule"] = [[list(table) for table in rnd.tables] for rnd in schedule]
-        data["rests"] = [list(rnd.byes) for rnd in schedule]
-        return len(schedule), data
-    if tournament.format == ELIMINATION:
-        return len(elimination_bracket(list(seeds)).rounds), data
-    return tournament.rounds or default_rounds(tournament.format, len(seeds)), data
-
-
-def _planned(tables: Sequence[Sequence[Any]], byes: Sequence[Any]) -> list[dict[str, Any]]:
-    out = [{"board": i, "players": [int(p) for p in table], "status": PENDING} for i, table in enumerate(tables, 1)]
-    out += [{"board": len(tables) + i, "players": [int(p)], "status": BYE} for i, p in enumerate(byes, 1)]
-    return out
-
-
-def _round_robin_round(tournament: TournamentRow, number: int, active: set[int]) -> list[dict[str, Any]]:
-    """A scheduled round robin round; a game against a withdrawn player is a forfeit win (a bye)."""
-    schedule = tournament.data["schedule"][number - 1]
-    rests = tournament.data["rests"][number - 1]
-    out: list[dict[str, Any]] = []
-    board = 0
-    for table in schedule:
-        a, b = (int(p) for p in table)
-        present = [p for p in (a, b) if p in active]
-        board += 1
-        if len(present) == 2:
-            out.append({"board": board, "players": [a, b], "status": PENDING})
-        elif len(present) == 1:
-            out.append({"board": board, "players": present, "status": BYE, "note": "opponent withdrew"})
-    for player in rests:
-        if int(player) in active:
-            board += 1
-            out.append({"board": board, "players": [int(player)], "status": REST})
-    return out
-
-
-def _elimination_round(
-    tournament: TournamentRow, bracket: Bracket, number: int, active: set[int]
-) -> list[dict[str, Any]]:
-    """The ready matches of bracket round ``number``; a withdrawn player forfeits (board = slot + 1)."""
-    out: list[dict[str, Any]] = []
-    for match in bracket.rounds[number - 1]:
-        if match.bye:
-            continue
-        players = [int(p) for p in match.players if p is not None]
-        if len(players) != 2:  # pragma: no cover - every feeder is decided when a round is paired
-            continue
-        row: dict[str, Any] = {"board": match.slot + 1, "players": players, "status": PENDING}
-        present = [p for p in players if p in active]
-        if len(present) < 2:
-            winner = present[0] if present else _elimination_winner(tournament, players, (1, 1))
-            row.update(
-                status=DONE,
-                ranks=[1 if p == winner else 2 for p in players],
-                winner=winner,
-                note="forfeit: opponent withdrew" if present else "both withdrew: the higher seed goes through",
-            )
-        out.append(row)
-    return out
-
-
-def _elimination_winner(tournament: TournamentRow, players: Sequence[int], ranks: Sequence[int]) -> int:
-    """The player who goes through: the better place, and on a draw the higher seed."""
-    seeds = [int(s) for s in tournament.data.get("seeds", [])]
-    seed = {p: seeds.index(p) if p in seeds else len(seeds) for p in players}
-    return min(players, key=lambda p: (ranks[list(players).index(p)], seed[p]))
-
-
-async def render_standings_image(standings: Standings) -> bytes:
-    """The standings table (or the bracket) as PNG bytes, drawn in a worker thread."""
-    from renderers.standings import render_bracket, render_standings
-
-    if standings.bracket is not None:
-        return await asyncio.to_thread(render_bracket, standings.bracket, standings.names, standings.title)
-    return await asyncio.to_thread(
-        render_standings, standings.rows, standings.title, standings.names, standings.subtitle
-    )
+        return export_of(tournament, players, matches, standings_of(tournament, players, matches))

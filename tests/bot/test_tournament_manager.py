@@ -1,7 +1,8 @@
 """The tournament manager with the real service and database and a fake Discord host.
 
 Games end by resignation through ``GameService.resign``: the service listener records the result
-and pairs the next round, exactly as in Discord.
+and pairs the next round, exactly as in Discord.  The host is told what happened as data; how each
+event is worded in Discord is tested with the cog (``tests/discord/test_tournament*.py``).
 """
 
 from __future__ import annotations
@@ -25,19 +26,18 @@ from bot.session.tournament_records import (
     CANCELLED,
     DONE,
     FINISHED,
+    LAUNCHING,
+    PENDING,
     PLAYING,
     REST,
     RUNNING,
     TournamentRecords,
 )
-from bot.tournaments.manager import (
-    TournamentError,
-    TournamentManager,
-    default_rounds,
-    parse_result,
-    parse_start,
-    results_of,
-)
+from bot.tournaments.errors import CheckinNotOpen, TournamentError
+from bot.tournaments.formats import default_rounds
+from bot.tournaments.launcher import LAUNCH_LEASE
+from bot.tournaments.manager import TournamentManager
+from bot.tournaments.results import parse_result, results_of
 from bot.tournaments.standings import place_points
 
 NOW = datetime(2026, 4, 1, 12, 0, tzinfo=UTC)
@@ -58,37 +58,68 @@ class Clock:
 
 
 class FakeHost:
-    """Records what the manager asks Discord to do; threads get fresh ids."""
+    """Records what the manager asks of Discord and tells it (as data); threads get fresh ids."""
 
-    def __init__(self) -> None:
-        self.next_id = 90_000
-        self.threads: dict[int, tuple[str, tuple[int, ...]]] = {}
-        self.starts: list[tuple[int, str]] = []
-        self.announcements: list[tuple[str, tuple[str, bytes] | None, tuple[int, ...]]] = []
-        self.posts: list[tuple[int, str]] = []
+    def __init__(self, first_thread: int = 90_000) -> None:
+        self.next_id = first_thread
+        self.threads: dict[int, tuple[int, ...]] = {}
+        self.starts: list[tuple[int, int]] = []  # (thread, match id)
+        self.events: list[tuple[str, dict]] = []
         self.fail_after: int | None = None
+        self.pause = 0  # times to yield inside open_match_thread, as a slow Discord would
+        self.during_open = None  # something else happening while a thread is being opened
 
-    async def open_match_thread(self, tournament, title, user_ids):
+    async def open_match_thread(self, tournament, match, names):
         if self.fail_after is not None:
             if self.fail_after <= 0:
                 raise RuntimeError("Discord is down")
             self.fail_after -= 1
+        for _ in range(self.pause):
+            await asyncio.sleep(0)
+        if self.during_open is not None:
+            await self.during_open()
         self.next_id += 1
-        self.threads[self.next_id] = (title, tuple(user_ids))
+        self.threads[self.next_id] = tuple(match.players)
+        assert set(match.players) <= set(names)
         return self.next_id, tournament.channel_id
 
-    async def post_match_start(self, tournament, match, report, intro):
-        assert report.game.channel_id == match.thread_id
-        self.starts.append((match.thread_id, intro))
+    async def match_started(self, tournament, match, report, names):
+        assert report.game.channel_id == match.thread_id and match.status == PLAYING
+        self.starts.append((match.thread_id, match.id))
 
-    async def announce(self, tournament, text, *, image=None, mentions=()):
-        self.announcements.append((text, image, tuple(mentions)))
+    async def checkin_opened(self, tournament, until, players):
+        self.events.append(("checkin_opened", {"tournament": tournament, "until": until, "players": tuple(players)}))
 
-    async def post(self, channel_id, text):
-        self.posts.append((channel_id, text))
+    async def tournament_began(self, tournament, seeds, absent, names):
+        self.events.append(("began", {"tournament": tournament, "seeds": tuple(seeds), "absent": tuple(absent)}))
 
-    def texts(self) -> list[str]:
-        return [text for text, _, _ in self.announcements]
+    async def round_started(self, tournament, number, matches, names, bracket):
+        self.events.append(("round", {"number": number, "matches": list(matches), "bracket": bracket}))
+
+    async def tournament_finished(self, tournament, standings):
+        self.events.append(("finished", {"tournament": tournament, "standings": standings}))
+
+    async def cancelled(self, tournament, reason):
+        self.events.append(("cancelled", {"tournament": tournament, "reason": reason}))
+
+    async def match_aborted(self, tournament, match, names):
+        self.events.append(("aborted", {"match": match}))
+
+    async def result_set(self, tournament, match, names):
+        self.events.append(("result_set", {"match": match}))
+
+    async def player_withdrew(self, tournament, channel_id, name, *, kicked):
+        self.events.append(("withdrew", {"channel": channel_id, "name": name, "kicked": kicked}))
+
+    async def match_stopped(self, tournament, channel_id):
+        self.events.append(("stopped", {"channel": channel_id}))
+
+    def told(self, kind: str) -> list[dict]:
+        """What the host was told of ``kind``, oldest first."""
+        return [details for name, details in self.events if name == kind]
+
+    def kinds(self) -> list[str]:
+        return [name for name, _ in self.events]
 
 
 @pytest.fixture
@@ -126,7 +157,7 @@ async def finish_round(service, manager, tournament_id, rng, names):
         order = list(match.players)
         rng.shuffle(order)
         for user in order[:-1]:
-            game = await service.store.game(match.game_id)
+            game = await service.game(match.game_id)
             if game.status != "active":
                 break
             await service.resign(game.channel_id, Actor(user, names[user]))
@@ -139,17 +170,6 @@ def names_of(actors):
 
 # --------------------------------------------------------------------------------------------
 # pure helpers
-
-
-def test_start_times_are_delays_utc_dates_or_discord_timestamps():
-    assert parse_start("2h", NOW) == NOW + timedelta(hours=2)
-    assert parse_start("in 1d 6h", NOW) == NOW + timedelta(days=1, hours=6)
-    assert parse_start("90 minutes", NOW) == NOW + timedelta(minutes=90)
-    assert parse_start("2026-05-01 18:00", NOW) == datetime(2026, 5, 1, 18, 0, tzinfo=UTC)
-    assert parse_start("2026-05-01T18:00 UTC", NOW) == datetime(2026, 5, 1, 18, 0, tzinfo=UTC)
-    assert parse_start("<t:1777777777:f>", NOW) == datetime.fromtimestamp(1777777777, tz=UTC)
-    with pytest.raises(TournamentError, match="delay such as 2h"):
-        parse_start("next tuesday", NOW)
 
 
 def test_results_are_words_for_two_players_and_places_for_tables():
@@ -281,7 +301,7 @@ async def test_every_refusal_is_one_sentence_and_changes_nothing(env):
 
 
 async def test_a_five_player_swiss_with_byes_no_rematches_and_results_recorded_once(env):
-    store, service, manager, host, _clock = env
+    _store, service, manager, host, _clock = env
     players = people(5)
     names = names_of(players)
     rng = random.Random(1)
@@ -294,10 +314,12 @@ async def test_a_five_player_swiss_with_byes_no_rematches_and_results_recorded_o
     assert t.status == RUNNING and t.rounds == 3 and t.current_round == 1
     assert sorted(m.status for m in matches) == [BYE, PLAYING, PLAYING]
     assert len(host.threads) == 2 and len(host.starts) == 2
+    assert host.kinds() == ["began", "round"] and host.told("began")[0]["tournament"].status == RUNNING
+    assert host.told("round")[0]["number"] == 1 and host.told("round")[0]["bracket"] is None
     # every match runs in its own thread with its players seated in the pairing's order
     for match in matches:
         if match.status == PLAYING:
-            game = await store.game(match.game_id)
+            game = await service.game(match.game_id)
             assert game.channel_id == match.thread_id and game.tournament_id == cup.id
             assert tuple(s.user_id for s in game.seats) == match.players
             assert game.clock_days is None and game.status == "active"
@@ -324,9 +346,10 @@ async def test_a_five_player_swiss_with_byes_no_rematches_and_results_recorded_o
     standings = await manager.standings(cup.id)
     assert sum(row.points for row in standings.rows) == 3 * 2 + 3  # two games and a bye per round
     assert [row.place for row in standings.rows] == sorted(row.place for row in standings.rows)
-    final = host.announcements[-1]
-    assert "is over. Winner:" in final[0] and final[1][0] == "standings.png"
-    assert final[1][1].startswith(b"\x89PNG")
+    (final,) = host.told("finished")
+    assert final["tournament"].status == FINISHED and final["standings"].rows == standings.rows
+    assert final["standings"].winners == [row.player for row in standings.rows if row.place == 1]
+    assert [d["number"] for d in host.told("round")] == [1, 2, 3]
     exported = await manager.export(cup.id)
     assert json.loads(json.dumps(exported))["tournament"]["status"] == FINISHED
     assert [len(r["matches"]) for r in exported["rounds"]] == [3, 3, 3]
@@ -356,7 +379,7 @@ async def test_two_games_ending_at_the_same_instant_pair_the_next_round_once(env
 
 
 async def test_a_failed_launch_is_resumed_by_the_periodic_check_without_repeating_anything(env):
-    _store, service, manager, host, _clock = env
+    store, service, manager, host, _clock = env
     players = people(4)
     names = names_of(players)
     cup = await manager.create(
@@ -369,7 +392,7 @@ async def test_a_failed_launch_is_resumed_by_the_periodic_check_without_repeatin
     assert sorted(m.status for m in matches) == ["pending", PLAYING]
     host.fail_after = None
     # a restart: a fresh manager over the same database catches up
-    fresh = TournamentManager(service, TournamentRecords(service.store), host, clock=service.clock)
+    fresh = TournamentManager(service, TournamentRecords(store), host, clock=service.clock)
     service.listeners[:] = [fresh.on_report]
     await fresh.tick()
     await fresh.tick()
@@ -437,7 +460,8 @@ async def test_round_robin_everyone_meets_everyone_and_a_dropout_forfeits(env):
     assert met == {frozenset(pair) for pair in itertools.combinations(names, 2)}
     standings = await manager.standings(cup.id)
     assert standings.names[quitter.user_id].endswith("(withdrew)")
-    assert any("withdrew from Circle" in text for _, text in host.posts)
+    (withdrew,) = host.told("withdrew")
+    assert withdrew == {"channel": playing.thread_id, "name": quitter.name, "kicked": False}
 
 
 async def test_single_elimination_byes_to_top_seeds_and_a_draw_sends_the_higher_seed_through(env):
@@ -454,7 +478,8 @@ async def test_single_elimination_byes_to_top_seeds_and_a_draw_sends_the_higher_
     assert t.rounds == 3 and len(matches) == 2
     in_round_one = {p for m in matches for p in m.players}
     assert in_round_one == set(seeds[2:])  # seeds 1 and 2 have byes
-    assert "Bye:" in host.texts()[-1]
+    bracket = host.told("round")[-1]["bracket"]
+    assert [m.winner for m in bracket.rounds[0] if m.bye] == seeds[:2]
     # the organiser calls the first match a draw: the higher seed goes through
     first = matches[0]
     higher = min(first.players, key=seeds.index)
@@ -462,8 +487,8 @@ async def test_single_elimination_byes_to_top_seeds_and_a_draw_sends_the_higher_
         await manager.adjudicate(cup.id, ORGANISER, first.players[0], "double forfeit")
     _t, settled = await manager.adjudicate(cup.id, ORGANISER, first.players[0], "draw")
     assert settled.winner == higher and settled.ranks == (1, 1)
-    assert (await service.store.game(first.game_id)).status == "aborted"
-    assert any("An organiser set the result" in text for _, text in host.posts)
+    assert (await service.game(first.game_id)).status == "aborted"
+    assert [d["match"] for d in host.told("result_set")] == [settled]
     await finish_round(service, manager, cup.id, random.Random(4), names)
     t, semis = await current(manager, cup.id)
     assert t.current_round == 2 and {seeds[0], seeds[1]} <= {p for m in semis for p in m.players}
@@ -475,7 +500,13 @@ async def test_single_elimination_byes_to_top_seeds_and_a_draw_sends_the_higher_
     t = await manager.get(cup.id)
     standings = await manager.standings(cup.id)
     assert t.status == FINISHED and standings.bracket.is_complete
-    assert f"Champion: **{names[standings.bracket.champion]}**" in host.texts()[-1]
+    (final,) = host.told("finished")
+    assert final["standings"].winners == [standings.bracket.champion]
+    assert [d["bracket"].round_name(d["number"]) for d in host.told("round")] == [
+        "Quarterfinals",
+        "Semifinals",
+        "Final",
+    ]
     exported = await manager.export(cup.id)
     assert exported["bracket"]["champion"] == str(standings.bracket.champion)
     assert sorted(exported["bracket"]["places"].values()) == [1, 2, 3, 3, 5, 5]
@@ -501,7 +532,7 @@ async def test_a_nine_player_table_swiss(env, game):
         assert sorted(len(m.players) for m in matches) == [4, 5]
         assert sorted(p for m in matches for p in m.players) == sorted(names)
         for match in matches:
-            game_row = await service.store.game(match.game_id)
+            game_row = await service.game(match.game_id)
             assert len(game_row.seats) == len(match.players) and game_row.tournament_id == cup.id
         await finish_round(service, manager, cup.id, rng, names)
     t = await manager.get(cup.id)
@@ -519,7 +550,7 @@ async def test_a_nine_player_table_swiss(env, game):
     keys = [(-row.points, -row.buchholz) for row in standings.rows]
     assert keys == sorted(keys)
     assert [label for label, _ in standings.rows[0].tiebreaks] == ["Buchholz"]
-    assert host.announcements[-1][1][0] == "standings.png"
+    assert host.told("finished")[0]["standings"].rows == standings.rows
 
 
 # --------------------------------------------------------------------------------------------
@@ -540,15 +571,18 @@ async def test_check_in_opens_before_the_start_time_and_absentees_are_left_out(e
         checkin_minutes=60,
     )
     await register(manager, cup, players)
-    with pytest.raises(TournamentError, match="Check-in for Timed opens"):
+    with pytest.raises(CheckinNotOpen, match=r"^Check-in for Timed opens at 2026-04-01 13:00 UTC\.$") as early:
         await manager.checkin(cup.id, players[0])
+    assert early.value.opens_at == NOW + timedelta(hours=1)
     clock.advance(minutes=30)
     await manager.tick()
     assert (await manager.get(cup.id)).status == "registration"
     clock.advance(minutes=31)
     await manager.tick()
     assert (await manager.get(cup.id)).status == "checkin"
-    assert "check-in is open" in host.texts()[-1] and set(host.announcements[-1][2]) == {p.user_id for p in players}
+    (opened,) = host.told("checkin_opened")
+    assert opened["until"] == NOW + timedelta(hours=2) and opened["tournament"].status == "checkin"
+    assert set(opened["players"]) == {p.user_id for p in players}
     for player in players[:3]:
         await manager.checkin(cup.id, player)
     with pytest.raises(TournamentError, match="already checked in"):
@@ -562,7 +596,9 @@ async def test_check_in_opens_before_the_start_time_and_absentees_are_left_out(e
     assert t.status == RUNNING
     roster = {p.user_id: p.status for p in await manager.records.players(cup.id)}
     assert roster[players[3].user_id] == ABSENT and sum(1 for s in roster.values() if s == "active") == 4
-    assert "Not checked in, left out: p4" in host.texts()[-2]
+    (began,) = host.told("began")
+    assert began["absent"] == (players[3].user_id,) and len(began["seeds"]) == 4
+    assert host.kinds()[-2:] == ["began", "round"]
 
 
 async def test_a_start_time_with_too_few_players_cancels_the_tournament(env):
@@ -580,7 +616,9 @@ async def test_a_start_time_with_too_few_players_cancels_the_tournament(env):
     clock.advance(hours=2)
     await manager.tick()
     assert (await manager.get(cup.id)).status == CANCELLED
-    assert "Lonely** is cancelled: Lonely needs at least 2 players" in host.texts()[-1]
+    (cancelled,) = host.told("cancelled")
+    assert cancelled["tournament"].status == CANCELLED
+    assert cancelled["reason"] == "Lonely needs at least 2 players to start; 1 registered."
 
 
 async def test_the_round_deadline_times_out_the_games_still_running_and_the_round_advances(env):
@@ -632,10 +670,12 @@ async def test_kick_resigns_the_running_game_and_cancel_stops_the_rest(env):
     await manager.kick(cup.id, ORGANISER, victim)
     kicked_match = await manager.records.match(matches[0].id)
     assert kicked_match.status == DONE and kicked_match.ranks[kicked_match.players.index(victim)] == 2
-    assert any("was removed from Strict" in text for _, text in host.posts)
+    (removed,) = host.told("withdrew")
+    assert removed == {"channel": matches[0].thread_id, "name": names_of(players)[victim], "kicked": True}
     await manager.cancel(cup.id, ORGANISER)
     assert (await manager.get(cup.id)).status == CANCELLED
     assert (await store.game(matches[1].game_id)).status == "aborted"
+    assert host.told("stopped") == [{"channel": matches[1].thread_id}]
     with pytest.raises(TournamentError, match="already over"):
         await manager.cancel(cup.id, ORGANISER)
 
@@ -652,7 +692,7 @@ async def test_an_aborted_match_game_is_flagged_once_for_adjudication(env):
     await service.abort(match.thread_id, ORGANISER)
     await manager.tick()
     await manager.tick()
-    assert sum("must set it with `/tournament adjudicate`" in text for text in host.texts()) == 1
+    assert [d["match"].id for d in host.told("aborted")] == [match.id]
     await manager.adjudicate(cup.id, ORGANISER, match.players[0], "win")
     assert (await manager.get(cup.id)).status == FINISHED
 
@@ -681,3 +721,122 @@ async def test_a_match_game_left_half_set_up_by_a_crash_is_completed_not_duplica
     assert match.status == PLAYING and match.thread_id == 777 and game.status == "active"
     assert tuple(s.user_id for s in game.seats) == match.players
     assert await store.count_games() == 1 and host.threads == {}
+
+
+# --------------------------------------------------------------------------------------------
+# launching a match: claimed first, so one process opens it
+
+
+async def test_two_processes_launching_the_same_match_open_one_thread(db_url):
+    """Two bot processes on one database see the same paired match and launch it at the same moment."""
+    clock = Clock()
+    stores = [await Store.open(db_url), await Store.open(db_url)]
+    try:
+        hosts = [FakeHost(first_thread=90_000), FakeHost(first_thread=95_000)]
+        services = [GameService(store, clock=clock, render=False) for store in stores]
+        one, other = (
+            TournamentManager(service, TournamentRecords(store), host, clock=clock)
+            for service, store, host in zip(services, stores, hosts, strict=True)
+        )
+        for service, manager in zip(services, (one, other), strict=True):
+            service.listeners.append(manager.on_report)
+        players = people(2)
+        cup = await one.create(
+            guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Twins", game="whist", format="swiss"
+        )
+        await register(one, cup, players)
+        hosts[0].fail_after = 0  # round 1 is paired, but its thread could not be opened yet
+        await one.start(cup.id, ORGANISER)
+        _t, (match,) = await current(one, cup.id)
+        assert match.status == PENDING and match.thread_id is None
+        hosts[0].fail_after = None
+        for host in hosts:
+            host.pause = 5  # Discord takes a moment to open a thread: both processes are inside at once
+        await asyncio.gather(one.advance(cup.id), other.advance(cup.id), one.tick(), other.tick())
+        opened = {**hosts[0].threads, **hosts[1].threads}
+        assert len(opened) == 1  # exactly one thread, whichever process won the claim
+        match = await one.records.match(match.id)
+        assert match.status == PLAYING and match.thread_id in opened and match.claimed_at is None
+        assert len(hosts[0].starts) + len(hosts[1].starts) == 1
+        assert await stores[0].count_games() == 1
+        game = await services[0].game(match.game_id)
+        assert game.channel_id == match.thread_id and tuple(s.user_id for s in game.seats) == match.players
+    finally:
+        for store in stores:
+            await store.close()
+
+
+async def test_a_launch_claim_left_by_a_stopped_process_is_taken_over_after_its_lease(env):
+    _store, _service, manager, host, clock = env
+    players = people(2)
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Lapse", game="whist", format="swiss"
+    )
+    await register(manager, cup, players)
+    host.fail_after = 0
+    await manager.start(cup.id, ORGANISER)
+    _t, (match,) = await current(manager, cup.id)
+    host.fail_after = None
+    # another process claims the match, then stops before opening its thread
+    assert await manager.records.claim_launch(match.id, clock(), stale_before=clock() - LAUNCH_LEASE)
+    assert not await manager.records.claim_launch(match.id, clock(), stale_before=clock() - LAUNCH_LEASE)
+    claimed = await manager.records.match(match.id)
+    assert claimed.status == LAUNCHING and claimed.claimed_at == NOW and claimed.finished_at is None
+    assert not claimed.settled
+    await manager.tick()  # the claim is fresh: its holder may still be at work
+    assert (await manager.records.match(match.id)).status == LAUNCHING and host.threads == {}
+    assert (await manager.export(cup.id))["rounds"][0]["matches"][0]["finished_at"] is None
+    clock.advance(seconds=LAUNCH_LEASE.total_seconds() + 1)
+    await manager.tick()
+    launched = await manager.records.match(match.id)
+    assert launched.status == PLAYING and launched.claimed_at is None and launched.finished_at is None
+    assert list(host.threads) == [launched.thread_id] and len(host.starts) == 1
+
+
+async def test_a_match_adjudicated_while_its_thread_opens_keeps_its_result_and_gets_no_game(env):
+    _store, service, manager, host, _clock = env
+    players = people(2)
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Quick", game="whist", format="swiss"
+    )
+    await register(manager, cup, players)
+    host.fail_after = 0
+    await manager.start(cup.id, ORGANISER)
+    _t, (match,) = await current(manager, cup.id)
+    host.fail_after = None
+
+    async def settle_meanwhile():
+        await manager.adjudicate(cup.id, ORGANISER, match.players[0], "win")
+
+    host.during_open = settle_meanwhile
+    await manager.launcher.launch(await manager.get(cup.id), match, names_of(players))
+    settled = await manager.records.match(match.id)
+    assert settled.status == DONE and settled.ranks == (1, 2) and settled.thread_id is None
+    (thread,) = host.threads  # opened, then left unused: the match no longer needed it
+    assert await service.latest_game(thread) is None and host.starts == []
+    assert (await manager.get(cup.id)).status == FINISHED
+
+
+async def test_a_match_adjudicated_while_its_game_is_created_keeps_its_result_and_the_game_stops(env):
+    _store, service, manager, host, _clock = env
+    players = people(2)
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Quicker", game="whist", format="swiss"
+    )
+    await register(manager, cup, players)
+    host.fail_after = 0
+    await manager.start(cup.id, ORGANISER)
+    _t, (match,) = await current(manager, cup.id)
+    host.fail_after = None
+
+    async def settle_meanwhile(report):
+        if report.game.tournament_id == cup.id and report.outcome is None:
+            await manager.adjudicate(cup.id, ORGANISER, match.players[0], "loss")
+
+    service.listeners.append(settle_meanwhile)  # runs as the game starts, before the launch links it
+    await manager.launcher.launch(await manager.get(cup.id), match, names_of(players))
+    settled = await manager.records.match(match.id)
+    assert settled.status == DONE and settled.ranks == (2, 1) and settled.game_id is None
+    game = await service.latest_game(settled.thread_id)
+    assert game.status == "aborted" and host.starts == []
+    assert (await manager.get(cup.id)).status == FINISHED

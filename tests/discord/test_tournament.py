@@ -14,7 +14,7 @@ from datetime import timedelta
 import discord
 import pytest
 
-from tests.discord.helpers import embed_of, field, refusal
+from tests.discord.helpers import accepted, embed_of, field, refusal
 
 THREAD = re.compile(r"<#(\d+)>")
 USER = re.compile(r"<@!?(\d+)>")
@@ -59,7 +59,7 @@ async def play_round(table, members, number: int, rng: random.Random) -> list[tu
         result = None
         for loser in seated[:-1]:
             result = await loser.slash(thread, "game resign")
-            assert not result.ephemeral, result.response.content
+            assert accepted(result), result.response.content
         assert field(embed_of(result), "Result")
         out.append((seated[-1], thread))
     return out
@@ -67,7 +67,7 @@ async def play_round(table, members, number: int, rng: random.Random) -> list[tu
 
 async def create(olga, table, **options):
     result = await olga.slash(table.channel, "tournament create", **options)
-    assert not result.ephemeral, result.response.content
+    assert accepted(result), result.response.content
     return result
 
 
@@ -78,7 +78,7 @@ async def test_an_eight_player_swiss_of_martian_whist_is_played_to_the_end(table
     assert embed_of(created).title == "Spring Swiss (#1)"
     for member in players:
         joined = await member.slash(table.channel, "tournament join")
-        assert not joined.ephemeral and "joins Spring Swiss" in joined.response.content
+        assert accepted(joined) and "joins Spring Swiss" in joined.response.content
     started = await olga.slash(table.channel, "tournament start")
     assert "has started" in started.response.content
     rng = random.Random(8)
@@ -101,6 +101,7 @@ async def test_an_eight_player_swiss_of_martian_whist_is_played_to_the_end(table
         await play_round(table, members, number, rng)
     final = announcements(table, "is over. Winner:")
     assert len(final) == 1 and final[0].attachments[0].filename == "standings.png"
+    assert (await final[0].attachments[0].read()).startswith(b"\x89PNG")
     standings = await members[3].slash(table.channel, "tournament standings")
     image = standings.response.attachments[0]
     assert image.filename == "standings.png" and (await image.read()).startswith(b"\x89PNG")
@@ -134,7 +135,7 @@ async def test_a_six_player_single_elimination_is_played_to_the_end(table, club)
         winners = await play_round(table, members, number, rng)
     champion = winners[0][0]
     final = announcements(table, "is over. Champion:")
-    assert len(final) == 1 and champion.name in final[0].content
+    assert len(final) == 1 and final[0].content == f"**Knockout** is over. Champion: **{champion.name}**!"
     bracket = await olga.slash(table.channel, "tournament standings")
     assert bracket.response.attachments[0].filename == "bracket.png"
     exported = await olga.slash(table.channel, "tournament export")
@@ -218,7 +219,7 @@ async def test_the_tournament_role_setting_lets_referees_run_tournaments(table, 
     referee_role = table.guild.create_role("Referees")
     referee = table.guild.add_member(table.env.create_user("rita"), roles=[referee_role])
     created = await referee.slash(table.channel, "tournament create", name="Ref Cup", game="hedgehog", format="swiss")
-    assert not created.ephemeral
+    assert accepted(created)
     player = table.members[0]
     assert refusal(await player.slash(table.channel, "tournament cancel")).startswith("Only members with Manage Server")
     cancelled = await referee.slash(table.channel, "tournament cancel")
@@ -291,7 +292,7 @@ async def test_a_tournament_hosted_in_a_thread_opens_its_matches_in_the_threads_
     await alice.slash(table.channel, "hedgehog new", players=2, thread=True)
     (hall,) = table.channel.threads
     created = await olga.slash(hall, "tournament create", name="Hall Cup", game="whist", format="swiss")
-    assert not created.ephemeral and any("created **Hall Cup**" in (m.content or "") for m in hall.history())
+    assert accepted(created) and any("created **Hall Cup**" in (m.content or "") for m in hall.history())
     for member in (alice, bob):
         await member.slash(hall, "tournament join")
     await olga.slash(hall, "tournament start")
@@ -299,3 +300,54 @@ async def test_a_tournament_hosted_in_a_thread_opens_its_matches_in_the_threads_
     assert len(pairing) == 1
     (match_thread,) = [t for t in table.channel.threads if t.id != hall.id]
     assert f"<#{match_thread.id}>" in pairing[0].content
+
+
+async def test_a_start_time_with_too_few_players_cancels_the_tournament_in_its_channel(table, club):
+    olga, members = club
+    await create(olga, table, name="Lonely", game="whist", format="swiss", start="1h")
+    await members[0].slash(table.channel, "tournament join")
+    await table.env.advance_time(1.5 * HOUR)
+    (cancelled,) = announcements(table, "is cancelled")
+    assert cancelled.content == "**Lonely** is cancelled: Lonely needs at least 2 players to start; 1 registered."
+    status = await members[0].slash(table.channel, "tournament status")
+    assert "cancelled" in embed_of(status).description
+
+
+async def test_match_threads_are_told_of_withdrawals_results_aborted_games_and_the_cancellation(table, club):
+    olga, members = club
+    players = members[:6]
+    await create(olga, table, name="Busy Cup", game="hedgehog", format="swiss", rounds=2)
+    for member in players:
+        await member.slash(table.channel, "tournament join")
+    await olga.slash(table.channel, "tournament start")
+    threads = round_threads(table, 1)
+    seated = [thread_players(thread, members) for thread in threads]
+    quitter, kicked, judged = seated[0][0], seated[1][0], seated[2][0]
+    dropped = await quitter.slash(table.channel, "tournament drop")
+    assert dropped.response.content == f"{quitter.name} withdraws from Busy Cup."
+    assert any(m.content == f"{quitter.name} withdrew from Busy Cup." for m in threads[0].history())
+    removed = await olga.slash(table.channel, "tournament kick", player=kicked)
+    assert removed.response.content == f"{kicked.name} was removed from Busy Cup by olga."
+    assert any(m.content == f"{kicked.name} was removed from Busy Cup." for m in threads[1].history())
+    other = seated[2][1]
+    done = await olga.slash(table.channel, "tournament adjudicate", player=judged, result="win")
+    pair = f"**{judged.name}** vs **{other.name}**"
+    line = f"Table 3: {pair} — **{judged.name}** wins (set by an organiser) <#{threads[2].id}>"
+    assert done.response.content == "Result set by olga: " + line
+    assert any(m.content == "An organiser set the result: " + line for m in threads[2].history())
+    # round 2: one game is aborted, which the channel is told once; then the tournament is cancelled
+    first, second = round_threads(table, 2)
+    aborted = await olga.slash(first, "game abort")
+    assert not aborted.ephemeral, aborted.response.content
+    await table.env.advance_time(HOUR)
+    await table.env.advance_time(HOUR)
+    names = " vs ".join(p.name for p in thread_players(first, members))
+    flagged = announcements(table, "was aborted without a result")
+    assert [m.content for m in flagged] == [
+        f"The game of {names} (round 2) was aborted without a result: an organiser must set it with "
+        "`/tournament adjudicate`."
+    ]
+    cancelled = await olga.slash(table.channel, "tournament cancel")
+    assert cancelled.response.content == "Busy Cup was cancelled by olga; its running games are stopped."
+    assert any(m.content == "Busy Cup was cancelled; this game is stopped." for m in second.history())
+    assert not any("this game is stopped" in (m.content or "") for m in first.history())

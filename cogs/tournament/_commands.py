@@ -1,10 +1,8 @@
-"""``/tournament ...``: create, join, check in, run and follow tournaments inside Discord.
+"""``/tournament ...``: the GroupCog that parses options, checks organisers and replies to members.
 
-The work is done by ``bot.tournaments.manager.TournamentManager``; this cog parses options, checks who may
-organise (Manage Server, or the role named by the ``TOURNAMENT_ROLE`` setting), and gives the
-manager a ``DiscordHost`` to open match threads and post announcements.  A ``tasks`` loop handles
-start times, check-in windows and round deadlines, and catches up after a restart (its first run is
-at start-up).
+The work is done by ``bot.tournaments.manager.TournamentManager``, given a ``DiscordHost`` to open
+match threads and post what happens.  A ``tasks`` loop handles start times, check-in windows and
+round deadlines, and catches up after a restart (its first run is at start-up).
 """
 
 from __future__ import annotations
@@ -13,8 +11,7 @@ import asyncio
 import io
 import json
 import logging
-import re
-from collections.abc import Coroutine, Sequence
+from collections.abc import Coroutine
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -22,31 +19,25 @@ import discord
 from discord import app_commands
 from discord.ext import commands, tasks
 
-from bot.session import Actor, Report, ServiceError, rules_for
-from bot.session.tournament_records import CHECKIN, FINISHED, REGISTRATION, RUNNING, MatchRecord, TournamentRow
-from bot.tournaments.manager import (
-    ELIMINATION,
-    FORMAT_NAMES,
-    TournamentError,
-    TournamentManager,
-    TournamentView,
-    describe_match,
-    parse_start,
-    render_standings_image,
-    timestamp,
-)
-from cogs.announcer import announcer_of
+from bot.session import Actor, ServiceError, rules_for
+from bot.session.tournament_records import CANCELLED, TournamentRow
+from bot.tournaments.errors import CheckinNotOpen, TournamentError
+from bot.tournaments.manager import TournamentManager
 from cogs.base import CLOCK_CHOICES
 from cogs.core import game_choices
-from cogs.messages import NO_PINGS, report_payload, report_view
-from cogs.replies import actor_of, refusals, refuse
+from cogs.messages import NO_PINGS
+from cogs.replies import actor_of, answer, refusals, tell
+from cogs.tournament import _wording as wording
+from cogs.tournament._buttons import TournamentButton, tournament_buttons
+from cogs.tournament._host import DiscordHost
+from cogs.tournament._images import standings_file
+from cogs.tournament._parsing import parse_options, parse_start
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
 
 log = logging.getLogger(__name__)
 
-COLOUR = discord.Colour(0xCC79A7)
 FORMAT_CHOICES = [
     app_commands.Choice(name="Swiss (two-player games)", value="swiss"),
     app_commands.Choice(name="Round robin (two-player games)", value="roundrobin"),
@@ -55,13 +46,8 @@ FORMAT_CHOICES = [
 ]
 TOURNAMENT_CLOCK_CHOICES = [c for c in CLOCK_CHOICES if c.value != 0] + [app_commands.Choice(name="no clock", value=0)]
 RESULT_SUGGESTIONS = ("win", "loss", "draw", "double forfeit")
-STATUS_WORDS = {
-    REGISTRATION: "registration open",
-    CHECKIN: "check-in open",
-    RUNNING: "running",
-    FINISHED: "finished",
-    "cancelled": "cancelled",
-}
+
+TournamentOption = app_commands.Range[int, 1, 1_000_000_000]
 
 
 def has_tournament_role(member: Any, setting: str) -> bool:
@@ -73,169 +59,10 @@ def has_tournament_role(member: Any, setting: str) -> bool:
     return any(str(role.id) == wanted or role.name.lower() == wanted.lower() for role in roles)
 
 
-def parse_options(text: str | None) -> dict[str, str]:
-    """``name=value, name=value`` as a dict (values are checked by the game's option specs)."""
-    out: dict[str, str] = {}
-    for part in re.split(r"[,;]", text or ""):
-        if not part.strip():
-            continue
-        name, sep, value = part.partition("=")
-        if not sep or not name.strip() or not value.strip():
-            raise ServiceError("Write game options as name=value, separated by commas (e.g. turn_limit=100).")
-        out[name.strip()] = value.strip()
-    return out
-
-
-class DiscordHost:
-    """The manager's hands in Discord: threads, greetings and announcements."""
-
-    def __init__(self, bot: PyramidBot) -> None:
-        self.bot = bot
-
-    async def _channel(self, channel_id: int) -> Any:
-        channel = self.bot.get_channel(channel_id)
-        if channel is None:
-            channel = await self.bot.fetch_channel(channel_id)
-        if isinstance(channel, discord.Thread) and channel.archived:
-            await channel.edit(archived=False)
-        return channel
-
-    async def open_match_thread(
-        self, tournament: TournamentRow, title: str, user_ids: Sequence[int]
-    ) -> tuple[int, int]:
-        channel = await self._channel(tournament.channel_id)
-        if isinstance(channel, discord.Thread) and channel.parent is not None:
-            channel = channel.parent
-        if not isinstance(channel, discord.TextChannel):
-            raise ServiceError("The tournament's channel cannot hold threads; use a text channel.")
-        thread = await channel.create_thread(
-            name=title[:100], type=discord.ChannelType.public_thread, auto_archive_duration=10080
-        )
-        for user_id in user_ids:
-            try:
-                await thread.add_user(discord.Object(user_id))
-            except discord.HTTPException:
-                log.info("could not add %s to thread %s", user_id, thread.id)
-        return thread.id, channel.id
-
-    async def post_match_start(self, tournament: TournamentRow, match: MatchRecord, report: Report, intro: str) -> None:
-        assert match.thread_id is not None
-        thread = await self._channel(match.thread_id)
-        payload = report_payload(report, report_view(report))
-        turn = payload.get("content")
-        payload["content"] = intro + (f"\n{turn}" if turn else "")
-        payload["allowed_mentions"] = discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(u) for u in match.players], replied_user=False
-        )
-        await thread.send(**payload)
-        await self.bot.service.delivered(report.delivery_id)
-
-    async def announce(
-        self,
-        tournament: TournamentRow,
-        text: str,
-        *,
-        image: tuple[str, bytes] | None = None,
-        mentions: Sequence[int] = (),
-    ) -> None:
-        channel = await self._channel(tournament.channel_id)
-        kwargs: dict[str, Any] = {}
-        if image is not None:
-            kwargs["file"] = discord.File(io.BytesIO(image[1]), filename=image[0])
-        allowed = (
-            discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(u) for u in mentions])
-            if mentions
-            else NO_PINGS
-        )
-        await channel.send(text[:2000], allowed_mentions=allowed, **kwargs)
-
-    async def post(self, channel_id: int, text: str) -> None:
-        channel = await self._channel(channel_id)
-        await channel.send(text[:2000], allowed_mentions=NO_PINGS)
-
-
-class TournamentButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"pt:(?P<action>join|checkin):(?P<tournament>[0-9]+)"
-):
-    """Join or Check in under a tournament's announcement; keeps working after a restart."""
-
-    def __init__(self, action: str, tournament_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label="Join" if action == "join" else "Check in",
-                style=discord.ButtonStyle.success,
-                custom_id=f"pt:{action}:{tournament_id}",
-            )
-        )
-        self.action = action
-        self.tournament_id = tournament_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> TournamentButton:
-        return cls(match["action"], int(match["tournament"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        cog = interaction.client.get_cog("TournamentCommands")  # type: ignore[attr-defined]
-        if cog is None:
-            await refuse(interaction, "Tournaments are not available right now.")
-            return
-        await cog.press(interaction, self.action, self.tournament_id)
-
-
-def tournament_buttons(tournament: TournamentRow) -> discord.ui.View | None:
-    """Join (while registration is open) and Check in (during check-in) buttons."""
-    if not tournament.is_open:
-        return None
-    view = discord.ui.View(timeout=None)
-    view.add_item(TournamentButton("join", tournament.id))
-    if tournament.status == CHECKIN:
-        view.add_item(TournamentButton("checkin", tournament.id))
-    return view
-
-
-def tournament_embed(view: TournamentView) -> discord.Embed:
-    """The tournament card: settings, players and the current round."""
-    t = view.tournament
-    rules = view.rules
-    embed = discord.Embed(title=f"{t.name} (#{t.id})", colour=COLOUR)
-    options = ", ".join(f"{k}: {v}" for k, v in t.options.items()) or "standard"
-    rounds = f"{t.rounds}" if t.rounds else ("decided at the start" if t.format != ELIMINATION else "by the bracket")
-    embed.description = (
-        f"{FORMAT_NAMES[t.format]} of **{rules.title}** ({options}) · {STATUS_WORDS.get(t.status, t.status)}"
-    )
-    active = [p for p in view.players if p.status == "active"]
-    shown = active if t.status in (RUNNING, FINISHED) else view.players
-    limit = f"/{t.max_players}" if t.max_players else ""
-    names = ", ".join(p.display_name for p in shown) or "nobody yet"
-    embed.add_field(name=f"Players ({len(shown)}{limit})", value=names[:1024], inline=False)
-    if t.status == RUNNING:
-        embed.add_field(name="Round", value=f"{t.current_round} of {t.rounds}", inline=True)
-    else:
-        embed.add_field(name="Rounds", value=rounds, inline=True)
-    embed.add_field(name="Move clock", value=f"{t.clock_days} day(s)" if t.clock_days else "none", inline=True)
-    if t.round_days:
-        embed.add_field(name="Round deadline", value=f"{t.round_days} day(s) per round", inline=True)
-    if t.start_at and t.is_open:
-        embed.add_field(name="Start", value=f"{timestamp(t.start_at)} ({timestamp(t.start_at, 'R')})", inline=True)
-    if t.checkin_minutes:
-        if t.status == CHECKIN and t.checkin_until:
-            checked = sum(1 for p in view.players if p.checked_in)
-            value = f"open until {timestamp(t.checkin_until, 'R')} · {checked} checked in"
-        else:
-            value = f"{t.checkin_minutes} minutes before the start"
-        embed.add_field(name="Check-in", value=value, inline=True)
-    if view.matches:
-        lines = [describe_match(m, view.names, t.format) for m in view.matches]
-        if t.round_deadline:
-            lines.append(f"Round deadline: {timestamp(t.round_deadline)}")
-        embed.add_field(name=f"Round {t.current_round}", value="\n".join(lines)[:1024], inline=False)
-    embed.set_footer(text=f"Tournament #{t.id} · /tournament join · /tournament standings")
-    return embed
-
-
-TournamentOption = app_commands.Range[int, 1, 1_000_000_000]
+def with_buttons(tournament: TournamentRow, **payload: Any) -> dict[str, Any]:
+    """``payload`` with the tournament's Join / Check in buttons when it has any."""
+    buttons = tournament_buttons(tournament)
+    return {**payload, "view": buttons} if buttons is not None else payload
 
 
 class TournamentCommands(commands.GroupCog, group_name="tournament", group_description="Tournaments on this server"):
@@ -291,6 +118,9 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
             await self.tournaments.enforce_deadlines(self.bot.timekeeper.tick)
         except Exception:
             log.exception("tournament check failed")
+        # looked up now: the announcer extension may have been loaded again since this module was
+        from cogs.announcer import announcer_of
+
         await announcer_of(self.bot).flush()
 
     @scheduler.before_loop
@@ -327,33 +157,28 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         typed = current.strip().lower().lstrip("#")
         out = []
         for t in await self.tournaments.listing(interaction.guild_id):
-            label = f"#{t.id} {t.name} — {FORMAT_NAMES[t.format]}, {STATUS_WORDS.get(t.status, t.status)}"
+            label = wording.choice_label(t)
             if not typed or typed in label.lower():
-                out.append(app_commands.Choice(name=label[:100], value=t.id))
+                out.append(app_commands.Choice(name=label, value=t.id))
         return out[:25]
 
     async def press(self, interaction: discord.Interaction, action: str, tournament_id: int) -> None:
-        """A Join or Check in button."""
-        try:
-            if action == "join":
-                tournament, count = await self.tournaments.join(tournament_id, actor_of(interaction))
-                await self._joined(interaction, tournament, count)
-            else:
-                tournament = await self.tournaments.checkin(tournament_id, actor_of(interaction))
-                await interaction.response.send_message(
-                    f"{interaction.user.display_name} is checked in for {tournament.name}.", allowed_mentions=NO_PINGS
-                )
-        except ServiceError as error:
-            await refuse(interaction, str(error))
+        """A Join or Check in button (run guarded: a refusal is one private sentence)."""
+        if action == "join":
+            await self._join(interaction, tournament_id)
+        else:
+            await self._checkin(interaction, tournament_id)
 
-    async def _joined(self, interaction: discord.Interaction, tournament: TournamentRow, count: int) -> None:
-        limit = f"/{tournament.max_players}" if tournament.max_players else ""
-        checked = " and checked in" if tournament.status == CHECKIN else ""
-        await interaction.response.send_message(
-            f"{interaction.user.display_name} joins {tournament.name}{checked} "
-            f"({count}{limit} player{'' if count == 1 and not limit else 's'}).",
-            allowed_mentions=NO_PINGS,
-        )
+    async def _join(self, interaction: discord.Interaction, tournament_id: int) -> None:
+        tournament, count = await self.tournaments.join(tournament_id, actor_of(interaction))
+        await answer(interaction, content=wording.joined(interaction.user.display_name, tournament, count))
+
+    async def _checkin(self, interaction: discord.Interaction, tournament_id: int) -> None:
+        try:
+            tournament = await self.tournaments.checkin(tournament_id, actor_of(interaction))
+        except CheckinNotOpen as refusal:
+            raise ServiceError(wording.checkin_not_open(refusal)) from None
+        await answer(interaction, content=wording.checked_in(interaction.user.display_name, tournament))
 
     # ------------------------------------------------------------------ commands
 
@@ -400,12 +225,12 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
             if not any(spec.name == "variant" for spec in rules.options):
                 raise ServiceError(f"{rules.title} has no variants.")
             settings["variant"] = variant
-        now = self.bot.service.clock()
-        start_at = parse_start(start, now) if start else None
+        start_at = parse_start(start, self.bot.service.clock()) if start else None
         target = channel or interaction.channel
         hosted_in_thread = isinstance(target, discord.Thread) and isinstance(target.parent, discord.TextChannel)
         if not isinstance(target, discord.TextChannel) and not hosted_in_thread:
             raise ServiceError("Create tournaments in a text channel or one of its threads (match threads open there).")
+        assert isinstance(target, discord.TextChannel | discord.Thread)
         tournament = await self.tournaments.create(
             guild_id=interaction.guild_id,
             channel_id=target.id,
@@ -423,19 +248,16 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
             table_size=table_size,
         )
         view = await self.tournaments.view(tournament.id)
-        text = f"{interaction.user.display_name} created **{tournament.name}**: join with `/tournament join`."
-        buttons = tournament_buttons(tournament)
-        if target.id != interaction.channel_id:
-            await target.send(
-                text, embed=tournament_embed(view), view=buttons or discord.utils.MISSING, allowed_mentions=NO_PINGS
-            )
-            await interaction.response.send_message(
-                f"Created {tournament.name} (#{tournament.id}) in {target.mention}.", ephemeral=True
-            )
-            return
-        await interaction.response.send_message(
-            text, embed=tournament_embed(view), view=buttons or discord.utils.MISSING, allowed_mentions=NO_PINGS
+        card = with_buttons(
+            tournament,
+            content=wording.created(interaction.user.display_name, tournament),
+            embed=wording.tournament_embed(view),
         )
+        if target.id != interaction.channel_id:
+            await target.send(**card, allowed_mentions=NO_PINGS)
+            await tell(interaction, wording.created_elsewhere(tournament, target.mention))
+            return
+        await answer(interaction, **card)
 
     @create.autocomplete("variant")
     async def variant_autocomplete(
@@ -458,8 +280,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
     @refusals
     async def join(self, interaction: discord.Interaction, tournament: TournamentOption | None = None) -> None:
         picked = await self._pick(interaction, tournament, live_only=True)
-        joined, count = await self.tournaments.join(picked.id, actor_of(interaction))
-        await self._joined(interaction, joined, count)
+        await self._join(interaction, picked.id)
 
     @app_commands.command(name="leave", description="Withdraw your registration before the tournament starts.")
     @app_commands.describe(tournament="Which tournament (default: the one here)")
@@ -468,9 +289,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
     async def leave(self, interaction: discord.Interaction, tournament: TournamentOption | None = None) -> None:
         picked = await self._pick(interaction, tournament, live_only=True)
         left = await self.tournaments.leave(picked.id, actor_of(interaction))
-        await interaction.response.send_message(
-            f"{interaction.user.display_name} is no longer registered for {left.name}.", allowed_mentions=NO_PINGS
-        )
+        await answer(interaction, content=wording.left(interaction.user.display_name, left))
 
     @app_commands.command(name="checkin", description="Confirm you will play (during the check-in window).")
     @app_commands.describe(tournament="Which tournament (default: the one here)")
@@ -478,10 +297,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
     @refusals
     async def checkin(self, interaction: discord.Interaction, tournament: TournamentOption | None = None) -> None:
         picked = await self._pick(interaction, tournament, live_only=True)
-        done = await self.tournaments.checkin(picked.id, actor_of(interaction))
-        await interaction.response.send_message(
-            f"{interaction.user.display_name} is checked in for {done.name}.", allowed_mentions=NO_PINGS
-        )
+        await self._checkin(interaction, picked.id)
 
     @app_commands.command(
         name="start",
@@ -495,17 +311,9 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         what = await self.tournaments.start(picked.id, self.organiser(interaction))
         if what == "checkin":
             fresh = await self.tournaments.get(picked.id)
-            await interaction.response.send_message(
-                f"Check-in for {fresh.name} is open; it starts when the window closes "
-                f"({timestamp(fresh.checkin_until, 'R') if fresh.checkin_until else 'soon'}).",
-                view=tournament_buttons(fresh) or discord.utils.MISSING,
-                allowed_mentions=NO_PINGS,
-            )
+            await answer(interaction, **with_buttons(fresh, content=wording.checkin_started(fresh)))
             return
-        await interaction.response.send_message(
-            f"{picked.name} has started: the pairings and match threads are posted in <#{picked.channel_id}>.",
-            allowed_mentions=NO_PINGS,
-        )
+        await answer(interaction, content=wording.started(picked))
 
     @app_commands.command(name="status", description="A tournament's settings, players and current round.")
     @app_commands.describe(tournament="Which tournament (default: the one here)")
@@ -519,23 +327,12 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
                 if not str(error).startswith("Several"):
                     raise
                 rows = [t for t in await self.tournaments.listing(interaction.guild_id) if not t.is_over]
-                lines = [
-                    f"#{t.id} **{t.name}** — {FORMAT_NAMES[t.format]} of {rules_for(t.game).title}, "
-                    f"{STATUS_WORDS.get(t.status, t.status)}"
-                    for t in rows
-                ]
-                embed = discord.Embed(title="Tournaments on this server", description="\n".join(lines)[:4000])
-                embed.set_footer(text="Pick one with the tournament option.")
-                await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
+                await answer(interaction, embed=wording.listing_embed(rows))
                 return
         else:
             picked = await self._pick(interaction, tournament)
         view = await self.tournaments.view(picked.id)
-        await interaction.response.send_message(
-            embed=tournament_embed(view),
-            view=tournament_buttons(view.tournament) or discord.utils.MISSING,
-            allowed_mentions=NO_PINGS,
-        )
+        await answer(interaction, **with_buttons(view.tournament, embed=wording.tournament_embed(view)))
 
     @app_commands.command(name="standings", description="Standings with tiebreaks (the bracket, for elimination).")
     @app_commands.describe(tournament="Which tournament (default: the one here)")
@@ -543,16 +340,11 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
     @refusals
     async def standings(self, interaction: discord.Interaction, tournament: TournamentOption | None = None) -> None:
         picked = await self._pick(interaction, tournament)
-        if picked.is_open or (picked.status == "cancelled" and not picked.current_round):
+        if picked.is_open or (picked.status == CANCELLED and not picked.current_round):
             raise ServiceError(f"{picked.name} has not started: there are no standings yet.")
         standings = await self.tournaments.standings(picked.id)
-        png = await render_standings_image(standings)
-        kind = "bracket" if standings.bracket is not None else "standings"
-        await interaction.response.send_message(
-            f"**{picked.name}** — {kind} ({standings.subtitle}).",
-            file=discord.File(io.BytesIO(png), filename=f"{kind}.png"),
-            allowed_mentions=NO_PINGS,
-        )
+        image = await standings_file(standings, f"{wording.standings_kind(standings)}.png")
+        await answer(interaction, content=wording.standings_caption(picked, standings), file=image)
 
     @app_commands.command(
         name="drop", description="Withdraw from a running tournament (your current game is resigned)."
@@ -563,9 +355,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
     async def drop(self, interaction: discord.Interaction, tournament: TournamentOption | None = None) -> None:
         picked = await self._pick(interaction, tournament, live_only=True)
         await self.tournaments.drop(picked.id, actor_of(interaction))
-        await interaction.response.send_message(
-            f"{interaction.user.display_name} withdraws from {picked.name}.", allowed_mentions=NO_PINGS
-        )
+        await answer(interaction, content=wording.dropped(interaction.user.display_name, picked))
 
     @app_commands.command(
         name="kick", description="Remove a player from a tournament (Manage Server or the tournament role)."
@@ -578,9 +368,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
     ) -> None:
         picked = await self._pick(interaction, tournament, live_only=True)
         _done, name = await self.tournaments.kick(picked.id, self.organiser(interaction), player.id)
-        await interaction.response.send_message(
-            f"{name} was removed from {picked.name} by {interaction.user.display_name}.", allowed_mentions=NO_PINGS
-        )
+        await answer(interaction, content=wording.kicked(name, picked, interaction.user.display_name))
 
     @app_commands.command(
         name="adjudicate", description="Set the result of a player's match (Manage Server or the tournament role)."
@@ -606,10 +394,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
             picked.id, self.organiser(interaction), player.id, result, round
         )
         names = (await self.tournaments.view(done.id)).names
-        await interaction.response.send_message(
-            f"Result set by {interaction.user.display_name}: " + describe_match(match, names, done.format),
-            allowed_mentions=NO_PINGS,
-        )
+        await answer(interaction, content=wording.adjudicated(interaction.user.display_name, match, names, done.format))
 
     @adjudicate.autocomplete("result")
     async def result_autocomplete(
@@ -625,10 +410,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
     async def cancel(self, interaction: discord.Interaction, tournament: TournamentOption | None = None) -> None:
         picked = await self._pick(interaction, tournament, live_only=True)
         await self.tournaments.cancel(picked.id, self.organiser(interaction))
-        await interaction.response.send_message(
-            f"{picked.name} was cancelled by {interaction.user.display_name}; its running games are stopped.",
-            allowed_mentions=NO_PINGS,
-        )
+        await answer(interaction, content=wording.cancelled_by(picked, interaction.user.display_name))
 
     @app_commands.command(
         name="export", description="Download a tournament as JSON: settings, players, rounds, results."
@@ -640,17 +422,12 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         picked = await self._pick(interaction, tournament)
         data = await self.tournaments.export(picked.id)
         raw = json.dumps(data, indent=2, ensure_ascii=False).encode()
-        await interaction.response.send_message(
-            f"**{picked.name}** as JSON.",
+        await answer(
+            interaction,
+            content=wording.exported(picked),
             file=discord.File(io.BytesIO(raw), filename=f"tournament-{picked.id}.json"),
-            allowed_mentions=NO_PINGS,
         )
 
     for _command in (join, leave, checkin, start, status, standings, drop, kick, adjudicate, cancel, export):
         _command.autocomplete("tournament")(tournament_autocomplete)
     del _command
-
-
-async def setup(bot: PyramidBot) -> None:
-    """Load the tournament commands."""
-    await bot.add_cog(TournamentCommands(bot))

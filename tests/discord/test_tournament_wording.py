@@ -1,0 +1,158 @@
+"""The tournament's Discord side on its own: start times as typed, and the sentences built from the manager's data."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.session import ServiceError
+from bot.session.tournament_records import BYE, DONE, LAUNCHING, PLAYING, REST, MatchRecord, TournamentRow
+from bot.tournaments.errors import CheckinNotOpen
+from bot.tournaments.pairings import elimination_bracket
+from bot.tournaments.results import DRAW_NOTE
+from bot.tournaments.standings import Result, duel_standings
+from bot.tournaments.views import Standings
+from cogs.tournament import _wording as wording
+from cogs.tournament._parsing import parse_options, parse_start
+
+NOW = datetime(2026, 4, 1, 12, 0, tzinfo=UTC)
+NAMES = {1: "ann", 2: "bo", 3: "cy", 4: "di"}
+
+
+def cup(**changes) -> TournamentRow:
+    row = TournamentRow(
+        id=7,
+        guild_id=42,
+        channel_id=500,
+        name="Cup",
+        game="whist",
+        options={},
+        format="swiss",
+        rounds=3,
+        clock_days=2,
+        round_days=None,
+        max_players=None,
+        table_size=None,
+        checkin_minutes=None,
+        start_at=None,
+        checkin_until=None,
+        status="running",
+        current_round=1,
+        round_deadline=None,
+        creator_id=1,
+        seed="s",
+        data={},
+        created_at=NOW,
+        updated_at=NOW,
+    )
+    return replace(row, **changes)
+
+
+def match(players, status=DONE, ranks=None, **changes) -> MatchRecord:
+    row = MatchRecord(
+        id=1,
+        tournament_id=7,
+        round=1,
+        board=1,
+        players=tuple(players),
+        status=status,
+        game_id=None,
+        thread_id=None,
+        ranks=tuple(ranks) if ranks is not None else None,
+        points=None,
+        winner=None,
+        note=None,
+        created_at=NOW,
+        finished_at=None,
+    )
+    return replace(row, **changes)
+
+
+def test_start_times_are_delays_utc_dates_or_discord_timestamps():
+    assert parse_start("2h", NOW) == NOW + timedelta(hours=2)
+    assert parse_start("in 1d 6h", NOW) == NOW + timedelta(days=1, hours=6)
+    assert parse_start("90 minutes", NOW) == NOW + timedelta(minutes=90)
+    assert parse_start("2026-05-01 18:00", NOW) == datetime(2026, 5, 1, 18, 0, tzinfo=UTC)
+    assert parse_start("2026-05-01T18:00 UTC", NOW) == datetime(2026, 5, 1, 18, 0, tzinfo=UTC)
+    assert parse_start("<t:1777777777:f>", NOW) == datetime.fromtimestamp(1777777777, tz=UTC)
+    assert parse_start("1777777777", NOW) == datetime.fromtimestamp(1777777777, tz=UTC)
+    with pytest.raises(ServiceError, match="delay such as 2h"):
+        parse_start("next tuesday", NOW)
+
+
+def test_game_options_are_name_value_pairs():
+    assert parse_options("turn_limit=100, xeno = true") == {"turn_limit": "100", "xeno": "true"}
+    assert parse_options(None) == {}
+    with pytest.raises(ServiceError, match="name=value"):
+        parse_options("xeno")
+
+
+def test_a_match_line_names_players_in_bold_and_links_its_thread():
+    playing = match((1, 2), status=PLAYING, thread_id=900)
+    assert wording.describe_match(playing, NAMES, "swiss") == "Table 1: **ann** vs **bo** — playing <#900>"
+    assert wording.describe_match(replace(playing, status=LAUNCHING, thread_id=None), NAMES, "swiss") == (
+        "Table 1: **ann** vs **bo** — playing"
+    )
+    won = match((1, 2), ranks=(2, 1), thread_id=900)
+    assert wording.describe_match(won, NAMES, "swiss") == "Table 1: **ann** vs **bo** — **bo** wins <#900>"
+    drawn = match((1, 2), ranks=(1, 1), winner=1, note=DRAW_NOTE)
+    assert wording.describe_match(drawn, NAMES, "elimination") == (
+        "Table 1: **ann** vs **bo** — draw, **ann** goes through as the higher seed"
+    )
+    forfeit = match((1, 2), ranks=(2, 2), points=(0.0, 0.0), note="adjudicated")
+    assert wording.describe_match(forfeit, NAMES, "swiss") == (
+        "Table 1: **ann** vs **bo** — double forfeit (set by an organiser)"
+    )
+    table = match((1, 2, 3, 4), ranks=(3, 1, 2, 2), board=2)
+    assert wording.describe_match(table, NAMES, "tables") == (
+        "Table 2: **ann** vs **bo** vs **cy** vs **di** — 1st **bo**, 2nd **cy**, 2nd **di**, 3rd **ann**"
+    )
+    assert wording.describe_match(match((3,), status=BYE, note="opponent withdrew"), NAMES, "roundrobin") == (
+        "Bye: **cy** (opponent withdrew)"
+    )
+    assert wording.describe_match(match((4,), status=REST), NAMES, "roundrobin") == "Rests this round: **di**"
+
+
+def test_a_match_opens_with_its_players_pinged_and_its_round_deadline():
+    deadline = datetime(2026, 4, 3, 12, 0, tzinfo=UTC)
+    intro = wording.match_intro(cup(round_deadline=deadline), match((1, 2), round=2), "Martian Whist")
+    assert intro == (
+        f"**Cup**, round 2 of 3: <@1> vs <@2> — Martian Whist. Clock: 2 day(s) per move. "
+        f"Round deadline: <t:{int(deadline.timestamp())}:f>."
+    )
+    assert wording.thread_title(cup(), match((1, 2), round=2), NAMES) == "Cup · R2 · ann vs bo"
+    assert wording.thread_title(cup(), match((1, 2, 3), board=3), NAMES) == "Cup · R1 · table 3"
+
+
+def test_the_end_names_the_winners_or_the_champion():
+    results = [Result(1, (1, 2), (1, 2)), Result(1, (3, 4), (1, 2))]
+    rows = duel_standings(results, [1, 2, 3, 4])
+    standings = Standings(cup(status="finished"), rows, None, NAMES, "Cup", "Swiss · Martian Whist · final")
+    assert standings.winners == [1, 3]
+    assert wording.finished(standings.tournament, standings) == "**Cup** is over. Winner: **ann** and **cy**!"
+    bracket = elimination_bracket([1, 2]).with_winner(1, 0, 2)
+    knockout = Standings(cup(format="elimination"), [], bracket, NAMES, "Cup", "")
+    assert knockout.winners == [2]
+    assert wording.finished(knockout.tournament, knockout) == "**Cup** is over. Champion: **bo**!"
+    assert wording.standings_kind(knockout) == "bracket"
+
+
+def test_check_in_that_has_not_opened_is_told_in_the_readers_time_zone():
+    opens = datetime(2026, 4, 1, 13, 0, tzinfo=UTC)
+    refusal = CheckinNotOpen("Cup", opens)
+    assert str(refusal) == "Check-in for Cup opens at 2026-04-01 13:00 UTC."
+    assert wording.checkin_not_open(refusal) == f"Check-in for Cup opens <t:{int(opens.timestamp())}:R>."
+    later = CheckinNotOpen("Cup", None)
+    assert wording.checkin_not_open(later) == "Check-in for Cup opens when an organiser starts the tournament."
+
+
+def test_a_cancellation_and_an_aborted_game_are_announced_in_one_sentence():
+    assert wording.cancelled(cup(), "Cup needs at least 2 players to start; 1 registered.") == (
+        "**Cup** is cancelled: Cup needs at least 2 players to start; 1 registered."
+    )
+    assert wording.match_aborted(match((1, 2), status=PLAYING, round=2), NAMES) == (
+        "The game of ann vs bo (round 2) was aborted without a result: an organiser must set it with "
+        "`/tournament adjudicate`."
+    )
