@@ -17,7 +17,9 @@ import discord
 from discord.ext import commands, tasks
 
 from bot.session import Delivery, Reminder
+from cogs import table
 from cogs.messages import NO_PINGS, only_user, reminder_text, report_payload, report_view
+from cogs.table import as_edit
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -77,19 +79,18 @@ class Announcer(commands.Cog):
         if item.report is None:
             await self._remind(Reminder.from_payload(item.row.payload))
             return
-        payload = report_payload(item.report, report_view(item.report))
         token = item.row.token
         if token and self.bot.application_id and self.bot.service.clock() - item.row.created_at < TOKEN_LIFETIME:
-            try:
+            try:  # the player's deferred answer is still open: complete it
                 webhook = discord.Webhook.partial(self.bot.application_id, token, client=self.bot)
-                await webhook.send(**payload)
+                message = await webhook.edit_message(
+                    "@original", **as_edit(report_payload(item.report, report_view(item.report)))
+                )
+                await table.adopt(self.bot, item.report, message)
                 return
             except (discord.HTTPException, ValueError):
                 log.info("the answer to event %s goes to the channel instead", item.id)
-                payload = report_payload(item.report, report_view(item.report))  # the file was consumed
-        channel = await self.channel(item.row.channel_id)
-        if channel is not None:
-            await channel.send(**payload)
+        await table.show_in_channel(self.bot, item.report)
 
     async def _remind(self, reminder: Reminder) -> None:
         prefs = await self.bot.service.player_prefs(await self._guild_of(reminder), reminder.user_id)

@@ -15,9 +15,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.session import MoveOption, rules_for
-from cogs import lobby
+from cogs import lobby, table
 from cogs.messages import NO_PINGS, players_line, report_payload
-from cogs.replies import actor_of, answer, post_report, refusals
+from cogs.replies import actor_of, answer, refusals
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -40,7 +40,7 @@ async def post_board(interaction: discord.Interaction, bot: PyramidBot, with_pla
     """Show the channel's game to anyone who asks (no pings): the lobby, or the board and status."""
     report = await bot.service.board(channel_of(interaction))
     if report.state is None:
-        await lobby.post_lobby(interaction, report.game, "Waiting for players.")
+        await table.show_lobby(interaction, report.game, "Waiting for players.")
         return
     payload = report_payload(report)
     payload.pop("content", None)
@@ -111,7 +111,7 @@ class GameCog(commands.GroupCog):
         report = await self.bot.service.move(
             channel_of(interaction), actor_of(interaction), notation, token=interaction.token
         )
-        await post_report(interaction, report)
+        await table.show(interaction, report)
 
     @move.autocomplete("notation")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -158,7 +158,7 @@ class GameCog(commands.GroupCog):
     @refusals
     async def roll(self, interaction: discord.Interaction) -> None:
         report = await self.bot.service.roll(channel_of(interaction), actor_of(interaction), token=interaction.token)
-        await post_report(interaction, report)
+        await table.show(interaction, report)
 
     @app_commands.command(name="board", description="Show the board of this channel's game (anyone may look).")
     @refusals

@@ -20,6 +20,7 @@ MAX_ID = 2**63 - 1  # the database's integer range
 LABELS = {
     "join": "Join",
     "start": "Start",
+    "start-now": "Start now",
     "roll": "Roll",
     "rematch": "Rematch",
     "undo-yes": "Accept undo",
@@ -28,6 +29,7 @@ LABELS = {
 STYLES = {
     "join": discord.ButtonStyle.success,
     "start": discord.ButtonStyle.primary,
+    "start-now": discord.ButtonStyle.primary,
     "roll": discord.ButtonStyle.primary,
     "rematch": discord.ButtonStyle.secondary,
     "undo-yes": discord.ButtonStyle.success,

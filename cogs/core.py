@@ -14,9 +14,10 @@ from discord.ext import commands
 
 from bot.session import ServiceError, UndoStatus, catalogue, outcome_from_json, rules_for
 from cogs import buttons as game_buttons
+from cogs import table
 from cogs.base import channel_of, post_board
 from cogs.messages import NO_PINGS, players_line
-from cogs.replies import actor_of, answer, post_report, refusals, run_guarded, tell
+from cogs.replies import actor_of, answer, refusals, run_guarded, tell
 from renderers.replay import animate
 
 if TYPE_CHECKING:
@@ -67,7 +68,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
             if game is None or live is None or live.id != game_id:
                 raise ServiceError("This button belongs to a game that has ended.")
             report = await self.bot.service.roll(game.channel_id, actor_of(interaction), token=interaction.token)
-            await post_report(interaction, report)
+            await table.show(interaction, report)
 
         await run_guarded(interaction, f"roll button of game {game_id}", work())
 
@@ -86,7 +87,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
     @refusals
     async def resign(self, interaction: discord.Interaction) -> None:
         report = await self.bot.service.resign(channel_of(interaction), actor_of(interaction), token=interaction.token)
-        await post_report(interaction, report)
+        await table.show(interaction, report)
 
     @app_commands.command(
         name="abort", description="End this channel's game without a result (creator or server manager)."
@@ -170,7 +171,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         if status.refused_by is not None:
             await answer(interaction, content=f"{interaction.user.display_name} refused the undo; the game goes on.")
         elif status.report is not None:
-            await post_report(interaction, status.report)
+            await table.show(interaction, status.report)
         else:
             waiting = " ".join(f"<@{uid}>" for uid in status.waiting_for)
             await answer(

@@ -12,8 +12,9 @@ from discord.ext import commands
 
 from bot.session import GameRow, ServiceError, rules_for
 from cogs import buttons as game_buttons
+from cogs import table
 from cogs.messages import NO_PINGS, lobby_embed
-from cogs.replies import actor_of, answer, bot_of, post_report, run_guarded
+from cogs.replies import actor_of, answer, bot_of, run_guarded
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -76,21 +77,7 @@ async def open_game(
             view=game_buttons.buttons(game.id, "join"),
         )
         return
-    await post_lobby(interaction, game, f"{actor.name} opened a game of {rules.title}.")
-
-
-async def post_lobby(interaction: discord.Interaction, game: GameRow, note: str) -> None:
-    """Show the open game's players with Join and Start buttons."""
-    rules = rules_for(game.game)
-    if game.status != "open":
-        await answer(interaction, content=note)
-        return
-    await answer(
-        interaction,
-        content=note,
-        embed=lobby_embed(game, rules.title, rules.min_players),
-        view=game_buttons.buttons(game.id, "join", "start"),
-    )
+    await table.show_lobby(interaction, game, f"{actor.name} opened a game of {rules.title}.")
 
 
 async def join(interaction: discord.Interaction, channel_id: int) -> None:
@@ -105,7 +92,7 @@ async def join(interaction: discord.Interaction, channel_id: int) -> None:
             await thread.add_user(interaction.user)
         await answer(interaction, content=f"{note} The game is in <#{joined.thread_id}>.")
         return
-    await post_lobby(interaction, joined, note)
+    await table.show_lobby(interaction, joined, note)
 
 
 async def leave(interaction: discord.Interaction, channel_id: int) -> None:
@@ -113,15 +100,33 @@ async def leave(interaction: discord.Interaction, channel_id: int) -> None:
     actor = actor_of(interaction)
     game = await bot_of(interaction).service.leave(channel_id, actor)
     if game.status == "aborted":
+        record = await bot_of(interaction).service.table_message(game.id)
+        if record is not None:
+            await table.retire(bot_of(interaction), record, game)
         await answer(interaction, content=f"{actor.name} leaves; the game is closed.")
     else:
-        await post_lobby(interaction, game, f"{actor.name} leaves.")
+        await table.show_lobby(interaction, game, f"{actor.name} leaves.")
 
 
-async def start(interaction: discord.Interaction, channel_id: int) -> None:
-    """Deal the open game of ``channel_id`` out and post its first board."""
+async def start(interaction: discord.Interaction, channel_id: int, *, confirmed: bool = False) -> None:
+    """Deal the open game of ``channel_id`` out and post its first board.
+
+    Below the table size asked for at creation, the starter first confirms with a button.
+    """
     bot = bot_of(interaction)
-    await post_report(interaction, await bot.service.start(channel_id, actor_of(interaction), token=interaction.token))
+    actor = actor_of(interaction)
+    game = await bot.service.check_start(channel_id, actor)
+    count = len(game.seats)
+    if count < game.max_players and not confirmed:
+        title = rules_for(game.game).title
+        question = (
+            f"Only you have joined. Start a 1-player practice game of {title}?"
+            if count == 1
+            else f"{count} of {game.max_players} players have joined. Start a {count}-player game of {title} now?"
+        )
+        await answer(interaction, content=question, view=game_buttons.buttons(game.id, "start-now"), ephemeral=True)
+        return
+    await table.show(interaction, await bot.service.start(channel_id, actor, token=interaction.token))
 
 
 class Lobby(commands.Cog):
@@ -131,7 +136,13 @@ class Lobby(commands.Cog):
         self.bot = bot
 
     async def cog_load(self) -> None:
-        for action, work in (("join", self._join), ("start", self._start), ("rematch", self._rematch)):
+        presses = (
+            ("join", self._join),
+            ("start", self._start),
+            ("start-now", self._start_now),
+            ("rematch", self._rematch),
+        )
+        for action, work in presses:
             game_buttons.on_press(action, work)
 
     async def _game(self, game_id: int, *, live: bool = True) -> GameRow:
@@ -154,6 +165,12 @@ class Lobby(commands.Cog):
 
         await run_guarded(interaction, f"start button of game {game_id}", work())
 
+    async def _start_now(self, interaction: discord.Interaction, game_id: int) -> None:
+        async def work() -> None:
+            await start(interaction, (await self._game(game_id)).channel_id, confirmed=True)
+
+        await run_guarded(interaction, f"start-now button of game {game_id}", work())
+
     async def _rematch(self, interaction: discord.Interaction, game_id: int) -> None:
         async def work() -> None:
             game = await self._game(game_id, live=False)
@@ -163,12 +180,14 @@ class Lobby(commands.Cog):
             if game.seat_of(actor.user_id) is None:
                 raise ServiceError("Only the players of that game can ask for a rematch.")
             fresh = await self.bot.service.rematch(game, actor)
-            await post_lobby(interaction, fresh, f"{actor.name} asks for a rematch: press Join to play again.")
+            await table.show_lobby(interaction, fresh, f"{actor.name} asks for a rematch: press Join to play again.")
 
         await run_guarded(interaction, f"rematch button of game {game_id}", work())
 
 
 async def setup(bot: PyramidBot) -> None:
     """Load the lobby."""
-    bot.add_dynamic_items(game_buttons.GameButton)
+    from cogs.decisions import DYNAMIC_ITEMS
+
+    bot.add_dynamic_items(game_buttons.GameButton, *DYNAMIC_ITEMS)
     await bot.add_cog(Lobby(bot))

@@ -8,12 +8,12 @@ from typing import Any
 import discord
 
 from bot.session import GameRow, Reminder, Report
-from cogs.buttons import buttons
 
 BOARD_FILE = "board.png"
 NO_PINGS = discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False)
 EMBED_COLOUR = discord.Colour(0x0072B2)
 END_COLOUR = discord.Colour(0x009E73)
+SUMMARY_COLOUR = discord.Colour(0x4F545C)
 
 
 def only_user(user_id: int | None) -> discord.AllowedMentions:
@@ -49,12 +49,13 @@ def outcome_text(game: GameRow, outcome: Any, seat_name: Any) -> str:
     return f"{head} {outcome.reason}\n" + "\n".join(rows)
 
 
-def report_embed(report: Report, title_suffix: str = "") -> discord.Embed:
-    """The embed posted after a move: what happened, whose turn, the board image."""
+def report_embed(report: Report, title_suffix: str = "", *, lines: list[str] | None = None) -> discord.Embed:
+    """The embed of a board: what happened, whose turn, the board image."""
     game, rules = report.game, report.rules
+    shown = report.lines if lines is None else lines
     embed = discord.Embed(
         title=f"{rules.title}{title_suffix}",
-        description="\n".join(report.lines)[:4000],
+        description=recent(shown),
         colour=END_COLOUR if report.outcome else EMBED_COLOUR,
     )
     if report.outcome is not None:
@@ -77,15 +78,24 @@ def report_embed(report: Report, title_suffix: str = "") -> discord.Embed:
     return embed
 
 
-def report_payload(report: Report, view: discord.ui.View | None = None) -> dict[str, Any]:
-    """Keyword arguments for ``send``/``send_message`` that post ``report``."""
-    to_ping = report.to_move_user if report.outcome is None and report.turn_changed else None
-    payload: dict[str, Any] = {
-        "embed": report_embed(report),
-        "allowed_mentions": only_user(to_ping),
-    }
-    if to_ping is not None:
-        payload["content"] = f"{mention(to_ping)}, your turn."
+def report_payload(
+    report: Report, view: discord.ui.View | None = None, *, lines: list[str] | None = None, ping: bool = True
+) -> dict[str, Any]:
+    """Keyword arguments for ``send``/``edit`` that show ``report``: the embed, the board and its controls.
+
+    With ``ping``, the player whose turn begins is mentioned, and at the end every player is.
+    """
+    embed = report_embed(report, lines=lines)
+    payload: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
+    if ping and report.outcome is not None:
+        players = sorted({s.user_id for s in report.game.seats})
+        payload["content"] = " ".join(mention(u) for u in players) + " — the game is over."
+        payload["allowed_mentions"] = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(u) for u in players], replied_user=False
+        )
+    elif ping and report.turn_changed and report.to_move_user is not None:
+        payload["content"] = f"{mention(report.to_move_user)}, your turn."
+        payload["allowed_mentions"] = only_user(report.to_move_user)
     if report.png is not None:
         payload["file"] = discord.File(_bytes_io(report.png), filename=BOARD_FILE)
     if view is not None:
@@ -94,12 +104,10 @@ def report_payload(report: Report, view: discord.ui.View | None = None) -> dict[
 
 
 def report_view(report: Report) -> discord.ui.View | None:
-    """The buttons under a move's reply: Roll when the next player must roll, Rematch at the end."""
-    if report.outcome is not None or report.game.status in ("finished", "aborted"):
-        return buttons(report.game.id, "rematch")
-    if report.needs_roll:
-        return buttons(report.game.id, "roll")
-    return None
+    """The controls under a report: Roll, quick decisions and the move menu, or Rematch at the end."""
+    from cogs.decisions import controls
+
+    return controls(report)
 
 
 def reminder_text(reminder: Reminder) -> str:
@@ -130,6 +138,26 @@ def format_span(span: timedelta) -> str:
 def plural(count: int, noun: str, many: str | None = None) -> str:
     """``1 day``, ``2 days``; ``many`` for irregular plurals."""
     return f"{count} {noun if count == 1 else many or noun + 's'}"
+
+
+def recent(lines: list[str], limit: int = 3900) -> str:
+    """The lines of a turn, the newest kept when there are too many to show."""
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    kept: list[str] = []
+    for line in reversed(lines):
+        if sum(len(x) + 1 for x in kept) + len(line) > limit - 2:
+            break
+        kept.insert(0, line)
+    return "…\n" + "\n".join(kept)
+
+
+def summary_embed(title: str, game_id: int, lines: list[str]) -> discord.Embed:
+    """What a finished turn's message becomes once the next turn has its own: its lines, no board."""
+    embed = discord.Embed(title=title, description=recent(lines) or "—", colour=SUMMARY_COLOUR)
+    embed.set_footer(text=f"Game #{game_id} · the board moved on to the newest message")
+    return embed
 
 
 def lobby_embed(game: GameRow, title: str, min_players: int) -> discord.Embed:

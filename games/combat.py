@@ -237,30 +237,53 @@ class HopTry:
 
 
 # Phases: who acts and what they may do (docs/rules/combat.md, "A turn").
-MOVE = "move"                  # turn owner: a step or no move
-ATTACK = "attack"              # turn owner: attack an adjacent stack or not
-OFFER = "offer"                # offers[0]: attack the mover or not
-COMBAT_ROLL = "combat_roll"    # attacker rolls both combat dice
-COUNTER = "counter"            # defender: counter attack or not
+MOVE = "move"  # turn owner: a step or no move
+ATTACK = "attack"  # turn owner: attack an adjacent stack or not
+OFFER = "offer"  # offers[0]: attack the mover or not
+COMBAT_ROLL = "combat_roll"  # attacker rolls both combat dice
+COUNTER = "counter"  # defender: counter attack or not
 COUNTER_ROLL = "counter_roll"  # defender rolls both counter-attack dice
 TIEBREAK_ROLL = "tiebreak_roll"  # defender rolls both bare dice
-ACTION_ROLL = "action_roll"    # turn owner rolls the action die
-WILD = "wild"                  # turn owner chooses an action
+ACTION_ROLL = "action_roll"  # turn owner rolls the action die
+WILD = "wild"  # turn owner chooses an action
 SWAP = "swap"
 HOP = "hop"
-HOP_ROLL = "hop_roll"          # hopper rolls both contest dice
+HOP_ROLL = "hop_roll"  # hopper rolls both contest dice
 DIG = "dig"
-AIM_ROLL = "aim_roll"          # turn owner rolls the Aim die
-AIM = "aim"                    # turn owner: steps while aim_left > 0, or end
+AIM_ROLL = "aim_roll"  # turn owner rolls the Aim die
+AIM = "aim"  # turn owner: steps while aim_left > 0, or end
 OVER = "over"
 
-PHASES = (MOVE, ATTACK, OFFER, COMBAT_ROLL, COUNTER, COUNTER_ROLL, TIEBREAK_ROLL, ACTION_ROLL, WILD, SWAP, HOP,
-          HOP_ROLL, DIG, AIM_ROLL, AIM, OVER)
+PHASES = (
+    MOVE,
+    ATTACK,
+    OFFER,
+    COMBAT_ROLL,
+    COUNTER,
+    COUNTER_ROLL,
+    TIEBREAK_ROLL,
+    ACTION_ROLL,
+    WILD,
+    SWAP,
+    HOP,
+    HOP_ROLL,
+    DIG,
+    AIM_ROLL,
+    AIM,
+    OVER,
+)
 ROLL_PHASES = {COMBAT_ROLL: 2, COUNTER_ROLL: 2, TIEBREAK_ROLL: 2, ACTION_ROLL: 1, HOP_ROLL: 2, AIM_ROLL: 1}
 FIGHT_PHASES = (COMBAT_ROLL, COUNTER, COUNTER_ROLL, TIEBREAK_ROLL)
 PASS_WORDS = {
-    MOVE: "no move", ATTACK: "no attack", OFFER: "no attack", COUNTER: "no counter", WILD: "no action",
-    SWAP: "no swap", HOP: "no hop", DIG: "no dig", AIM: "end aim",
+    MOVE: "no move",
+    ATTACK: "no attack",
+    OFFER: "no attack",
+    COUNTER: "no counter",
+    WILD: "no action",
+    SWAP: "no swap",
+    HOP: "no hop",
+    DIG: "no dig",
+    AIM: "end aim",
 }
 
 
@@ -270,27 +293,27 @@ class CombatState:
 
     players: int
     variant: str
-    extra: tuple[int, ...]            # extra blocked squares chosen at creation
-    blocked: tuple[int, ...]          # every square no pyramid may enter
+    extra: tuple[int, ...]  # extra blocked squares chosen at creation
+    blocked: tuple[int, ...]  # every square no pyramid may enter
     turn_limit: int
-    board: tuple[Stack, ...]          # 36 stacks, bottom to top
-    reserve: tuple[int, ...]          # per seat: square of its unreleased reserve nest, or -1
-    capped: tuple[int, ...]           # squares holding capped trees
+    board: tuple[Stack, ...]  # 36 stacks, bottom to top
+    reserve: tuple[int, ...]  # per seat: square of its unreleased reserve nest, or -1
+    capped: tuple[int, ...]  # squares holding capped trees
     lost: tuple[tuple[int, ...], ...]  # per seat: pips of its pyramids removed from the game
-    out: tuple[int, ...]              # seats that have left the game, in order
-    current: int                      # the turn owner
-    turn: int                         # number of the current turn, from 1
+    out: tuple[int, ...]  # seats that have left the game, in order
+    current: int  # the turn owner
+    turn: int  # number of the current turn, from 1
     phase: str
-    moved_to: int = -1                # where this turn's step ended (combat is fought from there)
-    offers: tuple[int, ...] = ()      # seats still to be offered the attack on the mover
+    moved_to: int = -1  # where this turn's step ended (combat is fought from there)
+    offers: tuple[int, ...] = ()  # seats still to be offered the attack on the mover
     aim_left: int = 0
-    fight: Fight | None = None        # current fight, or the last one (display)
-    hop: HopTry | None = None         # pending hop, or the last one (display)
-    action: int = 0                   # latest action die
-    chosen: int = 0                   # action taken for it (Wild's choice; 0 while undecided)
+    fight: Fight | None = None  # current fight, or the last one (display)
+    hop: HopTry | None = None  # pending hop, or the last one (display)
+    action: int = 0  # latest action die
+    chosen: int = 0  # action taken for it (Wild's choice; 0 while undecided)
     aim_die: int = 0
-    action_turn: int = 0              # turn those three belong to
-    trail: tuple[int, ...] = ()       # squares the latest move touched (highlight)
+    action_turn: int = 0  # turn those three belong to
+    trail: tuple[int, ...] = ()  # squares the latest move touched (highlight)
     ranks: tuple[int, ...] = ()
     reason: str = ""
 
@@ -306,7 +329,9 @@ def is_tree_or_nest(sizes: Sequence[int]) -> bool:
 
 
 _TREES_AND_NESTS = frozenset(
-    t for n in range(4) for t in itertools.permutations((1, 2, 3), n)
+    t
+    for n in range(4)
+    for t in itertools.permutations((1, 2, 3), n)
     if all(a > b for a, b in itertools.pairwise(t)) or all(a < b for a, b in itertools.pairwise(t))
 )
 
@@ -396,9 +421,7 @@ def parse_extra_blocked(text: str, players: int, variant: str) -> tuple[int, ...
         for start in start_squares(seat):
             for home in home_squares(seat):
                 if not _connected(blocked, start, home):
-                    raise BadOptions(
-                        f"Those blocked squares cut {square_name(start)} off from {square_name(home)}."
-                    )
+                    raise BadOptions(f"Those blocked squares cut {square_name(start)} off from {square_name(home)}.")
     return tuple(sorted(chosen))
 
 
@@ -422,9 +445,15 @@ _SQ = r"[a-f][1-6]"
 _PC = r"(?:[rygb]?[1-3]|[sml])"
 _RE_ROLL = re.compile(r"^roll(?:\s*(\d+)(?:\s*[\s,/&+-]\s*(\d+))?)?$")
 _PASS_ACCEPTED = {
-    MOVE: {"no move"}, ATTACK: {"no attack", "decline"}, OFFER: {"no attack", "decline"},
-    COUNTER: {"no counter", "decline"}, WILD: {"no action"}, SWAP: {"no swap", "no action"},
-    HOP: {"no hop", "no action"}, DIG: {"no dig", "no action"}, AIM: {"end aim", "end", "stop", "done"},
+    MOVE: {"no move"},
+    ATTACK: {"no attack", "decline"},
+    OFFER: {"no attack", "decline"},
+    COUNTER: {"no counter", "decline"},
+    WILD: {"no action"},
+    SWAP: {"no swap", "no action"},
+    HOP: {"no hop", "no action"},
+    DIG: {"no dig", "no action"},
+    AIM: {"end aim", "end", "stop", "done"},
 }
 _RE_PASS = re.compile(r"^(pass|decline|no (?:move|attack|counter|swap|hop|dig|action)|end aim|end|stop|done)$")
 _RE_COUNTER = re.compile(r"^counter(?:[ -]?attack)?$")
@@ -460,8 +489,12 @@ class CombatRules:
     min_players = 2
     max_players = 4
     options = (
-        OptionSpec("variant", "standard, simple (open centre) or advanced (reserve nests, losers removed)",
-                   "standard", choices=VARIANTS),
+        OptionSpec(
+            "variant",
+            "standard, simple (open centre) or advanced (reserve nests, losers removed)",
+            "standard",
+            choices=VARIANTS,
+        ),
         OptionSpec("blocked", f"up to {MAX_EXTRA_BLOCKED} extra blocked squares, e.g. 'b2 e5'", ""),
         OptionSpec("turn_limit", "turns in all before the game is a draw", 300, minimum=10, maximum=2000),
     )
@@ -484,11 +517,21 @@ class CombatRules:
                 centre = RESERVE_SQUARE[POSITIONS[seat]]
                 board[centre] = tuple(Piece(seat, pips, centre) for pips in (1, 2, 3))
                 reserve[seat] = centre
-        first = rng.randrange(players)   # the roll for first player
+        first = rng.randrange(players)  # the roll for first player
         return CombatState(
-            players=players, variant=variant, extra=extra, blocked=blocked_squares(variant, extra),
-            turn_limit=opts["turn_limit"], board=tuple(board), reserve=tuple(reserve), capped=(),
-            lost=tuple(() for _ in range(players)), out=(), current=first, turn=1, phase=MOVE,
+            players=players,
+            variant=variant,
+            extra=extra,
+            blocked=blocked_squares(variant, extra),
+            turn_limit=opts["turn_limit"],
+            board=tuple(board),
+            reserve=tuple(reserve),
+            capped=(),
+            lost=tuple(() for _ in range(players)),
+            out=(),
+            current=first,
+            turn=1,
+            phase=MOVE,
         )
 
     # -- who acts ------------------------------------------------------------------------------
@@ -765,7 +808,7 @@ def _seats_after(s: CombatState, seat: int) -> list[int]:
     """Seats still playing, in turn order, starting after ``seat``."""
     order = turn_order(s.players)
     k = order.index(seat)
-    return [x for x in order[k + 1:] + order[:k] if x not in s.out]
+    return [x for x in order[k + 1 :] + order[:k] if x not in s.out]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -795,7 +838,7 @@ def _check_own_piece(s: CombatState, sq: int, pips: int, seat: int) -> tuple[Sta
         raise IllegalMove(f"The tree on {where} is capped and can no longer move.")
     if sq in s.reserve:
         raise IllegalMove(f"The reserve nest on {where} cannot be used until it is released.")
-    if any(p.owner != seat for p in stack[k + 1:]):
+    if any(p.owner != seat for p in stack[k + 1 :]):
         raise IllegalMove(f"{code(seat, pips)} on {where} has an opponent pyramid above it and cannot move.")
     return stack, k
 
@@ -900,7 +943,8 @@ def _fields_ok(m: Move) -> bool:
     squares = [getattr(m, f) for f in ("frm", "to", "mine", "theirs") if hasattr(m, f)]
     sizes = [getattr(m, f) for f in ("pips", "under") if hasattr(m, f)]
     return all(isinstance(x, int) and 0 <= x < SQUARES for x in squares) and all(
-        isinstance(x, int) and 1 <= x <= 3 for x in sizes)
+        isinstance(x, int) and 1 <= x <= 3 for x in sizes
+    )
 
 
 def _check_top(s: CombatState, sq: int, pips: int, seat: int) -> None:
@@ -991,8 +1035,11 @@ def _apply(s: CombatState, m: Move, notes: list[str] | None) -> CombatState:
         return _apply_swap(s, m, notes)
     if isinstance(m, Hop):
         opponent = s.board[m.to][-1].owner
-        _say(notes, f"{_name(s.current)} hops {code(s.current, m.pips)} from {square_name(m.frm)} onto "
-                    f"{code(opponent, s.board[m.to][-1].pips)} on {square_name(m.to)}; the hop contest dice decide.")
+        _say(
+            notes,
+            f"{_name(s.current)} hops {code(s.current, m.pips)} from {square_name(m.frm)} onto "
+            f"{code(opponent, s.board[m.to][-1].pips)} on {square_name(m.to)}; the hop contest dice decide.",
+        )
         hop = HopTry(s.current, opponent, m.frm, m.pips, m.to, s.turn)
         return _set(s, phase=HOP_ROLL, hop=hop, trail=(m.frm, m.to))
     if isinstance(m, Dig):
@@ -1041,8 +1088,11 @@ def _apply_step(s: CombatState, m: Step, notes: list[str] | None) -> CombatState
     what = code(seat, m.pips) if len(moving) == 1 else f"the stack {stack_code(moving)}"
     if s.phase == AIM:
         left = s.aim_left - 1
-        _say(notes, f"{_name(seat)} moves {what} from {square_name(m.frm)} to {square_name(m.to)} "
-                    f"(Aim: {left} step{'s' if left != 1 else ''} left).")
+        _say(
+            notes,
+            f"{_name(seat)} moves {what} from {square_name(m.frm)} to {square_name(m.to)} "
+            f"(Aim: {left} step{'s' if left != 1 else ''} left).",
+        )
         s = _settle(_set(s, board=tuple(board), aim_left=left, trail=(m.frm, m.to)), notes)
         if s.phase == OVER:
             return s
@@ -1080,11 +1130,19 @@ def _start_fight(s: CombatState, m: Attack, notes: list[str] | None) -> CombatSt
     attacker = s.current if s.phase == ATTACK else s.offers[0]
     defender = single_owner(s.board[m.to])
     fight = Fight(
-        attacker=attacker, defender=defender, att_sq=m.frm, def_sq=m.to,
-        att_pips=stack_pips(s.board[m.frm]), def_pips=stack_pips(s.board[m.to]), turn=s.turn,
+        attacker=attacker,
+        defender=defender,
+        att_sq=m.frm,
+        def_sq=m.to,
+        att_pips=stack_pips(s.board[m.frm]),
+        def_pips=stack_pips(s.board[m.to]),
+        turn=s.turn,
     )
-    _say(notes, f"{_name(attacker)} ({square_name(m.frm)}, {_pips(fight.att_pips)}) attacks "
-                f"{_name(defender)} ({square_name(m.to)}, {_pips(fight.def_pips)}).")
+    _say(
+        notes,
+        f"{_name(attacker)} ({square_name(m.frm)}, {_pips(fight.att_pips)}) attacks "
+        f"{_name(defender)} ({square_name(m.to)}, {_pips(fight.def_pips)}).",
+    )
     return _set(s, phase=COMBAT_ROLL, fight=fight, offers=(), trail=(m.frm, m.to))
 
 
@@ -1134,8 +1192,12 @@ def _tip(s: CombatState, notes: list[str] | None) -> CombatState:
             board[index] = stack[::-1]
             tipped.append(index)
     if tipped:
-        _say(notes, "Every stack is tipped over: " + ", ".join(
-            f"{square_name(i)} {stack_code(board[i])}" for i in tipped) + ".")
+        _say(
+            notes,
+            "Every stack is tipped over: "
+            + ", ".join(f"{square_name(i)} {stack_code(board[i])}" for i in tipped)
+            + ".",
+        )
     else:
         _say(notes, "There is no stack to tip.")
     return _settle(_set(s, board=tuple(board), trail=tuple(tipped)), notes)
@@ -1146,10 +1208,13 @@ def _apply_swap(s: CombatState, m: Swap, notes: list[str] | None) -> CombatState
     a, b = board[m.mine], board[m.theirs]
     ka, kb = _piece_at(a, m.pips), _piece_at(b, m.pips)
     mine, theirs = a[ka], b[kb]
-    board[m.mine] = (*a[:ka], theirs, *a[ka + 1:])
-    board[m.theirs] = (*b[:kb], mine, *b[kb + 1:])
-    _say(notes, f"{_name(s.current)} swaps {code(mine.owner, m.pips)} on {square_name(m.mine)} with "
-                f"{code(theirs.owner, m.pips)} on {square_name(m.theirs)}.")
+    board[m.mine] = (*a[:ka], theirs, *a[ka + 1 :])
+    board[m.theirs] = (*b[:kb], mine, *b[kb + 1 :])
+    _say(
+        notes,
+        f"{_name(s.current)} swaps {code(mine.owner, m.pips)} on {square_name(m.mine)} with "
+        f"{code(theirs.owner, m.pips)} on {square_name(m.theirs)}.",
+    )
     s = _settle(_set(s, board=tuple(board), trail=(m.mine, m.theirs)), notes)
     return s if s.phase == OVER else _end_turn(s, notes)
 
@@ -1161,8 +1226,11 @@ def _apply_dig(s: CombatState, m: Dig, notes: list[str] | None) -> CombatState:
     under_owner = next(p.owner for p in board[m.to] if p.pips == m.under)
     board[m.frm] = board[m.frm][:-1]
     board[m.to] = result
-    _say(notes, f"{_name(s.current)} digs {code(s.current, m.pips)} from {square_name(m.frm)} under "
-                f"{code(under_owner, m.under)} on {square_name(m.to)}: {stack_code(result)}.")
+    _say(
+        notes,
+        f"{_name(s.current)} digs {code(s.current, m.pips)} from {square_name(m.frm)} under "
+        f"{code(under_owner, m.under)} on {square_name(m.to)}: {stack_code(result)}.",
+    )
     s = _settle(_set(s, board=tuple(board), trail=(m.frm, m.to)), notes)
     return s if s.phase == OVER else _end_turn(s, notes)
 
@@ -1183,8 +1251,11 @@ def _hop_roll(s: CombatState, m: Roll, notes: list[str] | None) -> CombatState:
     hopper = board[hop.frm][-1]
     board[hop.frm] = board[hop.frm][:-1]
     board[hop.to] = (*board[hop.to], hopper)
-    _say(notes, f"{head}: the hop succeeds; {code(hopper.owner, hopper.pips)} now pins {stack_code(s.board[hop.to])} "
-                f"on {square_name(hop.to)}.")
+    _say(
+        notes,
+        f"{head}: the hop succeeds; {code(hopper.owner, hopper.pips)} now pins {stack_code(s.board[hop.to])} "
+        f"on {square_name(hop.to)}.",
+    )
     s = _settle(_set(s, board=tuple(board), hop=replace(hop, success=True), trail=(hop.frm, hop.to)), notes)
     return s if s.phase == OVER else _end_turn(s, notes)
 
@@ -1213,9 +1284,11 @@ def _fight_roll(s: CombatState, m: Roll, notes: list[str] | None) -> CombatState
         a1, d1 = fight.first[-1]
         sa = a1 + a + 2 * fight.att_pips
         sd = d1 + d + 2 * fight.def_pips
-        head = (f"Counter attack: {att} rolls {a} + {fight.att_pips} = {a + fight.att_pips}, two rolls "
-                f"{a1 + fight.att_pips} + {a + fight.att_pips} = {sa}; {dfn} rolls {d} + {fight.def_pips} = "
-                f"{d + fight.def_pips}, two rolls {d1 + fight.def_pips} + {d + fight.def_pips} = {sd}")
+        head = (
+            f"Counter attack: {att} rolls {a} + {fight.att_pips} = {a + fight.att_pips}, two rolls "
+            f"{a1 + fight.att_pips} + {a + fight.att_pips} = {sa}; {dfn} rolls {d} + {fight.def_pips} = "
+            f"{d + fight.def_pips}, two rolls {d1 + fight.def_pips} + {d + fight.def_pips} = {sd}"
+        )
         if sa == sd:
             _say(notes, f"{head}: tied, so both roll a bare die.")
             return _set(s, fight=fight, phase=TIEBREAK_ROLL)
@@ -1249,8 +1322,9 @@ def _resolve_fight(s: CombatState, winner: int, notes: list[str] | None) -> Comb
     reserve = list(s.reserve)
     if s.variant == "advanced":
         lost[loser] = tuple(sorted(lost[loser] + tuple(p.pips for p in lifted)))
-        _say(notes, f"{_name(loser)}'s {stack_code(lifted)} {'is' if len(lifted) == 1 else 'are'} "
-                    "removed from the game.")
+        _say(
+            notes, f"{_name(loser)}'s {stack_code(lifted)} {'is' if len(lifted) == 1 else 'are'} removed from the game."
+        )
         if reserve[loser] >= 0 and {1, 2, 3} <= set(lost[loser]):
             centre = reserve[loser]
             nest = board[centre]
@@ -1261,8 +1335,11 @@ def _resolve_fight(s: CombatState, winner: int, notes: list[str] | None) -> Comb
             place = free[0] if free else _nearest_empty(board, _blocked_flags(s.blocked), starts)
             board[place] = nest
             trail += [centre, place]
-            _say(notes, f"{_name(loser)} has lost a large, a medium and a small: the reserve nest is released "
-                        f"from {square_name(centre)} to {square_name(place)}.")
+            _say(
+                notes,
+                f"{_name(loser)} has lost a large, a medium and a small: the reserve nest is released "
+                f"from {square_name(centre)} to {square_name(place)}.",
+            )
     else:
         flags = _blocked_flags(s.blocked)
         groups: dict[int, list[Piece]] = {}
@@ -1277,8 +1354,11 @@ def _resolve_fight(s: CombatState, winner: int, notes: list[str] | None) -> Comb
             if place == origin:
                 _say(notes, f"{_name(loser)}'s {stack_code(nest)} returns to its start square {where}.")
             else:
-                _say(notes, f"{_name(loser)}'s {stack_code(nest)} returns to {where}, the nearest empty square "
-                            f"to its start square {square_name(origin)}.")
+                _say(
+                    notes,
+                    f"{_name(loser)}'s {stack_code(nest)} returns to {where}, the nearest empty square "
+                    f"to its start square {square_name(origin)}.",
+                )
     s = _set(s, board=tuple(board), fight=fight, lost=tuple(lost), reserve=tuple(reserve), trail=tuple(trail))
     s = _settle(s, notes)
     if s.phase == OVER:
@@ -1301,14 +1381,17 @@ def _settle(s: CombatState, notes: list[str] | None) -> CombatState:
             continue
         for home in home_squares(seat):
             stack = s.board[home]
-            if home not in capped and len(stack) == 3 and all(p.owner == seat for p in stack) \
-                    and _sizes(stack) == (3, 2, 1):
+            if (
+                home not in capped
+                and len(stack) == 3
+                and all(p.owner == seat for p in stack)
+                and _sizes(stack) == (3, 2, 1)
+            ):
                 capped.add(home)
                 _say(notes, f"{_name(seat)}'s tree on {square_name(home)} is capped.")
     if len(capped) != len(s.capped):
         s = _set(s, capped=tuple(sorted(capped)))
-    complete = [seat for seat in range(s.players)
-                if seat not in s.out and all(h in capped for h in home_squares(seat))]
+    complete = [seat for seat in range(s.players) if seat not in s.out and all(h in capped for h in home_squares(seat))]
     if complete:
         winner = s.current if s.current in complete else next(x for x in _seats_after(s, s.current) if x in complete)
         reason = f"{_name(winner)} has capped trees on both home squares."
@@ -1397,9 +1480,11 @@ def prompt(s: CombatState, who: str | None = None) -> str:
     if phase == OFFER:
         return f"{who} may attack the stack on {square_name(s.moved_to)}, or 'no attack'"
     if phase == COMBAT_ROLL and fight:
-        return (f"{who} rolls the combat dice: {_name(fight.attacker)} {_pips(fight.att_pips)} on "
-                f"{square_name(fight.att_sq)} v {_name(fight.defender)} {_pips(fight.def_pips)} on "
-                f"{square_name(fight.def_sq)}")
+        return (
+            f"{who} rolls the combat dice: {_name(fight.attacker)} {_pips(fight.att_pips)} on "
+            f"{square_name(fight.att_sq)} v {_name(fight.defender)} {_pips(fight.def_pips)} on "
+            f"{square_name(fight.def_sq)}"
+        )
     if phase == COUNTER:
         return f"{who} lost the first roll with equal pips: 'counter' or 'no counter'"
     if phase == COUNTER_ROLL:
@@ -1505,39 +1590,74 @@ def _syntax(s: CombatState, t: str, resolve: bool) -> Move:
             raise IllegalMove("A swap exchanges two pyramids of the same size.")
         pips = p1 or p2
         mine, theirs = square(found.group(2)), square(found.group(4))
-        return _unique(s, t, resolve, Swap,
-                       lambda m: m.mine == mine and m.theirs == theirs and pips in (None, m.pips)
-                       and _colour_ok(s, c1, m.mine, m.pips) and _colour_ok(s, c2, m.theirs, m.pips),
-                       full=Swap(mine, pips, theirs) if pips else None, colours=((c1, mine, pips), (c2, theirs, pips)))
+        return _unique(
+            s,
+            t,
+            resolve,
+            Swap,
+            lambda m: (
+                m.mine == mine
+                and m.theirs == theirs
+                and pips in (None, m.pips)
+                and _colour_ok(s, c1, m.mine, m.pips)
+                and _colour_ok(s, c2, m.theirs, m.pips)
+            ),
+            full=Swap(mine, pips, theirs) if pips else None,
+            colours=((c1, mine, pips), (c2, theirs, pips)),
+        )
     found = _RE_HOP.match(t) or _RE_HOP_TO.match(t)
     if found:
         colour, pips = _piece_spec(found.group(1))
         squares = [square(g) for g in found.groups()[1:]]
         frm, to = (squares[0], squares[1]) if len(squares) == 2 else (None, squares[0])
         full = Hop(frm, pips, to) if pips and frm is not None else None
-        return _unique(s, t, resolve, Hop,
-                       lambda m: m.to == to and frm in (None, m.frm) and pips in (None, m.pips)
-                       and _colour_ok(s, colour, m.frm, m.pips),
-                       full=full, colours=((colour, frm, pips),))
+        return _unique(
+            s,
+            t,
+            resolve,
+            Hop,
+            lambda m: (
+                m.to == to and frm in (None, m.frm) and pips in (None, m.pips) and _colour_ok(s, colour, m.frm, m.pips)
+            ),
+            full=full,
+            colours=((colour, frm, pips),),
+        )
     found = _RE_DIG.match(t)
     if found:
         colour, pips = _piece_spec(found.group(1))
         c2, under = _piece_spec(found.group(4))
         frm, to = square(found.group(2)), square(found.group(3))
         full = Dig(frm, pips, to, under) if pips and under else None
-        return _unique(s, t, resolve, Dig,
-                       lambda m: m.frm == frm and m.to == to and pips in (None, m.pips) and under in (None, m.under)
-                       and _colour_ok(s, colour, m.frm, m.pips) and _colour_ok(s, c2, m.to, m.under),
-                       full=full, colours=((colour, frm, pips), (c2, to, under)))
+        return _unique(
+            s,
+            t,
+            resolve,
+            Dig,
+            lambda m: (
+                m.frm == frm
+                and m.to == to
+                and pips in (None, m.pips)
+                and under in (None, m.under)
+                and _colour_ok(s, colour, m.frm, m.pips)
+                and _colour_ok(s, c2, m.to, m.under)
+            ),
+            full=full,
+            colours=((colour, frm, pips), (c2, to, under)),
+        )
     found = _RE_STEP.match(t)
     if found:
         colour, pips = _piece_spec(found.group(1))
         frm, to = square(found.group(2)), square(found.group(3))
         full = Step(frm, pips, to) if pips else None
-        return _unique(s, t, resolve, Step,
-                       lambda m: m.frm == frm and m.to == to and pips in (None, m.pips)
-                       and _colour_ok(s, colour, m.frm, m.pips),
-                       full=full, colours=((colour, frm, pips),))
+        return _unique(
+            s,
+            t,
+            resolve,
+            Step,
+            lambda m: m.frm == frm and m.to == to and pips in (None, m.pips) and _colour_ok(s, colour, m.frm, m.pips),
+            full=full,
+            colours=((colour, frm, pips),),
+        )
     raise BadNotation("That is not a Martian Combat move; try e.g. 'R3 c1-c2', 'no move' or 'roll 4'.")
 
 
@@ -1558,8 +1678,15 @@ def _colour_ok(s: CombatState, colour: str | None, sq: int | None, pips: int | N
     return k >= 0 and seat_letter(s.board[sq][k].owner) == colour
 
 
-def _unique(s: CombatState, t: str, resolve: bool, kind: type, match: Any, full: Move | None = None,
-            colours: Sequence[tuple[str | None, int | None, int | None]] = ()) -> Move:
+def _unique(
+    s: CombatState,
+    t: str,
+    resolve: bool,
+    kind: type,
+    match: Any,
+    full: Move | None = None,
+    colours: Sequence[tuple[str | None, int | None, int | None]] = (),
+) -> Move:
     """The one legal move of ``kind`` that ``match`` accepts; a fully written move gets its exact reason."""
     if not resolve:
         return Pass()
@@ -1596,10 +1723,18 @@ def _fight_json(f: Fight | None) -> dict[str, Any] | None:
     if f is None:
         return None
     return {
-        "attacker": f.attacker, "defender": f.defender, "att_sq": square_name(f.att_sq),
-        "def_sq": square_name(f.def_sq), "att_pips": f.att_pips, "def_pips": f.def_pips, "turn": f.turn,
-        "first": [list(p) for p in f.first], "counter": [list(p) for p in f.counter],
-        "bare": [list(p) for p in f.bare], "called": f.called, "winner": f.winner,
+        "attacker": f.attacker,
+        "defender": f.defender,
+        "att_sq": square_name(f.att_sq),
+        "def_sq": square_name(f.def_sq),
+        "att_pips": f.att_pips,
+        "def_pips": f.def_pips,
+        "turn": f.turn,
+        "first": [list(p) for p in f.first],
+        "counter": [list(p) for p in f.counter],
+        "bare": [list(p) for p in f.bare],
+        "called": f.called,
+        "winner": f.winner,
     }
 
 
@@ -1607,23 +1742,45 @@ def _hop_json(h: HopTry | None) -> dict[str, Any] | None:
     if h is None:
         return None
     return {
-        "hopper": h.hopper, "opponent": h.opponent, "frm": square_name(h.frm), "pips": h.pips,
-        "to": square_name(h.to), "turn": h.turn, "rolls": [list(p) for p in h.rolls], "success": h.success,
+        "hopper": h.hopper,
+        "opponent": h.opponent,
+        "frm": square_name(h.frm),
+        "pips": h.pips,
+        "to": square_name(h.to),
+        "turn": h.turn,
+        "rolls": [list(p) for p in h.rolls],
+        "success": h.success,
     }
 
 
 def _to_json(s: CombatState) -> dict[str, Any]:
     return {
-        "game": "combat", "version": 1, "players": s.players, "variant": s.variant,
-        "extra": [square_name(x) for x in s.extra], "turn_limit": s.turn_limit,
+        "game": "combat",
+        "version": 1,
+        "players": s.players,
+        "variant": s.variant,
+        "extra": [square_name(x) for x in s.extra],
+        "turn_limit": s.turn_limit,
         "board": {square_name(i): [_piece_text(p) for p in st] for i, st in enumerate(s.board) if st},
         "reserve": [square_name(r) if r >= 0 else None for r in s.reserve],
-        "capped": [square_name(x) for x in s.capped], "lost": [list(x) for x in s.lost], "out": list(s.out),
-        "current": s.current, "turn": s.turn, "phase": s.phase,
-        "moved_to": square_name(s.moved_to) if s.moved_to >= 0 else None, "offers": list(s.offers),
-        "aim_left": s.aim_left, "fight": _fight_json(s.fight), "hop": _hop_json(s.hop), "action": s.action,
-        "chosen": s.chosen, "aim_die": s.aim_die, "action_turn": s.action_turn,
-        "trail": [square_name(x) for x in s.trail], "ranks": list(s.ranks), "reason": s.reason,
+        "capped": [square_name(x) for x in s.capped],
+        "lost": [list(x) for x in s.lost],
+        "out": list(s.out),
+        "current": s.current,
+        "turn": s.turn,
+        "phase": s.phase,
+        "moved_to": square_name(s.moved_to) if s.moved_to >= 0 else None,
+        "offers": list(s.offers),
+        "aim_left": s.aim_left,
+        "fight": _fight_json(s.fight),
+        "hop": _hop_json(s.hop),
+        "action": s.action,
+        "chosen": s.chosen,
+        "aim_die": s.aim_die,
+        "action_turn": s.action_turn,
+        "trail": [square_name(x) for x in s.trail],
+        "ranks": list(s.ranks),
+        "reason": s.reason,
     }
 
 
@@ -1666,10 +1823,17 @@ def _from_json(d: dict[str, Any]) -> CombatState:
     if d["fight"] is not None:
         f = d["fight"]
         fight = Fight(
-            attacker=_int(f["attacker"], 0, players - 1), defender=_int(f["defender"], 0, players - 1),
-            att_sq=_sq(f["att_sq"]), def_sq=_sq(f["def_sq"]), att_pips=_int(f["att_pips"], 1, 6),
-            def_pips=_int(f["def_pips"], 1, 6), turn=_int(f["turn"], 1, 10_000), first=_dice(f["first"]),
-            counter=_dice(f["counter"]), bare=_dice(f["bare"]), called=bool(f["called"]),
+            attacker=_int(f["attacker"], 0, players - 1),
+            defender=_int(f["defender"], 0, players - 1),
+            att_sq=_sq(f["att_sq"]),
+            def_sq=_sq(f["def_sq"]),
+            att_pips=_int(f["att_pips"], 1, 6),
+            def_pips=_int(f["def_pips"], 1, 6),
+            turn=_int(f["turn"], 1, 10_000),
+            first=_dice(f["first"]),
+            counter=_dice(f["counter"]),
+            bare=_dice(f["bare"]),
+            called=bool(f["called"]),
             winner=_int(f["winner"], -1, players - 1),
         )
     hop = None
@@ -1679,9 +1843,14 @@ def _from_json(d: dict[str, Any]) -> CombatState:
         if success not in (None, True, False):
             raise BadState("The saved Martian Combat game is damaged.")
         hop = HopTry(
-            hopper=_int(h["hopper"], 0, players - 1), opponent=_int(h["opponent"], 0, players - 1),
-            frm=_sq(h["frm"]), pips=_int(h["pips"], 1, 3), to=_sq(h["to"]), turn=_int(h["turn"], 1, 10_000),
-            rolls=_dice(h["rolls"]), success=success,
+            hopper=_int(h["hopper"], 0, players - 1),
+            opponent=_int(h["opponent"], 0, players - 1),
+            frm=_sq(h["frm"]),
+            pips=_int(h["pips"], 1, 3),
+            to=_sq(h["to"]),
+            turn=_int(h["turn"], 1, 10_000),
+            rolls=_dice(h["rolls"]),
+            success=success,
         )
     variant = d["variant"]
     if variant not in VARIANTS:
@@ -1690,23 +1859,37 @@ def _from_json(d: dict[str, Any]) -> CombatState:
     if not isinstance(d["reason"], str) or d["phase"] not in PHASES:
         raise BadState("The saved Martian Combat game is damaged.")
     return CombatState(
-        players=players, variant=variant, extra=extra, blocked=blocked_squares(variant, extra),
-        turn_limit=_int(d["turn_limit"], 10, 2000), board=tuple(board),
+        players=players,
+        variant=variant,
+        extra=extra,
+        blocked=blocked_squares(variant, extra),
+        turn_limit=_int(d["turn_limit"], 10, 2000),
+        board=tuple(board),
         reserve=tuple(_sq(r, allow_none=True) for r in d["reserve"]),
         capped=tuple(sorted(_sq(x) for x in d["capped"])),
         lost=tuple(tuple(_int(p, 1, 3) for p in x) for x in d["lost"]),
-        out=tuple(_int(x, 0, players - 1) for x in d["out"]), current=_int(d["current"], 0, players - 1),
-        turn=_int(d["turn"], 1, 10_000), phase=d["phase"], moved_to=_sq(d["moved_to"], allow_none=True),
-        offers=tuple(_int(x, 0, players - 1) for x in d["offers"]), aim_left=_int(d["aim_left"], 0, 6),
-        fight=fight, hop=hop, action=_int(d["action"], 0, 6), chosen=_int(d["chosen"], 0, 5),
-        aim_die=_int(d["aim_die"], 0, 6), action_turn=_int(d["action_turn"], 0, 10_000),
-        trail=tuple(_sq(x) for x in d["trail"]), ranks=tuple(_int(r, 1, 4) for r in d["ranks"]),
+        out=tuple(_int(x, 0, players - 1) for x in d["out"]),
+        current=_int(d["current"], 0, players - 1),
+        turn=_int(d["turn"], 1, 10_000),
+        phase=d["phase"],
+        moved_to=_sq(d["moved_to"], allow_none=True),
+        offers=tuple(_int(x, 0, players - 1) for x in d["offers"]),
+        aim_left=_int(d["aim_left"], 0, 6),
+        fight=fight,
+        hop=hop,
+        action=_int(d["action"], 0, 6),
+        chosen=_int(d["chosen"], 0, 5),
+        aim_die=_int(d["aim_die"], 0, 6),
+        action_turn=_int(d["action_turn"], 0, 10_000),
+        trail=tuple(_sq(x) for x in d["trail"]),
+        ranks=tuple(_int(r, 1, 4) for r in d["ranks"]),
         reason=d["reason"],
     )
 
 
 def _validate(s: CombatState) -> None:
     """Semantic checks of a loaded state: pieces, stacks, seats and phase data agree."""
+
     def bad(why: str) -> BadState:
         return BadState(f"The saved Martian Combat game is damaged: {why}.")
 

@@ -249,6 +249,18 @@ deliveries = Table(
 )
 Index("deliveries_pending", deliveries.c.delivered_at, deliveries.c.created_at)
 
+# migration 5: the living message of each game (its lobby, then the board of the turn under way)
+table_messages = Table(
+    "table_messages",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("channel_id", BigInteger, nullable=False),
+    Column("message_id", BigInteger, nullable=False),
+    Column("kind", String(8), nullable=False),  # lobby | board
+    Column("lines", JSON, nullable=False),  # what happened so far in the turn it shows
+    Column("updated_at", DateTime(timezone=True), nullable=False),
+)
+
 
 def _create(*tables: Table) -> Callable[[Connection], None]:
     def run(conn: Connection) -> None:
@@ -377,7 +389,12 @@ def _migration_4(conn: Connection) -> None:
     _create(deliveries)(conn)
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2, _migration_3, _migration_4]
+def _migration_5(conn: Connection) -> None:
+    """The living message of each game."""
+    _create(table_messages)(conn)
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2, _migration_3, _migration_4, _migration_5]
 LATEST_VERSION = len(MIGRATIONS)
 
 

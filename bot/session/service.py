@@ -34,6 +34,7 @@ from bot.session.store import (
     Store,
     StoreError,
 )
+from bot.session.table_messages import TableMessage, TableMessages
 from games.base import GameError, NotYourTurn, OptionSpec, Outcome, Rules, resolve_options
 from games.playout import roll_rng, setup_rng
 from renderers import render_game
@@ -99,15 +100,28 @@ class Report:
         """True when the player to move must roll next."""
         return self.state is not None and self.outcome is None and self.rules.pending_roll(self.state)
 
+    def options(self) -> list[MoveOption]:
+        """The moves the player to act may make now (empty while a roll is pending or once over)."""
+        if self.state is None or self.outcome is not None or self.needs_roll or self.game.status != "active":
+            return []
+        return move_options(self.rules, self.state, self.game.ply)
+
 
 @dataclass(frozen=True)
 class MoveOption:
-    """A legal move as the Discord layer offers it: ``value`` carries the ply it was offered at."""
+    """A legal move as the Discord layer offers it: ``value`` carries the ply it was offered at.
+
+    ``kind`` says what sort of decision it is (the game's word: ``move``, ``counter``, ``decline``...),
+    ``label`` is short enough for a button or a menu, ``hint`` one sentence about it.
+    """
 
     value: str
     notation: str
     label: str
     description: str
+    kind: str = "move"
+    hint: str = ""
+    index: int = 0
 
 
 @dataclass(frozen=True)
@@ -119,6 +133,20 @@ class GameInfo:
     min_players: int
     max_players: int
     options: tuple[OptionSpec, ...]
+
+
+def move_options(rules: Rules, state: Any, ply: int) -> list[MoveOption]:
+    """Every legal move of ``state`` as offered to the player, stamped with ``ply``."""
+    out = []
+    for index, move in enumerate(rules.legal_moves(state)):
+        notation = rules.format_move(state, move)
+        description = rules.describe_move(state, move)
+        kind, label, hint = "move", notation, ""
+        if hasattr(rules, "choice"):  # TRANSITION: until every engine says what its decisions are
+            choice = rules.choice(state, move)
+            kind, label, hint = choice.kind, choice.label, choice.hint
+        out.append(MoveOption(stamp(notation, ply), notation, label, description, kind, hint, index))
+    return out
 
 
 def catalogue() -> list[GameInfo]:
@@ -188,6 +216,7 @@ class GameService:
         self._idle = asyncio.Event()
         self._idle.set()
         self.listeners: list[Callable[[Report], Any]] = []
+        self.tables = TableMessages(store)
 
     # ------------------------------------------------------------------ the unit of work
 
@@ -348,18 +377,9 @@ class GameService:
         The creator starts it, or a server manager; if the creator has left the lobby, any seated player.
         """
         async with self.unit(channel_id):
-            game = await self._live(channel_id)
+            game = self._may_start(await self._live(channel_id), actor)
             rules = rules_for(game.game)
-            if game.status != "open":
-                raise ServiceError("This game has already started.")
-            creator_seated = game.seat_of(game.creator_id) is not None
-            may_start = actor.user_id == game.creator_id or actor.can_manage
-            if not may_start and not (not creator_seated and game.seat_of(actor.user_id) is not None):
-                raise ServiceError("Only the player who opened this game (or a server manager) can start it.")
             count = len(game.seats)
-            if count < rules.min_players:
-                need = rules.min_players - count
-                raise ServiceError(f"{rules.title} needs {rules.min_players} players; {need} more must join.")
             try:
                 state = rules.new_game(count, game.options, setup_rng(game.seed))
             except GameError as error:
@@ -384,6 +404,25 @@ class GameService:
             report.png = await self.render(game, state)
             await self._notify(report)
             return report
+
+    async def check_start(self, channel_id: int, actor: Actor) -> GameRow:
+        """The open game of ``channel_id`` if ``actor`` may start it now; refuses otherwise."""
+        return self._may_start(await self._live(channel_id), actor)
+
+    @staticmethod
+    def _may_start(game: GameRow, actor: Actor) -> GameRow:
+        rules = rules_for(game.game)
+        if game.status != "open":
+            raise ServiceError("This game has already started.")
+        creator_seated = game.seat_of(game.creator_id) is not None
+        may_start = actor.user_id == game.creator_id or actor.can_manage
+        if not may_start and not (not creator_seated and game.seat_of(actor.user_id) is not None):
+            raise ServiceError("Only the player who opened this game (or a server manager) can start it.")
+        count = len(game.seats)
+        if count < rules.min_players:
+            need = rules.min_players - count
+            raise ServiceError(f"{rules.title} needs {rules.min_players} players; {need} more must join.")
+        return game
 
     async def create_seated_game(
         self,
@@ -497,12 +536,31 @@ class GameService:
         seat = rules.to_move(state)
         if seat is None or game.user_at(seat) != user_id or rules.pending_roll(state):
             return []
-        out = []
-        for move in rules.legal_moves(state):
-            notation = rules.format_move(state, move)
-            description = rules.describe_move(state, move)
-            out.append(MoveOption(stamp(notation, game.ply), notation, description, description))
-        return out
+        return move_options(rules, state, game.ply)
+
+    async def choose(self, channel_id: int, actor: Actor, ply: int, index: int, *, token: str | None = None) -> Report:
+        """Play the ``index``-th legal move offered at ``ply`` (a button or a menu), if still current."""
+        game = await self._live(channel_id)
+        if game.status != "active" or game.state is None:
+            raise ServiceError("This game is not running.")
+        if ply != game.ply:
+            raise ServiceError(BOARD_CHANGED)
+        rules = rules_for(game.game)
+        state = self.state_of(game)
+        legal = rules.legal_moves(state)
+        if not 0 <= index < len(legal):
+            raise ServiceError(BOARD_CHANGED)
+        return await self.move(channel_id, actor, stamp(rules.format_move(state, legal[index]), ply), token=token)
+
+    # ------------------------------------------------------------------ the living message
+
+    async def table_message(self, game_id: int) -> TableMessage | None:
+        """The game's living message (its lobby, or the board of the turn under way)."""
+        return await self.tables.get(game_id)
+
+    async def set_table_message(self, message: TableMessage) -> None:
+        """Remember ``message`` as its game's living message."""
+        await self.tables.put(message, self.clock())
 
     # ------------------------------------------------------------------ reading
 

@@ -66,7 +66,7 @@ def all_pairings(items):
         return
     first, rest = items[0], items[1:]
     for k, partner in enumerate(rest):
-        for tail in all_pairings(rest[:k] + rest[k + 1:]):
+        for tail in all_pairings(rest[:k] + rest[k + 1 :]):
             yield [(first, partner), *tail]
 
 
@@ -177,7 +177,7 @@ def test_eight_player_swiss_to_the_end_without_rematches():
     met = meetings(r.players for r in results)
     assert max(met.values()) == 1
     rows = duel_standings(results, players)
-    assert sum(r.points for r in rows) == 20   # 4 games a round, 5 rounds, 1 point a game
+    assert sum(r.points for r in rows) == 20  # 4 games a round, 5 rounds, 1 point a game
     assert all(r.games == 5 for r in rows)
 
 
@@ -388,11 +388,11 @@ def test_elimination_brackets(n, rnd_source):
 
 
 def test_table_sizes_examples():
-    assert table_sizes(9, 3, 9) == ((5, 4), 0)        # preferred 6 by default
+    assert table_sizes(9, 3, 9) == ((5, 4), 0)  # preferred 6 by default
     assert table_sizes(9, 3, 9, 3) == ((3, 3, 3), 0)
     assert table_sizes(13, 3, 5, 4) == ((5, 4, 4), 0)
     assert table_sizes(10, 2, 4) == ((4, 3, 3), 0)
-    assert table_sizes(7, 4, 4) == ((4,), 3)           # fixed size: the rest sit out
+    assert table_sizes(7, 4, 4) == ((4,), 3)  # fixed size: the rest sit out
     assert table_sizes(10, 4, 4) == ((4, 4), 2)
     assert table_sizes(3, 3, 9) == ((3,), 0)
     with pytest.raises(PairingError, match="at least 3"):
@@ -474,7 +474,7 @@ def test_nine_player_assassination_table_swiss():
         check_round_covers(rnd, players)
         assert sorted(len(t) for t in rnd.tables) == [4, 5] and rnd.byes == ()
         for table in rnd.tables:
-            ranks = [1] + [2] * (len(table) - 1)   # one winner, the rest share second
+            ranks = [1] + [2] * (len(table) - 1)  # one winner, the rest share second
             rng.shuffle(ranks)
             results.append(Result(number, table, tuple(ranks)))
     rows = table_standings(results, players)
@@ -505,7 +505,7 @@ def test_table_swiss_tournaments(n, bounds, rounds, rnd_source):
         order = [r.player for r in table_standings(results, players)]
         plain, start = [], 0
         for size in sizes:
-            plain.append([p for p in order if p not in rnd.byes][start:start + size])
+            plain.append([p for p in order if p not in rnd.byes][start : start + size])
             start += size
         met = meetings(r.players for r in results if not r.is_bye)
 

@@ -82,7 +82,7 @@ def test_multiplayer_finishing_order():
 
 def test_multiplayer_ties_share_the_update():
     players = [Rating() for _ in range(4)]
-    after = rate_game(players, [1, 1, 3, 4])   # two share first place
+    after = rate_game(players, [1, 1, 3, 4])  # two share first place
     assert after[0] == after[1]
     assert after[0].mu > after[2].mu > after[3].mu
 

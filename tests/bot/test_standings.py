@@ -23,7 +23,7 @@ from bot.tournaments.standings import (
     table_standings,
 )
 
-W, L, D = (1, 2), (2, 1), (1, 1)   # ranks of (first seat, second seat): first wins, second wins, draw
+W, L, D = (1, 2), (2, 1), (1, 1)  # ranks of (first seat, second seat): first wins, second wins, draw
 
 
 def by_player(rows):
@@ -43,9 +43,12 @@ def test_place_points_table():
 def test_four_player_swiss_every_value_by_hand():
     # R1: A beats B, C draws D.  R2: A draws C, B beats D.  R3: A beats D, B beats C.
     results = [
-        Result(1, ("A", "B"), W), Result(1, ("C", "D"), D),
-        Result(2, ("A", "C"), D), Result(2, ("B", "D"), W),
-        Result(3, ("A", "D"), W), Result(3, ("B", "C"), W),
+        Result(1, ("A", "B"), W),
+        Result(1, ("C", "D"), D),
+        Result(2, ("A", "C"), D),
+        Result(2, ("B", "D"), W),
+        Result(3, ("A", "D"), W),
+        Result(3, ("B", "C"), W),
     ]
     rows = duel_standings(results)
     assert [r.player for r in rows] == ["A", "B", "C", "D"]
@@ -67,9 +70,15 @@ def test_four_player_swiss_every_value_by_hand():
 def test_byes_and_buchholz_cut1_decides():
     # five players, three rounds, one bye a round
     results = [
-        Result(1, ("P", "Q"), W), Result(1, ("R", "S"), W), Result.bye(1, "T"),
-        Result(2, ("T", "P"), W), Result(2, ("Q", "R"), D), Result.bye(2, "S"),
-        Result(3, ("P", "S"), W), Result(3, ("T", "Q"), D), Result.bye(3, "R"),
+        Result(1, ("P", "Q"), W),
+        Result(1, ("R", "S"), W),
+        Result.bye(1, "T"),
+        Result(2, ("T", "P"), W),
+        Result(2, ("Q", "R"), D),
+        Result.bye(2, "S"),
+        Result(3, ("P", "S"), W),
+        Result(3, ("T", "Q"), D),
+        Result.bye(3, "R"),
     ]
     got = by_player(duel_standings(results))
     # points: P 1+0+1=2, Q 0+.5+.5=1, R 1+.5+1(bye)=2.5, S 0+1(bye)+0=1, T 1(bye)+1+.5=2.5
@@ -91,9 +100,12 @@ def test_byes_and_buchholz_cut1_decides():
 def test_sonneborn_berger_decides_when_buchholz_is_level():
     # round robin of four: A beats B, C beats A, A beats D, B beats C, B beats D, C draws D
     results = [
-        Result(1, ("A", "B"), W), Result(1, ("C", "D"), D),
-        Result(2, ("C", "A"), W), Result(2, ("B", "D"), W),
-        Result(3, ("A", "D"), W), Result(3, ("B", "C"), W),
+        Result(1, ("A", "B"), W),
+        Result(1, ("C", "D"), D),
+        Result(2, ("C", "A"), W),
+        Result(2, ("B", "D"), W),
+        Result(3, ("A", "D"), W),
+        Result(3, ("B", "C"), W),
     ]
     rows = duel_standings(results, ["B", "A", "C", "D"])
     got = by_player(rows)
@@ -108,11 +120,14 @@ def test_sonneborn_berger_decides_when_buchholz_is_level():
 def test_head_to_head_decides_the_last_tie():
     # round robin of four: A beats B, A draws C, D beats A, B beats C, B draws D, D beats C
     results = [
-        Result(1, ("A", "B"), W), Result(1, ("C", "D"), L),
-        Result(2, ("A", "C"), D), Result(2, ("B", "D"), D),
-        Result(3, ("A", "D"), L), Result(3, ("B", "C"), W),
+        Result(1, ("A", "B"), W),
+        Result(1, ("C", "D"), L),
+        Result(2, ("A", "C"), D),
+        Result(2, ("B", "D"), D),
+        Result(3, ("A", "D"), L),
+        Result(3, ("B", "C"), W),
     ]
-    rows = duel_standings(results, ["B", "A", "C", "D"])   # B seeded above A
+    rows = duel_standings(results, ["B", "A", "C", "D"])  # B seeded above A
     got = by_player(rows)
     # points: A 1+.5+0 = 1.5, B 0+1+.5 = 1.5, C 0+.5+0 = .5, D 1+.5+1 = 2.5
     assert {p: got[p].points for p in "ABCD"} == {"A": 1.5, "B": 1.5, "C": 0.5, "D": 2.5}
@@ -129,21 +144,26 @@ def test_head_to_head_decides_the_last_tie():
 def test_cycle_shares_the_place():
     # A beats B, B beats C, C beats A, everybody beats D
     results = [
-        Result(1, ("A", "B"), W), Result(1, ("C", "D"), W),
-        Result(2, ("B", "C"), W), Result(2, ("A", "D"), W),
-        Result(3, ("C", "A"), W), Result(3, ("B", "D"), W),
+        Result(1, ("A", "B"), W),
+        Result(1, ("C", "D"), W),
+        Result(2, ("B", "C"), W),
+        Result(2, ("A", "D"), W),
+        Result(3, ("C", "A"), W),
+        Result(3, ("B", "D"), W),
     ]
     rows = duel_standings(results, ["C", "B", "A", "D"])
     assert [r.place for r in rows] == [1, 1, 1, 4]
-    assert [r.player for r in rows] == ["C", "B", "A", "D"]   # seeding order within the shared place
+    assert [r.player for r in rows] == ["C", "B", "A", "D"]  # seeding order within the shared place
     assert all(r.head_to_head == 1.0 for r in rows[:3])
 
 
 def test_head_to_head_needs_every_pair_to_have_met():
     # X beats Y, W beats Z, Z beats X, Y beats W: all level on everything, X and W never met
     results = [
-        Result(1, ("X", "Y"), W), Result(1, ("W", "Z"), W),
-        Result(2, ("Z", "X"), W), Result(2, ("Y", "W"), W),
+        Result(1, ("X", "Y"), W),
+        Result(1, ("W", "Z"), W),
+        Result(2, ("Z", "X"), W),
+        Result(2, ("Y", "W"), W),
     ]
     rows = duel_standings(results, ["X", "Y", "Z", "W"])
     assert [r.place for r in rows] == [1, 1, 1, 1]
@@ -152,7 +172,7 @@ def test_head_to_head_needs_every_pair_to_have_met():
 
 
 def test_players_without_results_and_forfeits():
-    results = [Result(1, ("A", "B"), W), Result(1, ("C", "D"), (2, 2), points=(0, 0))]   # double forfeit
+    results = [Result(1, ("A", "B"), W), Result(1, ("C", "D"), (2, 2), points=(0, 0))]  # double forfeit
     rows = duel_standings(results, ["A", "B", "C", "D", "E"])
     got = by_player(rows)
     assert got["E"].points == 0 and got["E"].games == 0 and got["E"].buchholz_cut1 == 0
@@ -196,7 +216,13 @@ def test_table_standings_by_hand():
     got = by_player(rows)
     # R1: A2 B1 C0 | D1 E2.5 F2.5 G0.   R2: A0 E2 G1 | B1.5 C1.5 D1.5 F1.5
     assert {p: got[p].points for p in "ABCDEFG"} == {
-        "A": 2.0, "B": 2.5, "C": 1.5, "D": 2.5, "E": 4.5, "F": 4.0, "G": 1.0,
+        "A": 2.0,
+        "B": 2.5,
+        "C": 1.5,
+        "D": 2.5,
+        "E": 4.5,
+        "F": 4.0,
+        "G": 1.0,
     }
     # Buchholz = sum over games of the mean final score of the table's opponents
     # D: (4.5+4+1)/3 + (2.5+1.5+4)/3 = 19/6 + 16/6 = 35/6;  B: (2+1.5)/2 + (1.5+2.5+4)/3 = 7/4 + 8/3 = 53/12
@@ -221,9 +247,9 @@ def test_table_bye_is_worth_a_mean_seat():
     results = [*TABLE_RESULTS, Result.bye(1, "H"), Result.bye(2, "H")]
     got = by_player(table_standings(results))
     assert got["H"].points == pytest.approx(18 / 7)
-    assert got["H"].buchholz == pytest.approx(2 * 18 / 7)   # each bye adds the player's own score
+    assert got["H"].buchholz == pytest.approx(2 * 18 / 7)  # each bye adds the player's own score
     assert got["H"].byes == 2 and got["H"].games == 0
-    assert got["D"].points == 2.5   # nobody else changes
+    assert got["D"].points == 2.5  # nobody else changes
 
 
 def test_table_ties_share_the_place():

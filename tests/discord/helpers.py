@@ -15,11 +15,56 @@ def notation(choice: dict[str, Any]) -> str:
     return STAMP.sub("", str(choice["value"]))
 
 
+BOARD_FIELDS = ("To roll", "To move", "Result")
+
+
+def is_board(message: Any) -> bool:
+    """True for a message showing a game's board (its living message), not a summary or a refusal."""
+    return bool(
+        message is not None
+        and not message.flags.ephemeral
+        and message.embeds
+        and any(f.name in BOARD_FIELDS for f in message.embeds[0].fields)
+    )
+
+
+def living_board(env: Any, channel_id: int) -> Any:
+    """The newest board message of a channel, as SimCord holds it."""
+    from simcord.results import ResponseMessage
+
+    for raw in sorted(env.backend.messages.get(channel_id, {}).values(), key=lambda m: m.id, reverse=True):
+        message = ResponseMessage(env, raw)
+        if is_board(message):
+            return message
+    return None
+
+
+def showing(result: Any) -> Any:
+    """The message that shows the game after ``result``.
+
+    A turn's actions edit the game's living message, and a new one is posted when the turn passes:
+    the board is in the reply, in a follow-up, or (after a private "Done") in the channel.
+    """
+    if not hasattr(result, "followups"):  # a message read from the channel
+        return result.response
+    for message in (*reversed(result.followups), result.response):
+        if is_board(message):
+            return message
+    return living_board(result._env, result._interaction.channel_id)
+
+
 def embed_of(result: Any) -> Any:
-    """The first embed of an interaction's reply."""
+    """The embed that ``result`` shows: the board it left showing, else its reply's own (history, lists)."""
     assert result.response is not None, "the bot did not reply"
-    assert result.response.embeds, f"no embed in {result.response.content!r}"
-    return result.response.embeds[0]
+    response = result.response
+    if is_board(response):
+        return response.embeds[0]
+    board = next((m for m in reversed(result.followups) if is_board(m)), None)
+    if board is None and response.embeds:
+        return response.embeds[0]
+    board = board or living_board(result._env, result._interaction.channel_id)
+    assert board is not None, f"no embed in {response.content!r}"
+    return board.embeds[0]
 
 
 def field(embed: Any, name: str) -> str | None:
@@ -31,8 +76,10 @@ def field(embed: Any, name: str) -> str | None:
 
 
 def next_actor(result: Any, members: list[Any]) -> tuple[Any | None, str]:
-    """Who the reply says must act next, and whether they must 'roll' or 'move' ('' when over)."""
-    embed = embed_of(result)
+    """Who the board says must act next, and whether they must 'roll' or 'move' ('' when over)."""
+    board = showing(result)
+    assert board is not None, f"no board after {result!r}"
+    embed = board.embeds[0]
     if field(embed, "Result") is not None:
         return None, ""
     for kind in ("roll", "move"):
@@ -40,7 +87,12 @@ def next_actor(result: Any, members: list[Any]) -> tuple[Any | None, str]:
         if value:
             user_id = int(MENTION.search(value).group(1))
             return next(m for m in members if m.id == user_id), kind
-    raise AssertionError(f"reply names nobody to act: {embed.to_dict()}")
+    raise AssertionError(f"the board names nobody to act: {embed.to_dict()}")
+
+
+def accepted(result: Any) -> bool:
+    """True when the action was played: a public board, or the private "Done" of a turn going on."""
+    return not result.ephemeral or result.response.content.startswith("Done: ")
 
 
 def refusal(result: Any) -> str:
@@ -66,7 +118,7 @@ async def play_turns(
             return result
         if kind == "roll":
             if use_buttons and count % 2 == 0:
-                result = await actor.click(result.response.message, label="Roll")
+                result = await actor.click(showing(result).message, label="Roll")
             else:
                 result = await actor.slash(channel, f"{group} roll")
         else:
@@ -74,5 +126,5 @@ async def play_turns(
             assert choices, "autocomplete offered no legal move"
             assert len(choices) <= 25
             result = await actor.slash(channel, f"{group} move", notation=rng.choice(choices)["value"])
-        assert not result.ephemeral, result.response.content
+        assert accepted(result), result.response.content
     raise AssertionError("game did not end")

@@ -18,7 +18,7 @@ from bot.selfplay import play_one
 from bot.session.service import GameService, ServiceError
 from bot.session.store import Store
 from games.assassin import RULES, SAFE, Move, Reroll, State
-from tests.discord.helpers import embed_of, field, next_actor, notation, refusal
+from tests.discord.helpers import accepted, embed_of, field, next_actor, notation, refusal, showing
 
 
 def only_refusals(env: Any) -> None:
@@ -97,8 +97,8 @@ async def test_four_players_play_to_the_end_with_a_capture_and_refused_input(tab
     too_small = await erin.slash(table.channel, "assassin new", players=4, board=12)
     assert refusal(too_small) == "The 12x12 board is for 6 to 9 players."
 
-    rolled = await first.click(started.response.message, label="Roll")
-    assert not rolled.ephemeral and " rolls " in embed_of(rolled).description
+    rolled = await first.click(showing(started).message, label="Roll")
+    assert accepted(rolled) and " rolls " in embed_of(rolled).description
     if next_actor(rolled, table.members) == (first, "move"):
         assert refusal(await first.slash(table.channel, "assassin roll")).startswith("There is nothing to roll now")
     else:  # a null or no reachable square: the turn has already passed on
@@ -114,11 +114,11 @@ async def test_four_players_play_to_the_end_with_a_capture_and_refused_input(tab
         bot = simcord_env.bot
         if kind == "roll":
             result = await (
-                actor.click(result.response.message, label="Roll")
+                actor.click(showing(result).message, label="Roll")
                 if action % 2
                 else actor.slash(table.channel, "assassin roll")
             )
-            assert not result.ephemeral, result.response.content
+            assert accepted(result), result.response.content
             continue
         state = await current_state(bot, table.channel.id)
         offered = await actor.autocomplete(table.channel, "assassin move", "notation", "")
@@ -144,7 +144,7 @@ async def test_four_players_play_to_the_end_with_a_capture_and_refused_input(tab
             assert narrowed and all(notation(c).startswith(file) for c in narrowed)
         choice = pick(state, values if len(legal) <= 25 else sorted(legal), captures > 0)
         result = await actor.slash(table.channel, "assassin move", notation=choice)
-        assert not result.ephemeral, result.response.content
+        assert accepted(result), result.response.content
         text = embed_of(result).description
         if choice not in ("reroll", "stay"):
             assert " moves " in text and " → " in text and text.rstrip(".!").split(" → ")[-1].startswith(choice)

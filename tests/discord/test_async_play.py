@@ -10,7 +10,7 @@ import re
 from datetime import timedelta
 
 from renderers.replay import frame_count
-from tests.discord.helpers import embed_of, field, next_actor, notation, refusal
+from tests.discord.helpers import accepted, embed_of, field, next_actor, notation, refusal
 
 HOUR = 3600
 
@@ -38,7 +38,7 @@ async def finish_turn(actor, table, real_move: bool = False):
             result = await actor.slash(table.channel, "hedgehog move", notation=real[0])
     if next_actor(result, table.members)[0] is actor:
         result = await actor.slash(table.channel, "hedgehog move", notation="pass")
-    assert not result.ephemeral, result.response.content
+    assert accepted(result), result.response.content
     return result
 
 
@@ -218,7 +218,7 @@ async def test_a_game_in_its_own_thread_with_its_players_kept_open(table):
     joined = await bob.click(opened.response.message, label="Join")
     assert thread.mention in joined.response.content
     started = await alice.slash(thread, "hedgehog start")
-    assert not started.ephemeral and field(embed_of(started), "To roll")
+    assert accepted(started) and field(embed_of(started), "To roll")
     assert {m.id for m in (alice, bob)} <= set(thread_members(table.env, thread))
     # Discord archives a quiet thread; the bot reopens it while the game runs
     table.env.backend.edit_channel(thread.id, {}, thread_metadata={"archived": True})

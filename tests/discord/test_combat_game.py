@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from tests.discord.helpers import embed_of, field, next_actor, notation, refusal
+from tests.discord.helpers import accepted, embed_of, field, next_actor, notation, refusal, showing
 
 DICE = re.compile(r"rolls \d \+ \d = \d+")
 
@@ -48,7 +48,7 @@ class Player:
                 await self.refuse(actor, "combat step", "Roll first", notation="R1 c1-c2")
                 self.refused.add("roll")
             if count % 2:
-                return await actor.click(result.response.message, label="Roll")
+                return await actor.click(showing(result).message, label="Roll")
             return await actor.slash(channel, "combat roll")
         line = status(result)
         if "may attack" in line:
@@ -93,7 +93,7 @@ class Player:
             if restart is not None and count == 40:
                 await restart()
             result = await self.act(result, actor, kind, count)
-            assert not result.ephemeral, result.response.content
+            assert accepted(result), result.response.content
             self.descriptions.append(embed_of(result).description)
         raise AssertionError("the game did not end")
 
@@ -102,11 +102,11 @@ async def test_two_players_play_an_advanced_game_until_someone_wins(table, simco
     alice, bob, _, dave, _ = table.members
     started = await open_game(table, 2, variant="advanced")
     assert embed_of(started).image.url == "attachment://board.png"
-    assert started.response.attachments[0].filename == "board.png"
+    assert showing(started).attachments[0].filename == "board.png"
     first, kind = next_actor(started, table.members)
     second = bob if first is alice else alice
     assert kind == "move" and "step a pyramid" in status(started)
-    assert started.response.content == f"{first.mention}, your turn."
+    assert showing(started).content == f"{first.mention}, your turn."
 
     # refusals: one private sentence each, and nothing changes
     assert refusal(await dave.slash(table.channel, "combat pass")) == "You are not playing in this game."

@@ -11,7 +11,7 @@ import asyncio
 import contextlib
 from datetime import timedelta
 
-import cogs.base
+import cogs.table
 from bot.session.service import BOARD_CHANGED
 from tests.discord.helpers import next_actor, refusal
 
@@ -39,7 +39,7 @@ async def test_a_move_committed_before_a_crash_is_announced_once_and_its_retry_i
     async def process_dies_before_answering(interaction, report):
         raise asyncio.CancelledError  # the move is committed; the reply never goes out
 
-    monkeypatch.setattr(cogs.base, "post_report", process_dies_before_answering)
+    monkeypatch.setattr(cogs.table, "show", process_dies_before_answering)
     with contextlib.suppress(asyncio.CancelledError):
         await actor.slash(table.channel, "hedgehog move", notation=chosen["value"])
     monkeypatch.undo()

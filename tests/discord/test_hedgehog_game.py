@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from tests.discord.helpers import embed_of, field, next_actor, notation, play_turns, refusal
+from tests.discord.helpers import accepted, embed_of, field, next_actor, notation, play_turns, refusal, showing
 
 
 async def open_game(table, players: int = 3, **options):
@@ -21,15 +21,15 @@ async def test_three_players_play_a_whole_game_through_commands_and_buttons(tabl
     started = await open_game(table)
     embed = embed_of(started)
     assert embed.image.url == "attachment://board.png"
-    assert started.response.attachments[0].filename == "board.png"
+    assert showing(started).attachments[0].filename == "board.png"
     first, kind = next_actor(started, table.members)
     assert kind == "roll"
-    assert started.response.content == f"{first.mention}, your turn."
+    assert showing(started).content == f"{first.mention}, your turn."
     final = await play_turns(table.env, table.channel, "hedgehog", started, table.members, random.Random(7))
     result = field(embed_of(final), "Result")
     assert result and ("wins" in result or "Draw" in result)
     # a finished game offers a rematch and refuses further play
-    assert any(c["components"][0]["label"] == "Rematch" for c in final.response.components)
+    assert any(c["components"][0]["label"] == "Rematch" for c in showing(final).components)
     late = await table.members[0].slash(table.channel, "hedgehog roll")
     assert refusal(late) == "There is no game running in this channel."
 
@@ -44,13 +44,13 @@ async def test_bad_input_is_refused_with_one_private_sentence(table):
     assert refusal(out_of_turn).startswith("It is not your turn")
     stranger = await dave.slash(table.channel, "hedgehog roll")
     assert refusal(stranger) == "You are not playing in this game."
-    stranger_button = await dave.click(started.response.message, label="Roll")
+    stranger_button = await dave.click(showing(started).message, label="Roll")
     assert refusal(stranger_button) == "You are not playing in this game."
     must_roll = await first.slash(table.channel, "hedgehog move", notation="R1+1")
     assert refusal(must_roll).startswith("Roll first")
 
     rolled = await first.slash(table.channel, "hedgehog roll")
-    assert not rolled.ephemeral
+    assert rolled.response.content.startswith("Done: ") and " rolls " in rolled.response.content
     for garbage in ("???", "R9+1", "pass pass", "'; DROP TABLE games; --", "@everyone"):
         refused = await first.slash(table.channel, "hedgehog move", notation=garbage)
         assert refusal(refused) and "\n" not in refusal(refused)
@@ -74,8 +74,8 @@ async def test_a_restarted_bot_continues_the_game_and_old_buttons_still_work(tab
     started = await open_game(table)
     first, _ = next_actor(started, table.members)
     await table.env.restart_bot(make_bot())
-    rolled = await first.click(started.response.message, label="Roll")  # a button posted before the restart
-    assert not rolled.ephemeral
+    rolled = await first.click(showing(started).message, label="Roll")  # a button posted before the restart
+    assert accepted(rolled)
     actor, kind = next_actor(rolled, table.members)
     assert kind == "move" and actor is first
     await table.env.restart_bot(make_bot())
@@ -109,8 +109,25 @@ async def test_lobby_refusals(table):
     left = await bob.slash(table.channel, "hedgehog leave")
     assert "bob leaves" in left.response.content
     solo_start = await alice.click(opened.response.message, label="Start")
-    assert not solo_start.ephemeral  # one player is solitaire
+    assert refusal(solo_start) == "Only you have joined. Start a 1-player practice game of Der Marsigelwettkampf?"
+    begun = await alice.click(solo_start.response.message, label="Start now")  # one player is solitaire
+    assert next_actor(begun, table.members) == (alice, "roll")
     assert erin  # present but silent
+
+
+async def test_one_lobby_message_is_edited_and_its_buttons_close_at_the_start(table):
+    alice, bob, carol = table.members[:3]
+    opened = await alice.slash(table.channel, "hedgehog new", players=3)
+    await bob.click(opened.response.message, label="Join")
+    joined = await carol.slash(table.channel, "hedgehog join")
+    assert refusal(joined) == "carol joins (3/3)."  # told privately; the lobby message itself is edited
+    lobby = table.channel.history()[0]
+    assert len([m for m in table.channel.history() if m.embeds]) == 1
+    assert lobby.embeds[0].fields[0].value == "1. alice, 2. bob, 3. carol (3/3)"
+    started = await alice.slash(table.channel, "hedgehog start")
+    assert next_actor(started, table.members)[1] == "roll"
+    closed = table.channel.history()[0]
+    assert closed.components and all(button.disabled for row in closed.components for button in row.children)
 
 
 async def test_rematch_status_and_rules(table):

@@ -6,7 +6,7 @@ import io
 
 from PIL import Image
 
-from tests.discord.helpers import embed_of, field, refusal
+from tests.discord.helpers import accepted, embed_of, field, refusal
 
 
 async def play_and_resign(table, first, second, channel=None):
@@ -28,7 +28,7 @@ async def test_a_finished_game_moves_the_ratings_and_the_leaderboard_shows_them(
     await play_and_resign(table, alice, carol)
     mine = await alice.slash(table.channel, "rating")
     embed = embed_of(mine)
-    assert not mine.ephemeral and embed.title == "alice — rating"
+    assert accepted(mine) and embed.title == "alice — rating"
     line = field(embed, "Der Marsigelwettkampf")
     assert "#1 on this server" in line and "2 games, 2 wins" in line
     recent = field(embed, "Recent results").splitlines()
@@ -37,7 +37,7 @@ async def test_a_finished_game_moves_the_ratings_and_the_leaderboard_shows_them(
     assert "1 game, 0 wins" in field(embed_of(theirs), "Der Marsigelwettkampf")
     assert "2nd of 2" in field(embed_of(theirs), "Recent results")
     board = await carol.slash(table.channel, "leaderboard", game="hedgehog")
-    assert not board.ephemeral and "top 3" in board.response.content
+    assert accepted(board) and "top 3" in board.response.content
     picture = board.response.attachments[0]
     data = await picture.read()
     assert picture.filename == "leaderboard.png" and data.startswith(b"\x89PNG") and len(data) < 200_000

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.client import PyramidBot
 from games.treasure import RULES, Step, TreasureState, geometry
-from tests.discord.helpers import embed_of, field, next_actor, notation, refusal
+from tests.discord.helpers import accepted, embed_of, field, next_actor, notation, refusal, showing
 
 
 async def open_game(table: Any, players: int, **options: Any) -> Any:
@@ -28,7 +28,7 @@ async def hunt_to_end(channel: Any, result: Any, members: list[Any], rng: random
             return result
         if kind == "roll":
             if count % 2:
-                result = await actor.click(result.response.message, label="Roll")
+                result = await actor.click(showing(result).message, label="Roll")
             else:
                 result = await actor.slash(channel, "treasure roll")
         else:
@@ -36,7 +36,7 @@ async def hunt_to_end(channel: Any, result: Any, members: list[Any], rng: random
             assert choices and len(choices) <= 25
             takes = [c for c in choices if "x" in notation(c)]
             result = await actor.slash(channel, "treasure move", notation=rng.choice(takes or choices)["value"])
-        assert not result.ephemeral, result.response.content
+        assert accepted(result), result.response.content
     raise AssertionError("the game did not end")
 
 
@@ -73,7 +73,7 @@ async def test_two_players_arrange_and_play_to_the_end_with_refused_input(table,
     assert await second.autocomplete(table.channel, "treasure arrange", "order", "") == []
 
     arranged = await first.slash(table.channel, "treasure arrange", order="5 4 3 2 1 0")
-    assert not arranged.ephemeral and "sets out their coins: 5 " in embed_of(arranged).description
+    assert accepted(arranged) and "sets out their coins: 5 " in embed_of(arranged).description
     seat = 0 if first is alice else 1
     state = await current_state(bot, table.channel.id)
     assert state.coins[seat] == tuple(reversed(geometry(2).home[seat]))
@@ -91,7 +91,7 @@ async def test_two_players_arrange_and_play_to_the_end_with_refused_input(table,
         assert actor is not None
         if kind == "roll":
             result = await actor.slash(table.channel, "treasure roll")
-            assert not result.ephemeral and " rolls " in embed_of(result).description
+            assert accepted(result) and " rolls " in embed_of(result).description
             continue
         state = await current_state(bot, table.channel.id)
         if not tried:
@@ -175,7 +175,7 @@ async def test_four_players_play_to_the_end_and_one_resigns_on_the_way(table, si
             choices = await actor.autocomplete(table.channel, "treasure move", "notation", "")
             result = await actor.slash(table.channel, "treasure move", notation=rng.choice(choices)["value"])
     resigned = await carol.slash(table.channel, "game resign")
-    assert not resigned.ephemeral
+    assert accepted(resigned)
     state = await current_state(bot, table.channel.id)
     assert state.out == (2,) and state.coins[2] == (None,) * 6 and RULES.outcome(state) is None
     assert refusal(await carol.slash(table.channel, "treasure roll")) == "You have left this game."
@@ -191,8 +191,8 @@ async def test_a_restarted_bot_continues_the_hunt(table, simcord_env, make_bot):
     first, kind = next_actor(started, table.members)
     assert kind == "roll"
     await simcord_env.restart_bot(make_bot())
-    rolled = await first.click(started.response.message, label="Roll")  # a button posted before the restart
-    assert not rolled.ephemeral and " rolls " in embed_of(rolled).description
+    rolled = await first.click(showing(started).message, label="Roll")  # a button posted before the restart
+    assert accepted(rolled) and " rolls " in embed_of(rolled).description
     actor, kind = next_actor(rolled, table.members)
     if kind == "move":
         assert actor is first

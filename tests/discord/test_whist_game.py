@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.client import PyramidBot
 from games.whist import RULES, TRICKS, Play, Steal, Take, WhistState, can_follow
-from tests.discord.helpers import embed_of, field, next_actor, notation, refusal
+from tests.discord.helpers import accepted, embed_of, field, next_actor, notation, refusal
 
 
 def only_refusals(env: Any) -> None:
@@ -58,11 +58,11 @@ async def test_a_short_game_is_played_to_the_end_with_refused_input(table, simco
     assert sorted(notation(c) for c in offered) == sorted(legal)
     assert await second.autocomplete(table.channel, "whist take", "pick", "") == []
     picked = await first.slash(table.channel, "whist take", pick=offered[0]["value"])
-    assert not picked.ephemeral and " takes the " in embed_of(picked).description
+    assert accepted(picked) and " takes the " in embed_of(picked).description
 
     # the second player steals the first small; the first drafter then picks again
     stolen = await second.slash(table.channel, "whist steal")
-    assert not stolen.ephemeral
+    assert accepted(stolen)
     assert "steals" in embed_of(stolen).description
     actor, _ = next_actor(stolen, table.members)
     assert actor is first
@@ -102,7 +102,7 @@ async def test_a_short_game_is_played_to_the_end_with_refused_input(table, simco
                 follows += 1
                 text = embed_of(result).description
                 assert " wins" in text and "Scores: North" in text, text
-        assert not result.ephemeral, result.response.content
+        assert accepted(result), result.response.content
     assert follows == 5
     final = embed_of(result)
     outcome = field(final, "Result")
@@ -141,7 +141,7 @@ async def test_play_autocomplete_narrows_by_what_is_typed(table, simcord_env):
     assert target in [notation(c) for c in by_colour]
     # a tree typed by hand without the verb is accepted
     played = await leader.slash(table.channel, "whist play", tree=typed)
-    assert not played.ephemeral and "leads" in embed_of(played).description
+    assert accepted(played) and "leads" in embed_of(played).description
     assert Steal() not in RULES.legal_moves(await current_state(bot, table.channel.id))
     only_refusals(simcord_env)
 
@@ -152,6 +152,6 @@ async def test_a_restarted_bot_continues_the_draft(table, simcord_env, make_bot)
     choices = await first.autocomplete(table.channel, "whist take", "pick", "")
     await simcord_env.restart_bot(make_bot())
     picked = await first.slash(table.channel, "whist take", pick=choices[0]["value"])
-    assert not picked.ephemeral
+    assert accepted(picked)
     actor, _ = next_actor(picked, table.members)
     assert actor is not first

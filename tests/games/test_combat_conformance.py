@@ -45,8 +45,7 @@ def test_deep_conformance_on_a_full_length_game(variant: str) -> None:
 
 @pytest.mark.parametrize(("variant", "players"), CONFIGS, ids=IDS)
 def test_shallow_playouts(variant: str, players: int) -> None:
-    short = check_playouts(RULES, players, {"variant": variant, "turn_limit": 40}, seeds=range(1000, 1020),
-                           deep=False)
+    short = check_playouts(RULES, players, {"variant": variant, "turn_limit": 40}, seeds=range(1000, 1020), deep=False)
     full = check_playouts(RULES, players, {"variant": variant}, seeds=range(2000, 2001), deep=False)
     assert short["games"] + full["games"] == 21
 
@@ -59,8 +58,9 @@ def test_garbage_and_damaged_state_are_refused(variant: str, players: int) -> No
 
 def test_extra_blocked_squares_play_to_the_end() -> None:
     check_playouts(RULES, 2, {"blocked": "b3 e4", "turn_limit": 30}, seeds=range(3), deep=True)
-    check_playouts(RULES, 4, {"variant": "simple", "blocked": "c3 d4 b5", "turn_limit": 60}, seeds=range(10),
-                   deep=False)
+    check_playouts(
+        RULES, 4, {"variant": "simple", "blocked": "c3 d4 b5", "turn_limit": 60}, seeds=range(10), deep=False
+    )
 
 
 def _candidates(state):
@@ -99,4 +99,3 @@ def test_validator_accepts_exactly_the_legal_moves(variant: str, players: int) -
         assert accepted == legal, f"ply {ply} ({state.phase}): {accepted ^ legal}"
         checked += 1
     assert checked > 10
-

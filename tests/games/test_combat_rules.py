@@ -49,8 +49,16 @@ def sq(names: str) -> tuple[int, ...]:
     return tuple(square(n) for n in names.split())
 
 
-def position(players: int = 2, stacks: dict[str, str] | None = None, *, variant: str = "standard",
-             current: int = RED, phase: str = MOVE, options: dict | None = None, **fields) -> CombatState:
+def position(
+    players: int = 2,
+    stacks: dict[str, str] | None = None,
+    *,
+    variant: str = "standard",
+    current: int = RED,
+    phase: str = MOVE,
+    options: dict | None = None,
+    **fields,
+) -> CombatState:
     """A game state with exactly ``stacks`` on the board (``"R3/Y1"`` bottom to top, ``"R1@d1"`` for an origin)."""
     state = RULES.new_game(players, {"variant": variant, **(options or {})}, random.Random(0))
     board: list[tuple[Piece, ...]] = [() for _ in range(36)]
@@ -166,7 +174,7 @@ def test_advanced_reserve_nests_sit_on_centre_squares_and_cannot_be_touched():
     assert not any("d3" in m for m in legal(replace(state, phase=SWAP)))
     assert not any("d3" in m for m in legal(replace(state, phase=HOP)))
     assert not any("d3" in m for m in legal(replace(state, phase=DIG)))
-    after = play(state, "R1 e2-e3")   # next to Yellow's reserve on d3
+    after = play(state, "R1 e2-e3")  # next to Yellow's reserve on d3
     assert after.phase == ACTION_ROLL
     # Tip leaves reserve nests as they are
     tipped = play(replace(state, phase=ACTION_ROLL), "roll 1")
@@ -214,10 +222,10 @@ def test_move_ends_on_empty_or_own_square_as_a_tree_or_nest():
     with pytest.raises(IllegalMove, match="opponent"):
         RULES.parse_move(state, "R3 c2-d2")
     with pytest.raises(IllegalMove, match="neither a tree nor a nest"):
-        RULES.parse_move(state, "R3 c2-b2")    # R2/R1/R3
+        RULES.parse_move(state, "R3 c2-b2")  # R2/R1/R3
     assert at(play(state, "R2 e2-e3"), "e3") == "R2"
     state = position(2, {"c2": "R3", "b2": "R1", "e6": "Y1"})
-    assert at(play(state, "R3 c2-b2"), "b2") == "R1/R3"   # a nest
+    assert at(play(state, "R3 c2-b2"), "b2") == "R1/R3"  # a nest
 
 
 def test_move_is_optional():
@@ -247,7 +255,7 @@ def test_action_roll_is_mandatory_after_the_move_and_combat():
 def test_action_die_faces_tip_swap_hop_dig_aim_wild():
     state = position(2, {"b2": "R2", "c2": "R1", "e2": "Y2", "d5": "Y1/Y3"}, phase=ACTION_ROLL)
     phases = {face: play(state, f"roll {face}") for face in range(1, 7)}
-    assert phases[1].current == YELLOW          # Tip happened by itself and the turn ended
+    assert phases[1].current == YELLOW  # Tip happened by itself and the turn ended
     assert phases[2].phase == SWAP
     assert phases[3].phase == HOP
     assert phases[4].phase == DIG
@@ -286,23 +294,28 @@ def test_swap_forbidden_under_an_opponent_on_own_home_capped_or_reserve():
     state = position(2, stacks, phase=SWAP)
     state = replace(state, board=_put(state, "d1", "Y3@c1/Y2@c1/Y1@c1"), capped=sq("d1"))
     moves = legal(state)
-    assert not any(m.startswith("swap R2 b2") for m in moves)        # Y1 is above Red's R2
-    assert not any(m.endswith("c6") for m in moves)                   # c6 is Red's home square
-    assert not any(m.endswith("d1") for m in moves)                   # capped tree
+    assert not any(m.startswith("swap R2 b2") for m in moves)  # Y1 is above Red's R2
+    assert not any(m.endswith("c6") for m in moves)  # c6 is Red's home square
+    assert not any(m.endswith("d1") for m in moves)  # capped tree
     assert moves == {"no swap", "swap R2 e2 with Y2 e4"}
     with pytest.raises(IllegalMove, match="home"):
         RULES.parse_move(state, "swap R2 e2 with Y2 c6")
-    adv = position(2, {"e2": "R2", "d3": "Y1@d3/Y2@d3/Y3@d3", "e6": "Y1"}, variant="advanced",
-                   reserve=(-1, square("d3")), phase=SWAP)
+    adv = position(
+        2,
+        {"e2": "R2", "d3": "Y1@d3/Y2@d3/Y3@d3", "e6": "Y1"},
+        variant="advanced",
+        reserve=(-1, square("d3")),
+        phase=SWAP,
+    )
     assert not any("d3" in m for m in legal(adv))
 
 
 def test_hop_onto_an_opponent_top_pyramid_within_two_squares():
     state = position(2, {"b2": "R1", "d2": "Y2", "e2": "Y3", "b4": "Y1/Y3"}, phase=HOP)
     moves = legal(state)
-    assert "hop R1 b2-d2" in moves          # two squares away
-    assert "hop R1 b2-e2" not in moves      # three squares away
-    assert "hop R1 b2-b4" not in moves      # Y1/Y3/R1 would be neither tree nor nest
+    assert "hop R1 b2-d2" in moves  # two squares away
+    assert "hop R1 b2-e2" not in moves  # three squares away
+    assert "hop R1 b2-b4" not in moves  # Y1/Y3/R1 would be neither tree nor nest
     after = play(state, "hop R1 b2-d2")
     assert after.phase == HOP_ROLL and RULES.to_move(after) == RED
     far = position(2, {"b2": "R1", "b4": "Y1/Y3"}, phase=HOP)
@@ -318,7 +331,7 @@ def test_hop_contest_hopper_higher_stays_and_pins_the_pyramid_under_it():
     assert not any(m.startswith("Y2 d2") for m in legal(after))
     # once the hopper leaves, the pyramid under it is free again
     freed = replace(after, current=RED, phase=MOVE)
-    freed = play(freed, "R1 d2-d1", "no attack", "roll 1")    # Yellow declines the offered attack
+    freed = play(freed, "R1 d2-d1", "no attack", "roll 1")  # Yellow declines the offered attack
     assert freed.current == YELLOW
     assert any(m.startswith("Y2 d2") for m in legal(freed))
 
@@ -340,7 +353,7 @@ def test_hop_contest_ties_roll_again():
 def test_dig_goes_directly_under_an_opponent_pyramid_anywhere():
     state = position(2, {"b1": "R1", "f5": "Y2/Y3"}, phase=DIG)
     moves = legal(state)
-    assert moves == {"no dig", "dig R1 b1-f5 under Y2"}     # Y2/R1/Y3 would be neither
+    assert moves == {"no dig", "dig R1 b1-f5 under Y2"}  # Y2/R1/Y3 would be neither
     after = play(state, "dig R1 b1-f5 under Y2")
     assert at(after, "f5") == "R1/Y2/Y3" and at(after, "b1") == ""
     assert after.current == YELLOW
@@ -360,7 +373,7 @@ def test_immobility_only_while_an_opponent_pyramid_is_above_and_tip_reorders():
     assert not any(m.startswith("R3 b2") for m in legal(replace(state, phase=MOVE)))
     tipped = play(state, "roll 1")
     assert at(tipped, "b2") == "Y2/R3"
-    assert not any(m.startswith("Y2 b2") for m in legal(tipped))          # Yellow is now under Red
+    assert not any(m.startswith("Y2 b2") for m in legal(tipped))  # Yellow is now under Red
     assert any(m.startswith("R3 b2") for m in legal(replace(tipped, current=RED)))
 
 
@@ -405,14 +418,13 @@ def test_only_the_step_move_opens_combat():
     assert moved.phase == ATTACK
     aimed = play(position(2, stacks, phase=AIM, aim_left=2), "R2 b2-b3")
     assert aimed.phase == AIM and "b3xb4" not in legal(aimed)
-    swapped = play(position(2, {"b3": "R1", "a4": "Y1", "e2": "R2", "e6": "Y2"}, phase=SWAP),
-                   "swap R2 e2 with Y2 e6")
+    swapped = play(position(2, {"b3": "R1", "a4": "Y1", "e2": "R2", "e6": "Y2"}, phase=SWAP), "swap R2 e2 with Y2 e6")
     assert swapped.current == YELLOW
 
 
 def test_combat_only_between_squares_of_one_owner_never_capped_or_reserve():
     mixed = play(position(2, {"b2": "R2", "b4": "Y3/R1", "e6": "Y1"}), "R2 b2-b3")
-    assert mixed.phase == ACTION_ROLL          # b4 holds two owners' pyramids
+    assert mixed.phase == ACTION_ROLL  # b4 holds two owners' pyramids
     near_cap = position(2, {"e3": "R3", "e6": "Y1@d6"})
     near_cap = replace(near_cap, board=_put(near_cap, "d1", "Y3/Y2/Y1"), capped=sq("d1"))
     assert play(near_cap, "R3 e3-e2").phase == ACTION_ROLL
@@ -422,7 +434,7 @@ def test_mover_may_attack_only_with_at_least_the_defenders_pips():
     equal = play(position(2, {"b2": "R3", "b4": "Y3", "e6": "Y1"}), "R3 b2-b3")
     assert "b3xb4" in legal(equal)
     weaker = play(position(2, {"b2": "R2", "b4": "Y3", "e6": "Y1"}), "R2 b2-b3")
-    assert weaker.phase == OFFER and RULES.to_move(weaker) == YELLOW   # only the stronger side may attack
+    assert weaker.phase == OFFER and RULES.to_move(weaker) == YELLOW  # only the stronger side may attack
     with pytest.raises(IllegalMove):
         RULES.parse_move(replace(weaker, phase=ATTACK), "b3xb4")
 
@@ -456,11 +468,11 @@ def test_declined_attack_with_no_willing_opponent_goes_to_the_action_roll():
 def test_combat_each_side_adds_its_pips_higher_wins_ties_reroll():
     state = play(position(2, {"b2": "R3", "b4": "Y2", "e6": "Y1"}), "R3 b2-b3", "b3xb4")
     assert RULES.to_move(state) == RED
-    tie = play(state, "roll 2 3")            # 2 + 3 = 5 against 3 + 2 = 5
+    tie = play(state, "roll 2 3")  # 2 + 3 = 5 against 3 + 2 = 5
     assert tie.phase == COMBAT_ROLL and at(tie, "b4") == "Y2"
-    lost = play(tie, "roll 1 3")             # 4 against 5: the defender wins
+    lost = play(tie, "roll 1 3")  # 4 against 5: the defender wins
     assert at(lost, "b3") == "Y2" and at(lost, "b4") == ""
-    assert at(lost, "c1") == "R3"            # Red's large goes back to its start square
+    assert at(lost, "c1") == "R3"  # Red's large goes back to its start square
 
 
 def test_equal_pips_defender_losing_the_first_roll_may_counter_attack():
@@ -472,16 +484,17 @@ def test_equal_pips_defender_losing_the_first_roll_may_counter_attack():
     # Red 5+2 then 1+2 = 10; Yellow 3+2 then 6+2 = 13: Yellow wins on the sums
     after = play(state, "roll 1 6")
     assert at(after, "b3") == "Y2" and at(after, "b4") == ""
-    declined = play(play(position(2, {"b2": "R2", "b4": "Y2", "e6": "Y1"}), "R2 b2-b3", "b3xb4", "roll 5 3"),
-                    "no counter")
+    declined = play(
+        play(position(2, {"b2": "R2", "b4": "Y2", "e6": "Y1"}), "R2 b2-b3", "b3xb4", "roll 5 3"), "no counter"
+    )
     assert at(declined, "b4") == "R2"
 
 
 def test_counter_attack_tied_sums_are_settled_by_bare_dice():
     state = play(position(2, {"b2": "R2", "b4": "Y2", "e6": "Y1"}), "R2 b2-b3", "b3xb4", "roll 5 3", "counter")
-    state = play(state, "roll 2 4")          # 5+2+2+2 = 11 against 3+2+4+2 = 11
+    state = play(state, "roll 2 4")  # 5+2+2+2 = 11 against 3+2+4+2 = 11
     assert state.phase == TIEBREAK_ROLL and RULES.to_move(state) == YELLOW
-    state = play(state, "roll 3 3")          # bare tie: again
+    state = play(state, "roll 3 3")  # bare tie: again
     assert state.phase == TIEBREAK_ROLL
     after = play(state, "roll 6 1")
     assert at(after, "b4") == "R2" and at(after, "b3") == ""
@@ -515,7 +528,7 @@ def test_advanced_loser_pyramids_are_removed_from_the_game():
     assert at(state, "b4") == "R3/R1"
     assert all(not (p.owner == YELLOW and p.origin in sq("c6 d6")) for x in sq("c6 d6 b4") for p in state.board[x])
     assert state.lost[YELLOW] == (1, 2)
-    assert state.reserve[YELLOW] == square("d3")      # not yet: no large lost
+    assert state.reserve[YELLOW] == square("d3")  # not yet: no large lost
 
 
 def test_advanced_reserve_released_after_losing_a_large_medium_and_small():
@@ -524,21 +537,39 @@ def test_advanced_reserve_released_after_losing_a_large_medium_and_small():
     state = play(state, "R3 b2-b3", "b3xb4", "roll 6 1")
     assert state.lost[YELLOW] == (1, 2, 3) and state.reserve[YELLOW] == -1
     assert at(state, "d3") == ""
-    assert at(state, "c6") == "Y1/Y2/Y3"      # both start squares empty: the first in a1..f6 order
+    assert at(state, "c6") == "Y1/Y2/Y3"  # both start squares empty: the first in a1..f6 order
     assert any(m.startswith("Y1 c6") for m in legal(replace(state, current=YELLOW, phase=MOVE)))
 
 
 def test_advanced_release_goes_to_a_free_start_square_or_the_nearest_empty_square():
     base = {"b2": "R3", "b4": "Y1", "e5": "Y3", "d3": "Y1@d3/Y2@d3/Y3@d3", "c3": "R1@c3/R2@c3/R3@c3"}
-    one_free = play(position(2, dict(base, c6="R1"), variant="advanced", reserve=sq("c3 d3"), lost=((), (2, 3))),
-                    "R3 b2-b3", "b3xb4", "roll 6 1")
+    one_free = play(
+        position(2, dict(base, c6="R1"), variant="advanced", reserve=sq("c3 d3"), lost=((), (2, 3))),
+        "R3 b2-b3",
+        "b3xb4",
+        "roll 6 1",
+    )
     assert at(one_free, "d6") == "Y1/Y2/Y3"
     # neither start square empty: the nearest empty open square to c6 or d6. Everything next to c6 is
     # taken, but e5 is next to d6 (nearest to c6 alone would have been a4, two squares away).
-    crowded = {"b2": "R3", "b4": "Y1", "c6": "R1", "d6": "R2", "b5": "R1@d1", "c5": "R2@d1", "d5": "Y3",
-               "b6": "Y2", "d3": "Y1@d3/Y2@d3/Y3@d3", "c3": "R1@c3/R2@c3/R3@c3"}
-    none_free = play(position(2, crowded, variant="advanced", reserve=sq("c3 d3"), lost=((), (2, 3))),
-                     "R3 b2-b3", "b3xb4", "roll 6 1")
+    crowded = {
+        "b2": "R3",
+        "b4": "Y1",
+        "c6": "R1",
+        "d6": "R2",
+        "b5": "R1@d1",
+        "c5": "R2@d1",
+        "d5": "Y3",
+        "b6": "Y2",
+        "d3": "Y1@d3/Y2@d3/Y3@d3",
+        "c3": "R1@c3/R2@c3/R3@c3",
+    }
+    none_free = play(
+        position(2, crowded, variant="advanced", reserve=sq("c3 d3"), lost=((), (2, 3))),
+        "R3 b2-b3",
+        "b3xb4",
+        "roll 6 1",
+    )
     assert at(none_free, "e5") == "Y1/Y2/Y3" and at(none_free, "a4") == ""
 
 
@@ -554,7 +585,7 @@ def test_home_tree_of_own_colour_is_capped_at_once_and_immune():
     # immune: no step onto or off it, not tipped, not attacked, swapped, dug under or hopped onto
     assert not any("c6" in m for m in legal(replace(state, phase=MOVE)))
     yellow = replace(state, current=YELLOW, phase=MOVE)
-    assert play(yellow, "Y1 e6-d6").phase == ACTION_ROLL       # next to the capped tree: no combat
+    assert play(yellow, "Y1 e6-d6").phase == ACTION_ROLL  # next to the capped tree: no combat
     near = replace(yellow, board=_put(yellow, "b5", "Y1@d6/Y2@d6"))
     for phase in (SWAP, HOP, DIG):
         assert not any("c6" in m for m in legal(replace(near, phase=phase)))
@@ -578,7 +609,7 @@ def test_only_an_exact_tree_of_your_colour_on_your_home_square_is_capped():
     tip = {"c6": "Y1/R2/R3", "b6": "R1@d1/R2@d1/R3@d1", "d6": "Y1@d6/Y2/Y3", "e2": "R1"}
     tipped = play(position(2, tip, phase=ACTION_ROLL), "roll 1")
     assert at(tipped, "c6") == "R3/R2/Y1" and at(tipped, "b6") == "R3/R2/R1" and at(tipped, "d6") == "Y3/Y2/Y1"
-    assert tipped.capped == ()      # mixed colours; not a home square; Yellow's tree on Red's home
+    assert tipped.capped == ()  # mixed colours; not a home square; Yellow's tree on Red's home
     # any large, medium and small of yours will do, from either nest
     cross = play(position(2, {"c6": "R3@c1/R2@d1", "c5": "R1@d1", "e6": "Y1"}), "R1 c5-c6")
     assert cross.capped == sq("c6")
@@ -611,7 +642,7 @@ def test_player_with_no_pyramids_is_out_and_play_goes_on():
 def test_wins_checked_after_every_step_turn_owner_wins_a_simultaneous_finish():
     stacks = {"c6": "R1/R2/R3", "d6": "R3/R2/R1", "c1": "Y1/Y2/Y3", "d1": "Y3/Y2/Y1", "f4": "B1"}
     state = position(3, stacks, capped=sq("d1 d6"), current=YELLOW, phase=ACTION_ROLL)
-    after = play(state, "roll 1")            # the Tip completes both players at once
+    after = play(state, "roll 1")  # the Tip completes both players at once
     assert after.phase == OVER and RULES.outcome(after).winners == (YELLOW,)
     blue = play(replace(state, current=BLUE), "roll 1")
     # neither is the turn owner: the first of them in turn order after Blue (South, North, East)
@@ -620,8 +651,9 @@ def test_wins_checked_after_every_step_turn_owner_wins_a_simultaneous_finish():
 
 def test_option_turn_limit_ends_in_a_draw():
     assert RULES.new_game(2, {}, random.Random(0)).turn_limit == 300
-    state = position(3, {"b2": "R1", "e5": "Y1", "f4": "B1"}, options={"turn_limit": 10}, turn=10,
-                     phase=ACTION_ROLL, out=(BLUE,))
+    state = position(
+        3, {"b2": "R1", "e5": "Y1", "f4": "B1"}, options={"turn_limit": 10}, turn=10, phase=ACTION_ROLL, out=(BLUE,)
+    )
     after = play(state, "roll 1")
     assert after.phase == OVER
     assert RULES.outcome(after).ranks == (1, 1, 3)
@@ -659,8 +691,7 @@ def test_decision_hop_contest_dice_rolled_together_by_the_hopper():
 
 
 def test_decision_offered_opponent_with_two_squares_chooses_which_attacks():
-    state = play(position(2, {"b2": "R1", "a4": "Y2", "b4": "Y3", "e6": "Y1"}, variant="simple"),
-                 "R1 b2-b3")
+    state = play(position(2, {"b2": "R1", "a4": "Y2", "b4": "Y3", "e6": "Y1"}, variant="simple"), "R1 b2-b3")
     assert RULES.to_move(state) == YELLOW
     assert legal(state) == {"no attack", "a4xb3", "b4xb3"}
 
@@ -668,8 +699,17 @@ def test_decision_offered_opponent_with_two_squares_chooses_which_attacks():
 def test_decision_return_groups_are_placed_in_start_square_order():
     # Both of Yellow's start squares are taken and c5 is the only empty square next to either.
     # The c6 group is placed first and takes c5; the d6 group then takes e4 (distance 2 from d6).
-    stacks = {"b2": "R3/R2", "b4": "Y2@c6/Y1@d6", "c6": "R1", "d6": "R1@d1", "b5": "R2@d1", "d5": "R3@d1",
-              "b6": "Y3", "e5": "Y3@d6", "e6": "Y1@c6"}
+    stacks = {
+        "b2": "R3/R2",
+        "b4": "Y2@c6/Y1@d6",
+        "c6": "R1",
+        "d6": "R1@d1",
+        "b5": "R2@d1",
+        "d5": "R3@d1",
+        "b6": "Y3",
+        "e5": "Y3@d6",
+        "e6": "Y1@c6",
+    }
     state = play(position(2, stacks), "R3 b2-b3", "b3xb4", "roll 4 1")
     assert at(state, "b4") == "R3/R2"
     assert at(state, "c5") == "Y2" and at(state, "e4") == "Y1"
@@ -689,17 +729,21 @@ def test_decision_wild_allows_no_action():
 
 def test_decision_unusable_action_or_no_step_skips_ahead():
     state = position(2, {"b2": "R1", "f5": "Y3"}, phase=ACTION_ROLL)
-    assert play(state, "roll 2").current == YELLOW        # no same-size pyramid to swap with
-    assert play(state, "roll 3").current == YELLOW        # nothing within two squares to hop onto
-    boxed = position(2, {"b1": "R3", "b2": "Y1/Y2", "c2": "Y1@d6/Y3@d6", "c1": "Y2@d6", "a2": "Y3"},
-                     current=YELLOW, phase=ACTION_ROLL)
-    after = play(boxed, "roll 1")                   # Yellow tips; Red's R3 is boxed in
+    assert play(state, "roll 2").current == YELLOW  # no same-size pyramid to swap with
+    assert play(state, "roll 3").current == YELLOW  # nothing within two squares to hop onto
+    boxed = position(
+        2,
+        {"b1": "R3", "b2": "Y1/Y2", "c2": "Y1@d6/Y3@d6", "c1": "Y2@d6", "a2": "Y3"},
+        current=YELLOW,
+        phase=ACTION_ROLL,
+    )
+    after = play(boxed, "roll 1")  # Yellow tips; Red's R3 is boxed in
     assert after.current == RED and after.phase == ACTION_ROLL
 
 
 def test_decision_resigning_removes_the_pyramids_and_calls_off_a_fight():
     stacks = {"b2": "R1", "a4": "G2", "b4": "Y1/Y2", "f5": "B1", "e5": "Y3/G1"}
-    state = play(position(4, stacks), "R1 b2-b3", "no attack", "b4xb3")     # Green declines, Yellow attacks
+    state = play(position(4, stacks), "R1 b2-b3", "no attack", "b4xb3")  # Green declines, Yellow attacks
     assert state.phase == COMBAT_ROLL and state.fight.attacker == YELLOW
     after = RULES.resign(state, YELLOW)
     assert after.phase == ACTION_ROLL and RULES.to_move(after) == RED
@@ -725,7 +769,7 @@ def test_decision_dig_may_go_under_a_pyramid_on_the_diggers_own_square():
 
 def test_decision_turn_owner_who_goes_out_ends_the_turn():
     state = position(3, {"b2": "R1", "b4": "Y3", "f5": "B1"}, variant="advanced", lost=((1, 2, 2, 3, 3), (), ()))
-    state = play(state, "R1 b2-b3", "b4xb3", "roll 6 1")     # Yellow takes the offered attack and wins
+    state = play(state, "R1 b2-b3", "b4xb3", "roll 6 1")  # Yellow takes the offered attack and wins
     assert state.out == (RED,) and state.current == YELLOW and state.phase == MOVE
 
 
@@ -761,7 +805,7 @@ def test_decision_timeout_takes_the_safe_choice():
     assert RULES.timeout_move(attack) == Pass() and play(attack, "no attack").phase == OFFER
     counter = play(attack, "b3xb4", "roll 5 3")
     assert RULES.timeout_move(counter) == Pass()
-    assert RULES.timeout_move(play(counter, "counter")) is None   # a roll: the service rolls instead
+    assert RULES.timeout_move(play(counter, "counter")) is None  # a roll: the service rolls instead
 
 
 # ----------------------------------------------------------------------------------------------
@@ -774,7 +818,7 @@ def test_notation_is_forgiving_about_case_spaces_and_omitted_details():
     state = replace(state, current=RED)
     assert RULES.parse_move(state, "  r3 C1 - c2 ") == RULES.parse_move(state, "R3 c1-c2")
     with pytest.raises(BadNotation, match="could mean"):
-        RULES.parse_move(state, "c1 to c2")      # R1, R2 or R3 could step
+        RULES.parse_move(state, "c1 to c2")  # R1, R2 or R3 could step
     assert RULES.parse_move(state, "3 c1 c2") == RULES.parse_move(state, "R3 c1-c2")
     assert RULES.parse_move(state, "l c1-c2") == RULES.parse_move(state, "R3 c1-c2")
     assert RULES.parse_move(state, "pass") == Pass()
@@ -811,4 +855,4 @@ def test_json_round_trip_and_damaged_data():
     with pytest.raises(BadState):
         RULES.from_json(dict(data, phase="dancing"))
     with pytest.raises(BadState):
-        RULES.from_json(dict(data, board={"a1": ["R1@c1"]}))     # a pyramid on a blocked corner
+        RULES.from_json(dict(data, board={"a1": ["R1@c1"]}))  # a pyramid on a blocked corner

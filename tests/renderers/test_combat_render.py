@@ -126,7 +126,7 @@ def test_combat_in_progress_and_after(move):
     state = play(position(2, {"b2": "R2", "b4": "Y2", "e6": "Y1"}), "R2 b2-b3", "b3xb4", "roll 5 3")
     image = _image(render(state))
     left, top, right, _bottom = square_box(square("b4"))
-    assert _close(image.getpixel(((left + right) // 2, top + 3)), MARK, tolerance=15)   # fight squares framed
+    assert _close(image.getpixel(((left + right) // 2, top + 3)), MARK, tolerance=15)  # fight squares framed
     done = play(state, move)
     assert render(done, last_move=RULES.parse_move(state, move)).startswith(PNG_SIGNATURE)
     assert render(done, last_move=Step(square("b2"), 2, square("b3"))).startswith(PNG_SIGNATURE)

@@ -104,12 +104,12 @@ def test_swiss_standings_picture():
     assert 800 <= image.width <= 1000
     assert data == render_standings(rows, "Spring Swiss", names, subtitle="After round 4 of 5")
     # the podium pyramids use the shared palette: gold for first place
-    assert count_near(image, (0xF0, 0xE4, 0x42), 20) > 50   # palette quantising moves it a little
+    assert count_near(image, (0xF0, 0xE4, 0x42), 20) > 50  # palette quantising moves it a little
 
 
 def test_table_standings_and_many_players():
     players = [f"p{i}" for i in range(40)]
-    results = [Result(1, tuple(players[k:k + 4]), (1, 2, 3, 3)) for k in range(0, 40, 4)]
+    results = [Result(1, tuple(players[k : k + 4]), (1, 2, 3, 3)) for k in range(0, 40, 4)]
     image = open_png(render_standings(table_standings(results, players), "Table Swiss"))
     assert image.height < 1700
 
@@ -143,7 +143,7 @@ def test_bracket_pictures(count):
 
 
 def test_bracket_highlights_only_decided_paths():
-    bracket = elimination_bracket(["a", "b", "c", "d"])   # no byes: nothing decided yet
+    bracket = elimination_bracket(["a", "b", "c", "d"])  # no byes: nothing decided yet
     assert count_near(open_png(render_bracket(bracket)), HIGHLIGHT) == 0
     bracket = bracket.with_winner(1, 0, "a")
     assert count_near(open_png(render_bracket(bracket)), HIGHLIGHT) > 0

@@ -1,0 +1,99 @@
+"""One living message per turn: a turn's actions edit it, a new board is posted only when the turn passes.
+
+Every game is played to its end the way a player on a phone would: Roll and the decision buttons or the
+move menu of the living message, typed moves only when a position offers more than a menu holds.
+Counted: new public board messages per turn hand-over (the start and the final result excluded).
+"""
+
+from __future__ import annotations
+
+import random
+
+import discord
+import pytest
+
+from tests.discord.helpers import accepted, next_actor, showing
+
+TABLES = {"hedgehog": 3, "whist": 2, "treasure": 2, "combat": 2, "assassin": 3}
+TITLES = {
+    "hedgehog": "Der Marsigelwettkampf",
+    "whist": "Martian Whist",
+    "treasure": "Martian Treasure Hunt",
+    "combat": "Martian Combat",
+    "assassin": "The Martian Assassination Game",
+}
+MEASURED: dict[str, float] = {}
+
+
+def board_messages(channel, title: str) -> list[discord.Message]:
+    """Public messages that show or showed a board of the game (the living one and the summaries)."""
+    return [m for m in channel.history() if m.embeds and m.embeds[0].title == title and not m.flags.ephemeral]
+
+
+def controls_of(message: discord.Message) -> tuple[list, list]:
+    """The decision buttons and the menu options under a board."""
+    buttons, options = [], []
+    for row in message.components:
+        for item in row.children:
+            if isinstance(item, discord.Button) and (item.custom_id or "").startswith("pg:pick:"):
+                buttons.append(item)
+            elif isinstance(item, discord.SelectMenu):
+                options.extend(option.value for option in item.options)
+    return buttons, options
+
+
+async def play_through_the_table(table, game: str, started, rng: random.Random, limit: int = 4000):
+    """Play to the end with the living message's controls; returns (result, hand-overs, typed moves)."""
+    members, channel = table.members, table.channel
+    result, previous, handovers, typed = started, None, 0, 0
+    for _ in range(limit):
+        actor, kind = next_actor(result, members)
+        if actor is None:
+            return result, handovers, typed
+        if previous is not None and actor is not previous:
+            handovers += 1
+        previous = actor
+        board = showing(result).message
+        if kind == "roll":
+            result = await actor.click(board, label="Roll")
+        else:
+            buttons, options = controls_of(board)
+            picks = [("button", b.custom_id) for b in buttons] + [("menu", v) for v in options]
+            if picks:
+                how, what = rng.choice(picks)
+                if how == "button":
+                    result = await actor.click(board, custom_id=what)
+                else:
+                    result = await actor.select(board, [what])
+            else:
+                choices = await actor.autocomplete(channel, f"{game} move", "notation", "")
+                assert choices, "no control and no suggestion for the player to act"
+                result = await actor.slash(channel, f"{game} move", notation=rng.choice(choices)["value"])
+                typed += 1
+        assert accepted(result), result.response.content
+    raise AssertionError("the game did not end")
+
+
+@pytest.mark.parametrize("game", sorted(TABLES))
+async def test_a_whole_game_posts_at_most_one_board_per_turn_hand_over(table, game):
+    players = TABLES[game]
+    members = table.members[:players]
+    options = {} if game == "whist" else {"players": players}  # Martian Whist is always two players
+    opened = await members[0].slash(table.channel, f"{game} new", **options)
+    for member in members[1:]:
+        await member.click(opened.response.message, label="Join")
+    started = await members[0].slash(table.channel, f"{game} start")
+    _final, handovers, _typed = await play_through_the_table(table, game, started, random.Random(3))
+    boards = board_messages(table.channel, TITLES[game])
+    assert handovers > 0
+    ratio = (len(boards) - 2) / handovers  # the first board and the result are not hand-overs
+    MEASURED[game] = ratio
+    print(f"\n{game}: {len(boards)} board messages, {handovers} hand-overs, {ratio:.2f} per hand-over")
+    assert ratio <= 1.0
+    # only the newest board keeps a picture and controls; the others are summaries of their turn
+    *older, newest = boards
+    assert all(not m.attachments and not m.components for m in older)
+    assert newest.attachments and newest.embeds[0].image.url == "attachment://board.png"
+    # the end pings every player, with the Rematch button
+    assert all(m.mention in newest.content for m in members)
+    assert [c.label for row in newest.components for c in row.children] == ["Rematch"]
