@@ -40,6 +40,11 @@ HANDLERS: dict[str, Handler] = {}
 STALE = "That button does nothing any more."
 
 
+def valid_id(number: int) -> bool:
+    """True when ``number`` can name a row: a positive 64-bit integer (a forged id may be longer)."""
+    return 0 < number <= MAX_ID
+
+
 def on_press(action: str, handler: Handler) -> None:
     """Let ``handler(interaction, game_id)`` answer presses of ``action`` buttons."""
     HANDLERS[action] = handler
@@ -72,7 +77,7 @@ class GameButton(
         from cogs.replies import refuse
 
         handler = HANDLERS.get(self.action)
-        if handler is None or not 0 < self.game_id <= MAX_ID:
+        if handler is None or not valid_id(self.game_id):
             await refuse(interaction, STALE)
             return
         await handler(interaction, self.game_id)

@@ -11,7 +11,7 @@ import re
 import discord
 
 from bot.session import MoveOption, Report
-from cogs.buttons import GameButton
+from cogs.buttons import STALE, GameButton, valid_id
 
 MENU_LIMIT = 25  # Discord's options per select menu
 BUTTON_ROW = 5
@@ -108,7 +108,11 @@ async def play_choice(interaction: discord.Interaction, game_id: int, ply: int, 
     """Play what a control offered, for whoever pressed it."""
     from bot.session import ServiceError
     from cogs import table
-    from cogs.replies import actor_of, bot_of, run_guarded
+    from cogs.replies import actor_of, bot_of, refuse, run_guarded
+
+    if not valid_id(game_id):
+        await refuse(interaction, STALE)
+        return
 
     async def work() -> None:
         bot = bot_of(interaction)

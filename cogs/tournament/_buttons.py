@@ -8,6 +8,7 @@ from typing import Any
 import discord
 
 from bot.session.tournament_records import CHECKIN, TournamentRow
+from cogs.buttons import STALE, valid_id
 from cogs.replies import refuse, run_guarded
 
 COG_NAME = "TournamentCommands"  # the cog that handles a press (``_commands.TournamentCommands``)
@@ -37,6 +38,9 @@ class TournamentButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         cog: Any = interaction.client.get_cog(COG_NAME)  # type: ignore[attr-defined]
+        if not valid_id(self.tournament_id):
+            await refuse(interaction, STALE)
+            return
         if cog is None:
             await refuse(interaction, "Tournaments are not available right now.")
             return

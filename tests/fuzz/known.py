@@ -25,27 +25,7 @@ class KnownFailure:
         return finding.kind == self.kind and finding.label.startswith(self.labels) and self.detail in finding.detail
 
 
-PICK_IDS = KnownFailure(
-    kind="errors_logged",
-    labels=("button pg:pick", "select pg:menu"),
-    detail="OverflowError",
-    reason=(
-        "cogs/decisions.py: PickButton and MoveMenu accept 19-digit game ids (up to 9999999999999999999) "
-        "and play_choice passes them to the database, which holds 64-bit integers: refuse ids outside "
-        "1..cogs.buttons.MAX_ID with cogs.buttons.STALE before touching the service, as GameButton does"
-    ),
-)
-TOURNAMENT_BUTTON_IDS = KnownFailure(
-    kind="errors_logged",
-    labels=("button pt:join", "button pt:checkin"),
-    detail="OverflowError",
-    reason=(
-        "cogs/tournament/_buttons.py: TournamentButton's template takes any number of digits and the "
-        "press reaches the database with ids beyond 64 bits: refuse ids outside 1..2**63-1 in "
-        "TournamentButton.callback (or from_custom_id) with one sentence, before cog.press"
-    ),
-)
-KNOWN_FAILURES = (PICK_IDS, TOURNAMENT_BUTTON_IDS)
+KNOWN_FAILURES: tuple[KnownFailure, ...] = ()
 
 
 def known_failure(finding: Finding) -> KnownFailure | None:
