@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.session import ServiceError
-from cogs.base import AUTOCOMPLETE_LIMIT, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog
+from cogs.base import AUTOCOMPLETE_LIMIT, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, DiceGameCog
 from cogs.replies import refusals
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def matches(typed: str, label: str) -> bool:
 
 
 class AssassinCog(
-    GameCog,
+    DiceGameCog,
     group_name="assassin",
     group_description="The Martian Assassination Game: the victim runs for four bases, the assassins hunt",
 ):

@@ -1,7 +1,8 @@
-"""The base of every game's command group: join, leave, start, move, roll and board.
+"""The base of every game's command group: join, leave, start, move and board (and roll, with dice).
 
-A game's cog subclasses ``GameCog`` with its ``group_name`` and adds its own ``new`` command
-(with the game's options) that calls ``create``.  Refusals are ephemeral single sentences.
+A game's cog subclasses ``GameCog`` (``DiceGameCog`` when the game has dice) with its ``group_name``
+and adds its own ``new`` command (with the game's options) that calls ``create``.
+Refusals are ephemeral single sentences.
 """
 
 from __future__ import annotations
@@ -154,13 +155,17 @@ class GameCog(commands.GroupCog):
                     break
         return out
 
+    @app_commands.command(name="board", description="Show the board of this channel's game (anyone may look).")
+    @refusals
+    async def board(self, interaction: discord.Interaction) -> None:
+        await post_board(interaction, self.bot)
+
+
+class DiceGameCog(GameCog):
+    """A game group with dice: the shared commands plus ``roll`` (the Roll button does the same)."""
+
     @app_commands.command(name="roll", description="Roll the dice when it is your turn to roll.")
     @refusals
     async def roll(self, interaction: discord.Interaction) -> None:
         report = await self.bot.service.roll(channel_of(interaction), actor_of(interaction), token=interaction.token)
         await table.show(interaction, report)
-
-    @app_commands.command(name="board", description="Show the board of this channel's game (anyone may look).")
-    @refusals
-    async def board(self, interaction: discord.Interaction) -> None:
-        await post_board(interaction, self.bot)

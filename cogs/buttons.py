@@ -19,6 +19,7 @@ log = logging.getLogger(__name__)
 MAX_ID = 2**63 - 1  # the database's integer range
 LABELS = {
     "join": "Join",
+    "leave": "Leave",
     "start": "Start",
     "start-now": "Start now",
     "roll": "Roll",
@@ -28,6 +29,7 @@ LABELS = {
 }
 STYLES = {
     "join": discord.ButtonStyle.success,
+    "leave": discord.ButtonStyle.secondary,
     "start": discord.ButtonStyle.primary,
     "start-now": discord.ButtonStyle.primary,
     "roll": discord.ButtonStyle.primary,

@@ -4,49 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import io
-import re
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.session import ServiceError, UndoStatus, catalogue, outcome_from_json, rules_for
+from bot.session import ServiceError, UndoStatus, outcome_from_json, rules_for
 from cogs import buttons as game_buttons
 from cogs import table
 from cogs.base import channel_of, post_board
-from cogs.messages import NO_PINGS, players_line
-from cogs.replies import actor_of, answer, refusals, run_guarded, tell
+from cogs.help import RulesCommand
+from cogs.messages import NO_PINGS, players_line, plural
+from cogs.replies import actor_of, answer, escape_user_text, refusals, run_guarded, tell
 from renderers.replay import animate
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
-
-DOCS = Path(__file__).resolve().parent.parent / "docs" / "rules"
-
-
-def game_choices() -> list[app_commands.Choice[str]]:
-    """Every registered game as a slash-command choice."""
-    return [app_commands.Choice(name=info.title, value=info.name) for info in catalogue()]
-
-
-def rules_sections(game: str) -> list[tuple[str, str]]:
-    """The ``## `` sections of a game's rules page as (heading, body)."""
-    path = DOCS / f"{game}.md"
-    if not path.is_file():
-        return []
-    sections: list[tuple[str, str]] = []
-    heading, body = "", []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.startswith("## "):
-            if heading or body:
-                sections.append((heading, "\n".join(body).strip()))
-            heading, body = line[3:].strip(), []
-        elif not line.startswith("# "):
-            body.append(line)
-    sections.append((heading, "\n".join(body).strip()))
-    return [(h, b) for h, b in sections if b]
 
 
 class GameCommands(commands.GroupCog, group_name="game", group_description="Commands for any game"):
@@ -124,7 +98,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         embed = discord.Embed(
             title=f"{rules.title} — history of game #{game.id}", description=(shown or "No moves yet.")[:4000]
         )
-        embed.set_footer(text=f"{len(moves)} moves · the attached file holds all of them")
+        embed.set_footer(text=f"{plural(len(moves), 'move')} · the attached file holds all of them")
         await answer(
             interaction, embed=embed, file=discord.File(io.BytesIO(text.encode()), filename=f"game-{game.id}.txt")
         )
@@ -200,17 +174,18 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
     @refusals
     async def vacation(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 60]) -> None:
         games_of_user, left = await self.bot.timekeeper.vacation(interaction.guild_id, interaction.user.id, days)
-        name = interaction.user.display_name
+        name = escape_user_text(interaction.user.display_name)
         for game in games_of_user:
             channel = self.bot.get_channel(game.channel_id)
             if isinstance(channel, discord.abc.Messageable) and game.channel_id != interaction.channel_id:
                 await channel.send(
-                    f"{name} is on vacation for {days} day(s); their clock is paused.", allowed_mentions=NO_PINGS
+                    f"{name} is on vacation for {plural(days, 'day')}; their clock is paused.",
+                    allowed_mentions=NO_PINGS,
                 )
         await answer(
             interaction,
-            content=f"{name} is on vacation for {days} day(s); their clocks in {len(games_of_user)} game(s) are "
-            f"paused. {left} vacation day(s) left this year.",
+            content=f"{name} is on vacation for {plural(days, 'day')}; their clocks in "
+            f"{plural(len(games_of_user), 'game')} are paused. {plural(left, 'vacation day')} left this year.",
         )
 
     @app_commands.command(name="replay", description="An animated replay of this channel's current or last game.")
@@ -232,44 +207,13 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         boards, captions = await self.bot.service.replay_boards(game, progress)
         gif = await asyncio.to_thread(animate, boards, captions)
         if progress_message is not None:
-            await progress_message.edit(content=f"Replay ready: {len(boards)} frames.")
+            await progress_message.edit(content=f"Replay ready: {plural(len(boards), 'frame')}.")
         rules = rules_for(game.game)
         await answer(
             interaction,
-            content=f"{rules.title} — replay of game #{game.id} ({len(moves)} moves).",
+            content=f"{rules.title} — replay of game #{game.id} ({plural(len(moves), 'move')}).",
             file=discord.File(io.BytesIO(gif), filename=f"game-{game.id}.gif"),
         )
-
-
-class RulesCommand(commands.Cog):
-    """``/rules <game>``: the rules as the bot explains them."""
-
-    def __init__(self, bot: PyramidBot) -> None:
-        self.bot = bot
-
-    @app_commands.command(name="rules", description="How to play a game, and how to write its moves.")
-    @app_commands.describe(game="Which game")
-    @app_commands.choices(game=game_choices())
-    @refusals
-    async def rules(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> None:
-        rules = rules_for(game.value)
-        sections = rules_sections(game.value)
-        embed = discord.Embed(title=f"{rules.title} — rules", colour=discord.Colour(0x009E73))
-        embed.description = f"{rules.min_players}-{rules.max_players} players. Start with `/{game.value} new`."
-        total = len(embed.description)
-        for heading, body in sections:
-            value = re.sub(r"\n{3,}", "\n\n", body)
-            if len(value) > 1024:
-                value = value[:1000].rsplit("\n", 1)[0] + "\n…"
-            if total + len(heading) + len(value) > 5500 or len(embed.fields) >= 24:
-                break
-            embed.add_field(name=heading[:256] or "Overview", value=value, inline=False)
-            total += len(heading) + len(value)
-        path = DOCS / f"{game.value}.md"
-        kwargs = {}
-        if path.is_file():
-            kwargs["file"] = discord.File(path, filename=f"{game.value}-rules.md")
-        await answer(interaction, embed=embed, ephemeral=True, **kwargs)
 
 
 async def setup(bot: PyramidBot) -> None:

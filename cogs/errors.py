@@ -32,6 +32,7 @@ from discord.ext import commands
 from bot import logsafe
 from bot.session import ServiceError
 from cogs.buttons import STALE
+from cogs.messages import plural
 from cogs.replies import DISCORD_INT, apologise, guard_autocompletes, guard_command, refuse, shorten
 
 if TYPE_CHECKING:
@@ -340,7 +341,7 @@ def check_sentence(error: app_commands.CheckFailure) -> str:
     if isinstance(error, app_commands.MissingRole | app_commands.MissingAnyRole):
         return "You do not have the role needed to do that here."
     if isinstance(error, app_commands.CommandOnCooldown):
-        return f"Slow down: try again in {math.ceil(error.retry_after)} second(s)."
+        return f"Slow down: try again in {plural(math.ceil(error.retry_after), 'second')}."
     return NO_PERMISSION
 
 

@@ -7,14 +7,16 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog
+from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, DiceGameCog
 from cogs.replies import refusals
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
 
 
-class HedgehogCog(GameCog, group_name="hedgehog", group_description="Der Marsigelwettkampf: race to build your tree"):
+class HedgehogCog(
+    DiceGameCog, group_name="hedgehog", group_description="Der Marsigelwettkampf: race to build your tree"
+):
     """Der Marsigelwettkampf commands: the shared ones plus ``new``."""
 
     game_name = "hedgehog"

@@ -68,7 +68,7 @@ async def open_game(
         await created_thread.send(
             f"{actor.name} opened a game of {rules.title}.",
             embed=lobby_embed(game, rules.title, rules.min_players),
-            view=game_buttons.buttons(game.id, "join", "start"),
+            view=game_buttons.buttons(game.id, *table.LOBBY_ACTIONS),
             allowed_mentions=NO_PINGS,
         )
         await answer(
@@ -130,7 +130,7 @@ async def start(interaction: discord.Interaction, channel_id: int, *, confirmed:
 
 
 class Lobby(commands.Cog):
-    """The lobby's buttons: Join, Start and Rematch."""
+    """The lobby's buttons: Join, Leave, Start and Rematch."""
 
     def __init__(self, bot: PyramidBot) -> None:
         self.bot = bot
@@ -138,6 +138,7 @@ class Lobby(commands.Cog):
     async def cog_load(self) -> None:
         presses = (
             ("join", self._join),
+            ("leave", self._leave),
             ("start", self._start),
             ("start-now", self._start_now),
             ("rematch", self._rematch),
@@ -158,6 +159,12 @@ class Lobby(commands.Cog):
             await join(interaction, (await self._game(game_id)).channel_id)
 
         await run_guarded(interaction, f"join button of game {game_id}", work())
+
+    async def _leave(self, interaction: discord.Interaction, game_id: int) -> None:
+        async def work() -> None:
+            await leave(interaction, (await self._game(game_id)).channel_id)
+
+        await run_guarded(interaction, f"leave button of game {game_id}", work())
 
     async def _start(self, interaction: discord.Interaction, game_id: int) -> None:
         async def work() -> None:

@@ -168,7 +168,7 @@ def lobby_embed(game: GameRow, title: str, min_players: int) -> discord.Embed:
     embed.add_field(name="Options", value=options[:1024], inline=False)
     if game.clock_days:
         bank = f" + a {game.bank_days}-day time bank" if game.bank_days else ""
-        embed.add_field(name="Clock", value=f"{game.clock_days} day(s) per move{bank}", inline=True)
+        embed.add_field(name="Clock", value=f"{plural(game.clock_days, 'day')} per move{bank}", inline=True)
     embed.set_footer(text=f"Game #{game.id} · needs {min_players}+ players · the creator presses Start")
     return embed
 

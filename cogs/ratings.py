@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot.session import ServiceError, rules_for
 from bot.session.ratings import RatingService, RecentResult
 from cogs.base import refusals
-from cogs.core import game_choices
+from cogs.help import game_choices
 from cogs.messages import NO_PINGS
 from renderers.standings import render_leaderboard
 

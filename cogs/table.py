@@ -79,6 +79,9 @@ async def adopt(bot: PyramidBot, report: Report, message: discord.Message) -> No
     await remember(bot, TableMessage(report.game.id, message.channel.id, message.id, "board"), report.lines)
 
 
+LOBBY_ACTIONS = ("join", "leave", "start")
+
+
 async def show_lobby(interaction: discord.Interaction, game: GameRow, note: str) -> None:
     """Show the open game's lobby: a new message when it has none here, else its message edited."""
     bot = bot_of(interaction)
@@ -87,7 +90,7 @@ async def show_lobby(interaction: discord.Interaction, game: GameRow, note: str)
     payload: dict[str, Any] = {
         "content": note,
         "embed": lobby_embed(game, rules.title, rules.min_players),
-        "view": buttons(game.id, "join", "start", disabled=game.status != "open"),
+        "view": buttons(game.id, *LOBBY_ACTIONS, disabled=game.status != "open"),
         "allowed_mentions": NO_PINGS,
     }
     if record is not None and record.kind == "lobby":
@@ -122,7 +125,7 @@ def retired(record: TableMessage, game: GameRow) -> dict[str, Any]:
     if record.kind == "lobby":
         embed = lobby_embed(game, rules.title, rules.min_players)
         embed.set_footer(text=f"Game #{game.id} · started" if game.status != "aborted" else f"Game #{game.id} · closed")
-        return {"embed": embed, "view": buttons(game.id, "join", "start", disabled=True)}
+        return {"embed": embed, "view": buttons(game.id, *LOBBY_ACTIONS, disabled=True)}
     return {"embed": summary_embed(rules.title, game.id, list(record.lines)), "attachments": [], "view": None}
 
 

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.session import ServiceError
-from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog
+from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, DiceGameCog
 from cogs.replies import refusals
 
 if TYPE_CHECKING:
@@ -30,7 +30,7 @@ def choice_label(notation: str, description: str) -> str:
 
 
 class TreasureCog(
-    GameCog, group_name="treasure", group_description="Martian Treasure Hunt: the dice pick a coin and its move"
+    DiceGameCog, group_name="treasure", group_description="Martian Treasure Hunt: the dice pick a coin and its move"
 ):
     """Martian Treasure Hunt commands: the shared ones plus ``new`` and ``arrange``; ``move`` refuses ``forfeit``."""
 

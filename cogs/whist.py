@@ -1,4 +1,5 @@
-"""``/whist``: Martian Whist, the draft (``take``, ``steal``) and the tricks (``play``)."""
+"""``/whist``: Martian Whist.  One ``/whist move`` for the draft (``take R1 c``, ``steal``) and the tricks
+(``play R3 Y2 G1``); the verb may be left out, and the suggestions say who would win a trick."""
 
 from __future__ import annotations
 
@@ -52,7 +53,7 @@ def matches(typed: str, notation: str, label: str) -> bool:
 
 
 class WhistCog(GameCog, group_name="whist", group_description="Martian Whist: draft pyramids, then play tricks"):
-    """Martian Whist commands: the shared ones plus ``new``, ``take``, ``steal`` and ``play``."""
+    """Martian Whist commands: the shared ones (no ``roll``: the game has no dice) and ``new``."""
 
     game_name = "whist"
     choice_label = staticmethod(choice_label)
@@ -74,44 +75,6 @@ class WhistCog(GameCog, group_name="whist", group_description="Martian Whist: dr
         thread: bool = False,
     ) -> None:
         await self.create(interaction, {"variant": variant}, players=2, clock=clock, bank=bank, thread=thread)
-
-    @app_commands.command(name="take", description="Draft: take the top pyramid of a tree (e.g. R1 from tree c).")
-    @app_commands.describe(pick="The pyramid and its tree; suggestions list exactly your legal picks.")
-    @refusals
-    async def take(self, interaction: discord.Interaction, pick: app_commands.Range[str, 1, 60]) -> None:
-        await self._play(interaction, pick, "take")
-
-    @app_commands.command(name="steal", description="Draft: steal the first drafter's small instead of picking.")
-    @refusals
-    async def steal(self, interaction: discord.Interaction) -> None:
-        await self._play(interaction, "steal", "steal")
-
-    @app_commands.command(name="play", description="Tricks: present a tree from your stash, large to small.")
-    @app_commands.describe(tree="Your tree, e.g. R3 Y2 G1; suggestions list exactly your legal trees.")
-    @refusals
-    async def play(self, interaction: discord.Interaction, tree: app_commands.Range[str, 1, 60]) -> None:
-        await self._play(interaction, tree, "play")
-
-    @take.autocomplete("pick")
-    async def take_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        """The caller's legal picks."""
-        return await self._choices(interaction, current, "take")
-
-    @play.autocomplete("tree")
-    async def play_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        """The caller's legal trees (following the led colours when they must)."""
-        return await self._choices(interaction, current, "play")
-
-    async def _play(self, interaction: discord.Interaction, text: str, verb: str) -> None:
-        notation = text.strip()
-        if not notation.lower().startswith(verb):
-            notation = f"{verb} {notation}"
-        await self.submit(interaction, notation)
-
-    async def _choices(
-        self, interaction: discord.Interaction, current: str, verb: str
-    ) -> list[app_commands.Choice[str]]:
-        return await self.suggestions(interaction, current, keep=lambda option: option.notation.startswith(verb + " "))
 
 
 async def setup(bot: PyramidBot) -> None:

@@ -25,6 +25,7 @@ from bot.session.service import (
     outcome_from_json,
     rules_for,
 )
+from bot.session.showcase import opening_picture
 from bot.session.store import GameRow, MoveRow, SeatRow, Store
 from bot.session.timekeeper import Reminder, TickResult, Timekeeper
 from bot.session.tournament_records import TournamentRecords
@@ -50,6 +51,7 @@ __all__ = [
     "UndoStatus",
     "catalogue",
     "open_session",
+    "opening_picture",
     "outcome_from_json",
     "rules_for",
 ]

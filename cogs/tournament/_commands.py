@@ -24,7 +24,7 @@ from bot.session.tournament_records import CANCELLED, TournamentRow
 from bot.tournaments.errors import CheckinNotOpen, TournamentError
 from bot.tournaments.manager import TournamentManager
 from cogs.base import CLOCK_CHOICES
-from cogs.core import game_choices
+from cogs.help import game_choices
 from cogs.messages import NO_PINGS
 from cogs.replies import actor_of, answer, refusals, tell
 from cogs.tournament import _wording as wording

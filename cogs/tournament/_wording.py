@@ -28,6 +28,7 @@ from bot.tournaments.formats import ELIMINATION, FORMAT_NAMES
 from bot.tournaments.pairings import Bracket
 from bot.tournaments.results import ADJUDICATED, DRAW_NOTE
 from bot.tournaments.views import Standings, TournamentView
+from cogs.messages import plural
 
 COLOUR = discord.Colour(0xCC79A7)
 STATUS_WORDS = {
@@ -114,7 +115,7 @@ def thread_title(tournament: TournamentRow, match: MatchRecord, names: Names) ->
 def match_intro(tournament: TournamentRow, match: MatchRecord, title: str) -> str:
     """The greeting above a match's opening board, pinging its players."""
     players = " vs ".join(f"<@{p}>" for p in match.players)
-    clock = f" Clock: {tournament.clock_days} day(s) per move." if tournament.clock_days else ""
+    clock = f" Clock: {plural(tournament.clock_days, 'day')} per move." if tournament.clock_days else ""
     deadline = f" Round deadline: {timestamp(tournament.round_deadline)}." if tournament.round_deadline else ""
     return f"{bold(tournament.name)}, round {match.round}{of_rounds(tournament)}: {players} — {title}.{clock}{deadline}"
 
@@ -159,10 +160,11 @@ def began(tournament: TournamentRow, seeds: Sequence[int], absent: Sequence[int]
     title = rules_for(tournament.game).title
     seeding = ", ".join(f"{i}. {name_of(names, u)}" for i, u in enumerate(seeds, start=1))
     left_out = f" Not checked in, left out: {', '.join(name_of(names, u) for u in absent)}." if absent else ""
-    clock = f"{tournament.clock_days} day(s) per move" if tournament.clock_days else "no move clock"
+    clock = f"{plural(tournament.clock_days, 'day')} per move" if tournament.clock_days else "no move clock"
+    players, rounds = plural(len(seeds), "player"), plural(tournament.rounds, "round")
     return (
-        f"{bold(tournament.name)} begins: {FORMAT_NAMES[tournament.format]} of {title}, {len(seeds)} players, "
-        f"{tournament.rounds} round(s), {clock}.{left_out}\nSeeding: {seeding}"
+        f"{bold(tournament.name)} begins: {FORMAT_NAMES[tournament.format]} of {title}, {players}, "
+        f"{rounds}, {clock}.{left_out}\nSeeding: {seeding}"
     )[:1900]
 
 
@@ -328,9 +330,9 @@ def tournament_embed(view: TournamentView) -> discord.Embed:
         embed.add_field(name="Round", value=f"{t.current_round} of {t.rounds}", inline=True)
     else:
         embed.add_field(name="Rounds", value=rounds, inline=True)
-    embed.add_field(name="Move clock", value=f"{t.clock_days} day(s)" if t.clock_days else "none", inline=True)
+    embed.add_field(name="Move clock", value=plural(t.clock_days, "day") if t.clock_days else "none", inline=True)
     if t.round_days:
-        embed.add_field(name="Round deadline", value=f"{t.round_days} day(s) per round", inline=True)
+        embed.add_field(name="Round deadline", value=f"{plural(t.round_days, 'day')} per round", inline=True)
     if t.start_at and t.is_open:
         embed.add_field(name="Start", value=f"{timestamp(t.start_at)} ({timestamp(t.start_at, 'R')})", inline=True)
     if t.checkin_minutes:

@@ -128,3 +128,15 @@ async def play_turns(
             result = await actor.slash(channel, f"{group} move", notation=rng.choice(choices)["value"])
         assert accepted(result), result.response.content
     raise AssertionError("game did not end")
+
+
+def button_labels(message: Any) -> list[str]:
+    """The labels of the buttons under ``message`` (a message, or a response's raw components)."""
+    labels = []
+    for row in message.components:
+        children = row["components"] if isinstance(row, dict) else row.children
+        for child in children:
+            label = child.get("label") if isinstance(child, dict) else getattr(child, "label", None)
+            if label:
+                labels.append(label)
+    return labels

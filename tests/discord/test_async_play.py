@@ -146,8 +146,8 @@ async def test_vacation_pauses_the_clock_within_a_yearly_allowance(table):
     first, _ = next_actor(started, table.members)
     result = await first.slash(table.channel, "game vacation", days=3)
     assert (
-        "is on vacation for 3 day(s)" in result.response.content
-        and "11 vacation day(s) left" in result.response.content
+        "is on vacation for 3 days" in result.response.content
+        and "11 vacation days left" in result.response.content
     )
     await table.env.advance_time(60 * HOUR)  # 2.5 days: without the vacation this was a loss on time
     assert not any("ran out of time" in (m.embeds[0].description or "") for m in table.channel.history() if m.embeds)
@@ -177,7 +177,7 @@ async def test_undo_by_consent_refused_then_accepted_and_the_dice_stay_the_same(
     actor, kind = next_actor(accepted, table.members)
     assert actor is first and kind == "move"  # the roll stands: no re-roll by undoing
     history = await other.slash(table.channel, "game history")
-    assert embed_of(history).footer.text.startswith("1 moves")
+    assert embed_of(history).footer.text.startswith("1 move ")
     assert roll_line.split(".")[0] in embed_of(history).description or "roll" in embed_of(history).description
 
 
@@ -255,7 +255,7 @@ def deadline_of(result) -> int:
 async def test_a_time_bank_absorbs_a_slow_move_and_shrinks(table):
     alice, bob = table.members[:2]
     opened = await alice.slash(table.channel, "hedgehog new", players=2, clock=1, bank=2)
-    assert field(embed_of(opened), "Clock") == "1 day(s) per move + a 2-day time bank"
+    assert field(embed_of(opened), "Clock") == "1 day per move + a 2-day time bank"
     await bob.slash(table.channel, "hedgehog join")
     started = await alice.slash(table.channel, "hedgehog start")
     first, _ = next_actor(started, table.members)

@@ -1,8 +1,8 @@
 """Martian Combat end to end through slash commands and buttons, offline with SimCord.
 
 Whole advanced games of 2 and 4 players are played until someone wins, by players who read the
-Status line of each reply and answer with the matching shortcut (``step``, ``attack``, ``counter``,
-``pass``, ``choose``, ``action``) or roll by button and command.  Wrong input is tried along the
+Status line of each reply and answer through ``/combat move`` (a suggestion, or ``counter``, ``pass``,
+``choose aim``... typed) or a decision button, and roll by button and command.  Wrong input is tried along the
 way and must be refused in one private sentence that changes nothing.
 """
 
@@ -13,9 +13,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from tests.discord.helpers import accepted, embed_of, field, next_actor, notation, refusal, showing
+from tests.discord.helpers import accepted, button_labels, embed_of, field, next_actor, notation, refusal, showing
 
 DICE = re.compile(r"rolls \d \+ \d = \d+")
+STEP = re.compile(r"^[RYGB][1-3] [a-f][1-6]-[a-f][1-6]$")
+ATTACK = re.compile(r"^[a-f][1-6]x[a-f][1-6]$")
+ACTION = re.compile(r"^(swap|hop|dig) ")
 
 
 async def open_game(table: Any, players: int, **options: Any) -> Any:
@@ -45,7 +48,7 @@ class Player:
         channel = self.table.channel
         if kind == "roll":
             if "roll" not in self.refused:
-                await self.refuse(actor, "combat step", "Roll first", notation="R1 c1-c2")
+                await self.refuse(actor, "combat move", "Roll first", notation="R1 c1-c2")
                 self.refused.add("roll")
             if count % 2:
                 return await actor.click(showing(result).message, label="Roll")
@@ -53,32 +56,51 @@ class Player:
         line = status(result)
         if "may attack" in line:
             if "offer" not in self.refused and "the stack on" in line:
-                await self.refuse(actor, "combat counter", "Not now")
+                await self.refuse(actor, "combat move", "Not now", notation="counter")
                 self.refused.add("offer")
-            choices = await actor.autocomplete(channel, "combat attack", "notation", "")
-            assert choices and all("x" in notation(c) for c in choices)
-            return await actor.slash(channel, "combat attack", notation=choices[0]["value"])
+            choices = await self.suggested(actor, "", ATTACK)
+            assert choices
+            return await actor.slash(channel, "combat move", notation=choices[0]["value"])
         if "counter" in line:
-            return await actor.slash(channel, "combat counter" if self.rng.random() < 0.7 else "combat pass")
+            answer = "counter" if self.rng.random() < 0.7 else "pass"
+            if count % 3 == 0:  # the offer's own buttons, as a player on a phone would
+                return await actor.click(showing(result).message, label=self.label(result, answer))
+            return await actor.slash(channel, "combat move", notation=answer)
         if "rolled Wild" in line:
             if "wild" not in self.refused:
-                await self.refuse(actor, "combat step", "Not now", notation="R1 c1-c2")
+                await self.refuse(actor, "combat move", "Not now", notation="R1 c1-c2")
                 self.refused.add("wild")
             action = self.rng.choice(["tip", "swap", "hop", "dig", "aim", "none"])
-            return await actor.slash(channel, "combat choose", action=action)
+            typed = "no action" if action == "none" else f"choose {action}"
+            return await actor.slash(channel, "combat move", notation=typed)
         if any(f"may {word}" in line for word in ("swap", "hop", "dig")):
-            choices = await actor.autocomplete(channel, "combat action", "notation", "")
+            choices = await self.suggested(actor, "", ACTION)
             assert len(choices) <= 25
             if not choices or self.rng.random() < 0.2:
-                return await actor.slash(channel, "combat pass")
-            return await actor.slash(channel, "combat action", notation=self.rng.choice(choices)["value"])
+                return await actor.slash(channel, "combat move", notation="pass")
+            return await actor.slash(channel, "combat move", notation=self.rng.choice(choices)["value"])
         # a step: the turn's move or an Aim step; prefer one that opens an attack
         assert "step" in line, line
-        keen = await actor.autocomplete(channel, "combat step", "notation", "may attack")
-        choices = keen or await actor.autocomplete(channel, "combat step", "notation", "")
+        keen = await self.suggested(actor, "may attack", STEP)
+        choices = keen or await self.suggested(actor, "", STEP)
         if not choices or (not keen and self.rng.random() < 0.15):
-            return await actor.slash(channel, "combat pass")
-        return await actor.slash(channel, "combat step", notation=self.rng.choice(choices)["value"])
+            return await actor.slash(channel, "combat move", notation="pass")
+        return await actor.slash(channel, "combat move", notation=self.rng.choice(choices)["value"])
+
+    async def suggested(self, actor: Any, typed: str, kind: re.Pattern[str]) -> list[dict[str, Any]]:
+        """The suggestions of ``/combat move`` for ``typed`` whose notation is of ``kind``."""
+        choices = await actor.autocomplete(self.table.channel, "combat move", "notation", typed)
+        assert len(choices) <= 25
+        return [c for c in choices if kind.match(notation(c))]
+
+    @staticmethod
+    def label(result: Any, answer: str) -> str:
+        """The label of the button under the living board that plays ``answer``."""
+        labels = button_labels(showing(result))
+        wanted = {"counter": ("counter",), "pass": ("no counter", "pass", "decline")}[answer]
+        found = [label for label in labels if label.lower() in wanted]
+        assert found, (answer, labels)
+        return found[0]
 
     async def refuse(self, actor: Any, command: str, start: str, **options: Any) -> None:
         text = refusal(await actor.slash(self.table.channel, command, **options))
@@ -109,17 +131,19 @@ async def test_two_players_play_an_advanced_game_until_someone_wins(table, simco
     assert showing(started).content == f"{first.mention}, your turn."
 
     # refusals: one private sentence each, and nothing changes
-    assert refusal(await dave.slash(table.channel, "combat pass")) == "You are not playing in this game."
-    assert refusal(await second.slash(table.channel, "combat pass")).startswith("It is not your turn")
+    assert (
+        refusal(await dave.slash(table.channel, "combat move", notation="pass")) == "You are not playing in this game."
+    )
+    assert refusal(await second.slash(table.channel, "combat move", notation="pass")).startswith("It is not your turn")
     assert refusal(await first.slash(table.channel, "combat roll")).startswith("There is nothing to roll now")
-    assert refusal(await first.slash(table.channel, "combat counter")).startswith("Not now")
-    assert refusal(await first.slash(table.channel, "combat choose", action="aim")).startswith("Not now")
+    assert refusal(await first.slash(table.channel, "combat move", notation="counter")).startswith("Not now")
+    assert refusal(await first.slash(table.channel, "combat move", notation="choose aim")).startswith("Not now")
     home = "c1" if first is alice else "c6"  # alice joined first: Red, South
     letter = "R" if first is alice else "Y"
     ahead = "c2" if home == "c1" else "c5"
     assert "could mean" in refusal(await first.slash(table.channel, "combat move", notation=f"{home}-{ahead}"))
     jump = "c3" if home == "c1" else "c4"
-    too_far = await first.slash(table.channel, "combat step", notation=f"{letter}3 {home}-{jump}")
+    too_far = await first.slash(table.channel, "combat move", notation=f"{letter}3 {home}-{jump}")
     assert "not next to" in refusal(too_far)
     for garbage in ("???", "zz99", "'; DROP TABLE games; --", "@everyone", "roll 9"):
         text = refusal(await first.slash(table.channel, "combat move", notation=garbage))
@@ -128,9 +152,9 @@ async def test_two_players_play_an_advanced_game_until_someone_wins(table, simco
     assert embed_of(history).footer.text.startswith("0 moves")
 
     # the step suggestions are exactly the caller's steps
-    suggested = await first.autocomplete(table.channel, "combat step", "notation", "")
-    assert suggested and all(notation(c).startswith(letter) for c in suggested)
-    assert await second.autocomplete(table.channel, "combat step", "notation", "") == []
+    suggested = await first.autocomplete(table.channel, "combat move", "notation", "")
+    assert suggested and all(notation(c).startswith(letter) or notation(c) == "no move" for c in suggested)
+    assert await second.autocomplete(table.channel, "combat move", "notation", "") == []
 
     async def restart() -> None:
         await table.env.restart_bot(make_bot())
@@ -143,7 +167,7 @@ async def test_two_players_play_an_advanced_game_until_someone_wins(table, simco
     assert " attacks " in text and DICE.search(text), "every combat reply shows its dice and totals"
     assert "for the action:" in text
     assert "roll" in player.refused
-    late = await first.slash(table.channel, "combat pass")
+    late = await first.slash(table.channel, "combat move", notation="pass")
     assert refusal(late) == "There is no game running in this channel."
 
 

@@ -67,7 +67,7 @@ async def test_bad_input_is_refused_with_one_private_sentence(table):
     # nothing above changed the game: the log holds the one roll
     history = await dave.slash(table.channel, "game history")
     assert history.response.attachments[0].filename.startswith("game-")
-    assert embed_of(history).footer.text.startswith("1 moves")
+    assert embed_of(history).footer.text.startswith("1 move ")
 
 
 async def test_a_restarted_bot_continues_the_game_and_old_buttons_still_work(table, make_bot):
@@ -148,8 +148,8 @@ async def test_rematch_status_and_rules(table):
     joined = await first.click(rematch.response.message, label="Join")
     assert "joins (2/2)" in joined.response.content
     rules = await carol.slash(table.channel, "rules", game="hedgehog")
-    assert rules.ephemeral and embed_of(rules).title == "Der Marsigelwettkampf — rules"
-    assert rules.response.attachments[0].filename == "hedgehog-rules.md"
+    assert rules.ephemeral and embed_of(rules).title == "Der Marsigelwettkampf — how to play"
+    assert [a.filename for a in rules.response.attachments] == ["opening.png", "hedgehog-rules.md"]
 
 
 async def test_with_a_development_server_the_commands_are_synced_there(table, make_bot):

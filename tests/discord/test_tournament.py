@@ -94,7 +94,7 @@ async def test_an_eight_player_swiss_of_martian_whist_is_played_to_the_end(table
             met.add(pair)
             opening = thread.history()[0]
             assert opening.embeds and "Martian Whist" in opening.embeds[0].title
-            assert "day(s) per move" in opening.content or field(opening.embeds[0], "Deadline")
+            assert "per move" in opening.content or field(opening.embeds[0], "Deadline")
         if number == 2:
             status = await members[0].slash(table.channel, "tournament status")
             assert field(embed_of(status), "Round 2").count("playing") == 4

@@ -119,7 +119,7 @@ def test_a_match_opens_with_its_players_pinged_and_its_round_deadline():
     deadline = datetime(2026, 4, 3, 12, 0, tzinfo=UTC)
     intro = wording.match_intro(cup(round_deadline=deadline), match((1, 2), round=2), "Martian Whist")
     assert intro == (
-        f"**Cup**, round 2 of 3: <@1> vs <@2> — Martian Whist. Clock: 2 day(s) per move. "
+        f"**Cup**, round 2 of 3: <@1> vs <@2> — Martian Whist. Clock: 2 days per move. "
         f"Round deadline: <t:{int(deadline.timestamp())}:f>."
     )
     assert wording.thread_title(cup(), match((1, 2), round=2), NAMES) == "Cup · R2 · ann vs bo"

@@ -41,32 +41,35 @@ async def test_a_short_game_is_played_to_the_end_with_refused_input(table, simco
     assert "takes any small" in field(embed_of(started), "Status")
 
     # refusals change nothing and say why in one private sentence
-    assert refusal(await dave.slash(table.channel, "whist take", pick="take R1 a")) == (
+    assert refusal(await dave.slash(table.channel, "whist move", notation="take R1 a")) == (
         "You are not playing in this game."
     )
-    assert refusal(await second.slash(table.channel, "whist take", pick="a")).startswith("It is not your turn")
-    assert refusal(await first.slash(table.channel, "whist steal")).startswith("You may steal only")
-    assert refusal(await first.slash(table.channel, "whist play", tree="R3 Y2 G1")).startswith("The draft is still on")
+    assert refusal(await second.slash(table.channel, "whist move", notation="a")).startswith("It is not your turn")
+    assert refusal(await first.slash(table.channel, "whist move", notation="steal")).startswith("You may steal only")
+    assert refusal(await first.slash(table.channel, "whist move", notation="play R3 Y2 G1")).startswith(
+        "The draft is still on"
+    )
     for garbage in ("zz99", "???", "take take", "'; DROP TABLE games; --", "@everyone"):
-        text = refusal(await first.slash(table.channel, "whist take", pick=garbage))
+        text = refusal(await first.slash(table.channel, "whist move", notation=garbage))
         assert text and "\n" not in text
 
     # the take autocomplete lists exactly the legal picks
     state = await current_state(bot, table.channel.id)
-    offered = await first.autocomplete(table.channel, "whist take", "pick", "")
-    legal = [RULES.format_move(state, m) for m in RULES.legal_moves(state) if isinstance(m, Take)]
+    offered = await first.autocomplete(table.channel, "whist move", "notation", "")
+    legal = [RULES.format_move(state, m) for m in RULES.legal_moves(state)]
     assert sorted(notation(c) for c in offered) == sorted(legal)
-    assert await second.autocomplete(table.channel, "whist take", "pick", "") == []
-    picked = await first.slash(table.channel, "whist take", pick=offered[0]["value"])
+    assert all(isinstance(m, Take) for m in RULES.legal_moves(state))  # the first pick of the draft
+    assert await second.autocomplete(table.channel, "whist move", "notation", "") == []
+    picked = await first.slash(table.channel, "whist move", notation=offered[0]["value"])
     assert accepted(picked) and " takes the " in embed_of(picked).description
 
     # the second player steals the first small; the first drafter then picks again
-    stolen = await second.slash(table.channel, "whist steal")
+    stolen = await second.slash(table.channel, "whist move", notation="steal")
     assert accepted(stolen)
     assert "steals" in embed_of(stolen).description
     actor, _ = next_actor(stolen, table.members)
     assert actor is first
-    assert refusal(await second.slash(table.channel, "whist steal")).startswith("It is not your turn")
+    assert refusal(await second.slash(table.channel, "whist move", notation="steal")).startswith("It is not your turn")
 
     rng = random.Random(3)
     result = stolen
@@ -78,11 +81,11 @@ async def test_a_short_game_is_played_to_the_end_with_refused_input(table, simco
             break
         state = await current_state(bot, table.channel.id)
         if state.phase != TRICKS:
-            choices = await actor.autocomplete(table.channel, "whist take", "pick", "")
+            choices = await actor.autocomplete(table.channel, "whist move", "notation", "")
             assert choices and len(choices) <= 25
-            result = await actor.slash(table.channel, "whist take", pick=rng.choice(choices)["value"])
+            result = await actor.slash(table.channel, "whist move", notation=rng.choice(choices)["value"])
         else:
-            choices = await actor.autocomplete(table.channel, "whist play", "tree", "")
+            choices = await actor.autocomplete(table.channel, "whist move", "notation", "")
             legal = {RULES.format_move(state, m) for m in RULES.legal_moves(state)}
             assert choices and len(choices) == min(25, len(legal))
             assert {notation(c) for c in choices} <= legal
@@ -92,12 +95,12 @@ async def test_a_short_game_is_played_to_the_end_with_refused_input(table, simco
                 off_colour = [t for t in _all_trees(state) if Play(t) not in RULES.legal_moves(state)]
                 if off_colour:
                     tree = " ".join(off_colour[0])
-                    assert refusal(await actor.slash(table.channel, "whist play", tree=tree)).startswith(
+                    assert refusal(await actor.slash(table.channel, "whist move", notation=tree)).startswith(
                         "You must follow"
                     )
                     refused_follow = True
             was_follow = state.led is not None
-            result = await actor.slash(table.channel, "whist play", tree=rng.choice(choices)["value"])
+            result = await actor.slash(table.channel, "whist move", notation=rng.choice(choices)["value"])
             if was_follow:
                 follows += 1
                 text = embed_of(result).description
@@ -107,7 +110,7 @@ async def test_a_short_game_is_played_to_the_end_with_refused_input(table, simco
     final = embed_of(result)
     outcome = field(final, "Result")
     assert outcome and ("wins" in outcome or "Draw" in outcome)
-    late = await first.slash(table.channel, "whist play", tree="R3 Y2 G1")
+    late = await first.slash(table.channel, "whist move", notation="R3 Y2 G1")
     assert "no game" in refusal(late)
     only_refusals(simcord_env)
 
@@ -127,20 +130,20 @@ async def test_play_autocomplete_narrows_by_what_is_typed(table, simcord_env):
     rng = random.Random(5)
     while (await current_state(bot, table.channel.id)).phase != TRICKS:
         actor, _ = next_actor(result, table.members)
-        choices = await actor.autocomplete(table.channel, "whist take", "pick", "")
-        result = await actor.slash(table.channel, "whist take", pick=rng.choice(choices)["value"])
+        choices = await actor.autocomplete(table.channel, "whist move", "notation", "")
+        result = await actor.slash(table.channel, "whist move", notation=rng.choice(choices)["value"])
     state = await current_state(bot, table.channel.id)
     leader, _ = next_actor(result, table.members)
     moves = [RULES.format_move(state, m) for m in RULES.legal_moves(state)]
     target = moves[-1]
     typed = target.removeprefix("play ")
-    narrowed = await leader.autocomplete(table.channel, "whist play", "tree", typed.lower())
+    narrowed = await leader.autocomplete(table.channel, "whist move", "notation", typed.lower())
     assert [notation(c) for c in narrowed] == [target]
     colours = "".join(p[0] for p in typed.split())
-    by_colour = await leader.autocomplete(table.channel, "whist play", "tree", colours)
+    by_colour = await leader.autocomplete(table.channel, "whist move", "notation", colours)
     assert target in [notation(c) for c in by_colour]
     # a tree typed by hand without the verb is accepted
-    played = await leader.slash(table.channel, "whist play", tree=typed)
+    played = await leader.slash(table.channel, "whist move", notation=typed)
     assert accepted(played) and "leads" in embed_of(played).description
     assert Steal() not in RULES.legal_moves(await current_state(bot, table.channel.id))
     only_refusals(simcord_env)
@@ -149,9 +152,9 @@ async def test_play_autocomplete_narrows_by_what_is_typed(table, simcord_env):
 async def test_a_restarted_bot_continues_the_draft(table, simcord_env, make_bot):
     started = await open_short_game(table)
     first, _ = next_actor(started, table.members)
-    choices = await first.autocomplete(table.channel, "whist take", "pick", "")
+    choices = await first.autocomplete(table.channel, "whist move", "notation", "")
     await simcord_env.restart_bot(make_bot())
-    picked = await first.slash(table.channel, "whist take", pick=choices[0]["value"])
+    picked = await first.slash(table.channel, "whist move", notation=choices[0]["value"])
     assert accepted(picked)
     actor, _ = next_actor(picked, table.members)
     assert actor is not first

@@ -1,0 +1,97 @@
+"""Entry point: ``python -m bot`` runs the bot; ``python -m bot selfplay ...`` plays without Discord."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import logging
+import signal
+import sys
+
+from bot.settings import Settings, SettingsError
+
+MISSING_TOKEN = (
+    "DISCORD_TOKEN is not set: put DISCORD_TOKEN=<your bot token> in a .env file in this folder "
+    "or in the environment (see .env.example and the README)."
+)
+
+
+def configure_logging(level: str) -> None:
+    """Log to stdout at ``level``."""
+    logging.basicConfig(
+        level=getattr(logging, level, logging.INFO),
+        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
+        stream=sys.stdout,
+    )
+
+
+async def run_bot(settings: Settings) -> None:
+    """Run until SIGINT or SIGTERM, then shut down cleanly (moves in flight finish, the database closes)."""
+    from bot.client import create_bot
+
+    bot = create_bot(settings)
+    loop = asyncio.get_running_loop()
+    stop = asyncio.Event()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # platforms without signal handlers
+            loop.add_signal_handler(sig, stop.set)
+    async with bot:
+        runner = asyncio.create_task(bot.start(settings.token))
+        stopper = asyncio.create_task(stop.wait())
+        done, _ = await asyncio.wait({runner, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        if stopper in done:
+            logging.getLogger("bot").info("shutting down")
+            await bot.close()
+        stopper.cancel()
+        await asyncio.gather(runner, return_exceptions=True)
+        if runner.done() and not runner.cancelled() and runner.exception() is not None:
+            raise runner.exception()  # type: ignore[misc]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the command line and run; returns the process exit status."""
+    parser = argparse.ArgumentParser(prog="python -m bot", description="The Pyramid Games Discord bot.")
+    sub = parser.add_subparsers(dest="command")
+    sub.add_parser("run", help="run the bot (the default)")
+    from bot.selfplay import add_arguments
+
+    add_arguments(sub.add_parser("selfplay", help="play whole games with random players, without Discord"))
+    args = parser.parse_args(argv)
+    try:
+        settings = Settings.from_env()
+    except SettingsError as error:
+        print(error, file=sys.stderr)
+        return 2
+    configure_logging(settings.log_level)
+    if args.command == "selfplay":
+        from bot.selfplay import run_selfplay
+
+        return asyncio.run(run_selfplay(args, settings))
+    if not settings.token:
+        print(MISSING_TOKEN, file=sys.stderr)
+        return 2
+    import aiohttp
+    import discord
+
+    try:
+        asyncio.run(run_bot(settings))
+    except discord.LoginFailure:
+        print(
+            "Discord refused the token in DISCORD_TOKEN: copy it again from the Developer Portal (Bot tab).",
+            file=sys.stderr,
+        )
+        return 2
+    except KeyboardInterrupt:
+        pass
+    except (OSError, aiohttp.ClientError) as error:
+        print(
+            f"Cannot reach Discord ({type(error).__name__}): check this machine's network and try again.",
+            file=sys.stderr,
+        )
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,111 @@
+"""The Discord client: wires settings, the session layer and the extensions together, and nothing else.
+
+Everything players see (commands, buttons, lobby and board messages, reminders, error answers) lives in
+``cogs``, loaded here as extensions by name.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+import discord
+from discord.ext import commands
+
+from bot.session import GameService, Session, Timekeeper, UndoDesk, open_session
+from bot.settings import Settings
+
+log = logging.getLogger(__name__)
+
+GAME_COGS = ("cogs.hedgehog", "cogs.whist", "cogs.treasure", "cogs.combat", "cogs.assassin")
+CORE_COGS = ("cogs.errors", "cogs.lobby", "cogs.announcer", "cogs.core", "cogs.ratings", "cogs.tournament")
+
+
+class PyramidBot(commands.Bot):
+    """The bot: one ``Session`` over one database, a cog per game and the core extensions."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        clock: Callable[[], datetime] = discord.utils.utcnow,
+        game_cogs: tuple[str, ...] | None = None,
+        new_seed: Callable[[], str] | None = None,
+    ) -> None:
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=discord.Intents.default(),
+            allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
+            help_command=None,
+        )
+        self.settings = settings
+        self.clock = clock
+        self.game_cogs = game_cogs if game_cogs is not None else GAME_COGS
+        self.new_seed = new_seed  # games' dice seeds; random unless given (tests fix them)
+        self._session: Session | None = None
+
+    @property
+    def session(self) -> Session:
+        """The session layer (available once ``setup_hook`` has run)."""
+        assert self._session is not None, "the bot has not been set up"
+        return self._session
+
+    @property
+    def service(self) -> GameService:
+        """The game service of the session layer."""
+        return self.session.games
+
+    @property
+    def timekeeper(self) -> Timekeeper:
+        """Clocks, reminders and vacations."""
+        return self.session.timekeeper
+
+    @property
+    def undo(self) -> UndoDesk:
+        """Undo by consent."""
+        return self.session.undo
+
+    async def setup_hook(self) -> None:
+        self._session = await open_session(
+            self.settings.database_url,
+            clock=self.clock,
+            new_seed=self.new_seed,
+            missed_turns_limit=self.settings.missed_turns_limit,
+            vacation_days_per_year=self.settings.vacation_days_per_year,
+        )
+        for name in (*self.game_cogs, *CORE_COGS):
+            await self.load_extension(name)
+        if self.settings.sync_commands:
+            await self.sync_commands()
+
+    async def sync_commands(self) -> None:
+        """Register the slash commands: to the development server when set (instant), else globally."""
+        if self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %s commands to development server %s", len(synced), self.settings.dev_guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %s commands globally", len(synced))
+
+    async def close(self) -> None:
+        """Stop the extensions, let moves in flight finish, disconnect, then close the database."""
+        for name in list(self.extensions):
+            await self.unload_extension(name)
+        if self._session is not None:
+            await self._session.games.drain()
+        await super().close()
+        if self._session is not None:
+            await self._session.close()
+            self._session = None
+
+    async def on_ready(self) -> None:
+        log.info("connected as %s to %s servers", self.user, len(self.guilds))
+
+
+def create_bot(settings: Settings | None = None, **kwargs: Any) -> PyramidBot:
+    """Build the bot from ``settings`` (default: the environment)."""
+    return PyramidBot(settings or Settings.from_env(), **kwargs)

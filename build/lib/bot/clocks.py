@@ -1,0 +1,50 @@
+"""Move clocks: deadlines, time banks and reminder thresholds, as pure functions of the times involved.
+
+A game with a clock gives the player to act ``clock_days`` per move.  An optional time bank adds to
+that: time used beyond ``clock_days`` is taken from the player's bank, and the deadline is the end
+of the move time plus whatever is left in the bank.  A player on vacation has their deadline pushed
+back until the vacation ends.  Reminders go out once each at half and at 80 % of the time allowed.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+REMINDER_FRACTIONS = (0.5, 0.8)
+DAY = 86_400
+
+
+def turn_deadline(
+    start: datetime, clock_days: int, bank_seconds: int | None, vacation_until: datetime | None
+) -> datetime:
+    """When the player who starts acting at ``start`` runs out of time."""
+    deadline = start + timedelta(days=clock_days, seconds=max(0, bank_seconds or 0))
+    if vacation_until is not None and vacation_until > start:
+        deadline += vacation_until - start
+    return deadline
+
+
+def bank_after_move(start: datetime, end: datetime, clock_days: int, bank_seconds: int | None) -> int | None:
+    """The bank left after a move that took from ``start`` to ``end`` (None when the game has no bank)."""
+    if bank_seconds is None:
+        return None
+    used = (end - start).total_seconds()
+    over = max(0.0, used - clock_days * DAY)
+    return max(0, int(bank_seconds - over))
+
+
+def reminder_times(start: datetime, deadline: datetime) -> tuple[datetime, ...]:
+    """The moments the reminders fall due (half and 80 % of the time allowed)."""
+    allowed = deadline - start
+    return tuple(start + allowed * fraction for fraction in REMINDER_FRACTIONS)
+
+
+def reminders_due(start: datetime, deadline: datetime, sent: int, now: datetime) -> int:
+    """How many reminders should have gone out by ``now`` (0, 1 or 2); at most one is sent per check."""
+    return sum(1 for moment in reminder_times(start, deadline) if moment <= now) if sent < 2 else sent
+
+
+def next_wake(start: datetime, deadline: datetime, sent: int) -> datetime:
+    """When the scheduler must next look at the game: the next unsent reminder, else the deadline."""
+    pending = reminder_times(start, deadline)[sent:]
+    return pending[0] if pending else deadline

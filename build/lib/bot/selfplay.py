@@ -1,0 +1,120 @@
+"""No-Discord mode: whole games with random legal players through the real service and storage."""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import games
+from bot.session import Actor, GameService, ServiceError, open_session, rules_for
+from bot.settings import Settings
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The selfplay options."""
+    parser.add_argument("game", help=f"one of: {', '.join(sorted(games.REGISTRY))}")
+    parser.add_argument("--players", type=int, default=None, help="seats per game (default: the game's minimum)")
+    parser.add_argument("--games", type=int, default=10, help="how many games to play")
+    parser.add_argument("--seed", type=int, default=1, help="seed for dice and the random players")
+    parser.add_argument("--out", type=Path, default=None, help="folder for the final board PNGs")
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
+    parser.add_argument("--database", default=None, help="database URL (default: a temporary SQLite file)")
+
+
+def parse_options(pairs: list[str]) -> dict[str, Any]:
+    """``["variant=short", "xeno=true"]`` -> a dict (values coerced by the game's option specs)."""
+    out: dict[str, Any] = {}
+    for pair in pairs:
+        name, _, value = pair.partition("=")
+        out[name.strip()] = value.strip()
+    return out
+
+
+async def play_one(
+    service: GameService,
+    game_name: str,
+    players: int,
+    options: dict[str, Any],
+    seed: str,
+    channel_id: int,
+    chooser: random.Random,
+) -> tuple[Any, int]:
+    """Play one game through the service; returns (final report, plies)."""
+    actors = [Actor(1000 + i, f"Player {i + 1}") for i in range(players)]
+    await service.new_game(
+        guild_id=1,
+        channel_id=channel_id,
+        game=game_name,
+        actor=actors[0],
+        options=options,
+        max_players=players,
+        seed=seed,
+        rated=False,  # random players: never rated
+    )
+    for actor in actors[1:]:
+        await service.join(channel_id, actor)
+    report = await service.start(channel_id, actors[0])
+    plies = 0
+    while report.outcome is None:
+        seat = report.to_move_seat
+        assert seat is not None
+        actor = actors[seat]
+        if report.needs_roll:
+            report = await service.roll(channel_id, actor)
+        else:
+            moves = await service.legal_moves(channel_id, actor.user_id)
+            notation = moves[chooser.randrange(len(moves))].value
+            report = await service.move(channel_id, actor, notation)
+        plies += 1
+    return report, plies
+
+
+async def run_selfplay(args: argparse.Namespace, settings: Settings) -> int:
+    """Play ``args.games`` games and print progress and outcomes; returns an exit status."""
+    if args.game not in games.REGISTRY:
+        print(f"Unknown game {args.game!r}; choose one of {', '.join(sorted(games.REGISTRY))}.", file=sys.stderr)
+        return 2
+    rules = rules_for(args.game)
+    players = args.players or rules.min_players
+    options = parse_options(args.option)
+    with tempfile.TemporaryDirectory() as tmp:
+        url = args.database or f"sqlite+aiosqlite:///{tmp}/selfplay.db"
+        session = await open_session(url, render=args.out is not None)
+        service = session.games
+        if args.out is not None:
+            args.out.mkdir(parents=True, exist_ok=True)
+        chooser = random.Random(args.seed)
+        started = time.perf_counter()
+        total_plies = 0
+        try:
+            for number in range(1, args.games + 1):
+                try:
+                    report, plies = await play_one(
+                        service, args.game, players, options, f"{args.seed}-{number}", number, chooser
+                    )
+                except ServiceError as error:
+                    print(f"Cannot play {rules.title}: {error}", file=sys.stderr)
+                    return 2
+                total_plies += plies
+                outcome = report.outcome
+                winners = ", ".join(report.game.name_at(s) for s in outcome.winners) or "nobody"
+                result = "draw" if outcome.is_draw else f"won by {winners}"
+                print(
+                    f"[{number}/{args.games}] {rules.title}: {result} after {plies} plies — {outcome.reason}",
+                    flush=True,
+                )
+                if args.out is not None and report.png is not None:
+                    (args.out / f"{args.game}-{number:03d}.png").write_bytes(report.png)
+        finally:
+            await session.close()
+        elapsed = time.perf_counter() - started
+        print(
+            f"{args.games} games, {total_plies} plies in {elapsed:.1f}s "
+            f"({total_plies / max(elapsed, 1e-9):.0f} plies/s through the service and database)"
+        )
+    return 0

@@ -1,0 +1,101 @@
+"""The session layer: the one gateway to every game and the only code that touches the database.
+
+Everything outside this package goes through ``Session``: its ``games`` service (lobby, moves,
+rolls, resignations, boards, deliveries), ``timekeeper`` (reminders, timeouts, vacations), ``undo``,
+``ratings`` and the tournament ``records``.  Every write to a game runs as one unit of work
+(``GameService.unit``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import datetime
+
+from bot.session.ratings import RatingService
+from bot.session.service import (
+    Actor,
+    Delivery,
+    GameInfo,
+    GameService,
+    MoveOption,
+    Report,
+    ServiceError,
+    catalogue,
+    outcome_from_json,
+    rules_for,
+)
+from bot.session.showcase import opening_picture
+from bot.session.store import GameRow, MoveRow, SeatRow, Store
+from bot.session.timekeeper import Reminder, TickResult, Timekeeper
+from bot.session.tournament_records import TournamentRecords
+from bot.session.undo import UndoDesk, UndoStatus
+
+__all__ = [
+    "Actor",
+    "Delivery",
+    "GameInfo",
+    "GameRow",
+    "GameService",
+    "MoveOption",
+    "MoveRow",
+    "RatingService",
+    "Reminder",
+    "Report",
+    "SeatRow",
+    "ServiceError",
+    "Session",
+    "TickResult",
+    "Timekeeper",
+    "UndoDesk",
+    "UndoStatus",
+    "catalogue",
+    "open_session",
+    "opening_picture",
+    "outcome_from_json",
+    "rules_for",
+]
+
+
+@dataclass
+class Session:
+    """Every service of the session layer over one database, built once per process."""
+
+    games: GameService
+    timekeeper: Timekeeper
+    undo: UndoDesk
+    ratings: RatingService
+    records: TournamentRecords
+    _store: Store
+
+    async def close(self) -> None:
+        """Wait for the work in flight, then close the database."""
+        await self.games.drain()
+        await self._store.close()
+
+
+async def open_session(
+    database_url: str,
+    *,
+    clock: Callable[[], datetime] | None = None,
+    new_seed: Callable[[], str] | None = None,
+    render: bool = True,
+    missed_turns_limit: int = 3,
+    vacation_days_per_year: int = 14,
+) -> Session:
+    """Open (and migrate) the database and build the services over it."""
+    store = await Store.open(database_url)
+    kwargs = {"clock": clock} if clock is not None else {}
+    games = GameService(store, render=render, new_seed=new_seed, **kwargs)
+    ratings = RatingService(store, **kwargs)
+    games.listeners.append(ratings.on_report)
+    return Session(
+        games=games,
+        timekeeper=Timekeeper(
+            games, missed_turns_limit=missed_turns_limit, vacation_days_per_year=vacation_days_per_year
+        ),
+        undo=UndoDesk(games),
+        ratings=ratings,
+        records=TournamentRecords(store),
+        _store=store,
+    )

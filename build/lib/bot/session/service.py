@@ -1,0 +1,910 @@
+"""The session service: the one gateway to every game, with no Discord in sight.
+
+Every write runs as one unit of work (``GameService.unit``): counted in flight (shutdown waits for it),
+under the channel's lock, with storage and rule errors translated into ``ServiceError``.  Inside it:
+load -> check the actor's seat and turn -> parse -> apply -> in ONE transaction append the move, store
+the state under the version check and record the event's delivery -> render -> tell the listeners
+(ratings, tournaments) -> report.  The cogs turn a ``Report`` into a Discord reply and mark its
+delivery done; a ``ServiceError`` becomes one ephemeral sentence.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import secrets
+from collections import OrderedDict, defaultdict
+from collections.abc import AsyncIterator, Callable, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import games as games_pkg
+from bot import clocks
+from bot.clocks import DAY
+from bot.session.store import (
+    ChannelBusy,
+    DeliveryRow,
+    GameRow,
+    MoveRow,
+    NewDelivery,
+    NewMove,
+    Store,
+    StoreError,
+)
+from bot.session.table_messages import TableMessage, TableMessages
+from games.base import GameError, NotYourTurn, OptionSpec, Outcome, Rules, resolve_options
+from games.playout import roll_rng, setup_rng
+from renderers import render_game
+
+log = logging.getLogger(__name__)
+
+Clock = Callable[[], datetime]
+STATE_CACHE_SIZE = 1024  # decoded states kept in memory; older ones are decoded again from the database
+DELIVERY_GRACE = timedelta(seconds=60)  # an interaction's own reply is overdue after this: announce it
+DELIVERY_LEASE = timedelta(seconds=120)  # a claimed delivery not marked done by then is claimed again
+STAMP = re.compile(r"^(?P<notation>.*?)\s*@(?P<ply>[0-9]{1,9})$", re.DOTALL)
+BOARD_CHANGED = (
+    "The board changed since you chose that move: it was already played, or another came first. "
+    "Look at the board and choose again."
+)
+
+
+def utcnow() -> datetime:
+    """The current UTC time."""
+    return datetime.now(UTC)
+
+
+class ServiceError(Exception):
+    """A refusal: one sentence for the player, nothing changed."""
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who is acting: a Discord member as the service sees them."""
+
+    user_id: int
+    name: str
+    can_manage: bool = False
+
+
+@dataclass
+class Report:
+    """What an action did, for the Discord layer to post."""
+
+    game: GameRow
+    rules: Rules
+    state: Any
+    lines: list[str] = field(default_factory=list)
+    png: bytes | None = None
+    last_move: Any = None
+    outcome: Outcome | None = None
+    turn_changed: bool = False
+    delivery_id: int | None = None
+
+    @property
+    def to_move_seat(self) -> int | None:
+        """The seat that must act now."""
+        return None if self.state is None else self.rules.to_move(self.state)
+
+    @property
+    def to_move_user(self) -> int | None:
+        """The user who must act now."""
+        seat = self.to_move_seat
+        return None if seat is None else self.game.user_at(seat)
+
+    @property
+    def needs_roll(self) -> bool:
+        """True when the player to move must roll next."""
+        return self.state is not None and self.outcome is None and self.rules.pending_roll(self.state)
+
+    def options(self) -> list[MoveOption]:
+        """The moves the player to act may make now (empty while a roll is pending or once over)."""
+        if self.state is None or self.outcome is not None or self.needs_roll or self.game.status != "active":
+            return []
+        return move_options(self.rules, self.state, self.game.ply)
+
+
+@dataclass(frozen=True)
+class MoveOption:
+    """A legal move as the Discord layer offers it: ``value`` carries the ply it was offered at.
+
+    ``kind`` says what sort of decision it is (the game's word: ``move``, ``counter``, ``decline``...),
+    ``label`` is short enough for a button or a menu, ``hint`` one sentence about it.
+    """
+
+    value: str
+    notation: str
+    label: str
+    description: str
+    kind: str = "move"
+    hint: str = ""
+    index: int = 0
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What the Discord layer may know of a game kind without importing its engine."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...]
+
+
+def move_options(rules: Rules, state: Any, ply: int) -> list[MoveOption]:
+    """Every legal move of ``state`` as offered to the player, stamped with ``ply``."""
+    out = []
+    for index, move in enumerate(rules.legal_moves(state)):
+        notation = rules.format_move(state, move)
+        description = rules.describe_move(state, move)
+        kind, label, hint = "move", notation, ""
+        if hasattr(rules, "choice"):  # TRANSITION: until every engine says what its decisions are
+            choice = rules.choice(state, move)
+            kind, label, hint = choice.kind, choice.label, choice.hint
+        out.append(MoveOption(stamp(notation, ply), notation, label, description, kind, hint, index))
+    return out
+
+
+def catalogue() -> list[GameInfo]:
+    """Every registered game, by name."""
+    return [
+        GameInfo(r.name, r.title, r.min_players, r.max_players, tuple(r.options))
+        for _, r in sorted(games_pkg.REGISTRY.items())
+    ]
+
+
+def stamp(notation: str, ply: int) -> str:
+    """A chosen move's value: its notation and the ply it was offered at (``R1 c1-c2 @12``)."""
+    return f"{notation} @{ply}"
+
+
+def unstamp(text: str) -> tuple[str, int | None]:
+    """The notation of a submitted move and the ply it was chosen at (None when typed by hand)."""
+    found = STAMP.match(text.strip())
+    if found is None:
+        return text, None
+    return found["notation"], int(found["ply"])
+
+
+def rules_for(name: str) -> Rules:
+    """The registered rules called ``name``."""
+    try:
+        return games_pkg.REGISTRY[name]
+    except KeyError:
+        raise ServiceError(f"There is no game called {name!r}.") from None
+
+
+def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
+    """The stored form of an outcome."""
+    return {
+        "ranks": list(outcome.ranks),
+        "reason": outcome.reason,
+        "scores": list(outcome.scores) if outcome.scores is not None else None,
+    }
+
+
+def outcome_from_json(data: dict[str, Any] | None) -> Outcome | None:
+    """An outcome back from its stored form."""
+    if not data:
+        return None
+    scores = data.get("scores")
+    return Outcome(tuple(data["ranks"]), data["reason"], tuple(scores) if scores is not None else None)
+
+
+class GameService:
+    """Creates, runs and records games; one instance per bot process."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        clock: Clock = utcnow,
+        render: bool = True,
+        new_seed: Callable[[], str] | None = None,
+    ) -> None:
+        self.store = store
+        self.clock = clock
+        self.new_seed = new_seed or (lambda: secrets.token_hex(8))
+        self.render_enabled = render
+        self._locks: defaultdict[int, asyncio.Lock] = defaultdict(asyncio.Lock)
+        self._cache: OrderedDict[int, tuple[int, Any]] = OrderedDict()  # game id -> (version, state)
+        self._in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
+        self.listeners: list[Callable[[Report], Any]] = []
+        self.tables = TableMessages(store)
+
+    # ------------------------------------------------------------------ the unit of work
+
+    @asynccontextmanager
+    async def unit(self, channel_id: int) -> AsyncIterator[None]:
+        """One unit of work on the game of ``channel_id``.
+
+        Counted in flight (shutdown waits for it), serialised by the channel's lock, and with every
+        storage or rules error turned into a ``ServiceError``: a refusal in one sentence, nothing written.
+        The version check of every write stays the guarantee when another process writes too.
+        """
+        self._in_flight += 1
+        self._idle.clear()
+        try:
+            async with self._locks[channel_id]:
+                try:
+                    yield
+                except (StoreError, GameError) as error:
+                    raise ServiceError(str(error)) from None
+        finally:
+            self._in_flight -= 1
+            if self._in_flight == 0:
+                self._idle.set()
+
+    @property
+    def in_flight(self) -> int:
+        """Units of work under way."""
+        return self._in_flight
+
+    async def drain(self, timeout: float = 10.0) -> None:
+        """Wait until the actions in progress have finished (clean shutdown)."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            log.warning("shutting down with %s actions still in progress", self._in_flight)
+
+    async def _live(self, channel_id: int) -> GameRow:
+        game = await self.store.live_game(channel_id)
+        if game is None:
+            raise ServiceError("There is no game running in this channel.")
+        return game
+
+    def rules_state(self, game: GameRow) -> Any:
+        """The stored state of ``game`` decoded afresh (bypassing the cache)."""
+        return rules_for(game.game).from_json(game.state)
+
+    def state_of(self, game: GameRow) -> Any:
+        """The engine state of a started game (cached by version)."""
+        cached = self._cache.get(game.id)
+        if cached is not None and cached[0] == game.version:
+            self._cache.move_to_end(game.id)
+            return cached[1]
+        if game.state is None:
+            raise ServiceError("This game has not started yet.")
+        state = rules_for(game.game).from_json(game.state)
+        self.remember(game, state)
+        return state
+
+    async def render(self, game: GameRow, state: Any, last_move: Any = None) -> bytes | None:
+        """The board of ``state`` as PNG bytes (drawn in a worker thread)."""
+        if not self.render_enabled or state is None:
+            return None
+        names = [game.name_at(s.seat) for s in game.seats]
+        return await asyncio.to_thread(render_game, game.game, state, last_move=last_move, names=names)
+
+    # ------------------------------------------------------------------ lobby
+
+    async def new_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game: str,
+        actor: Actor,
+        options: dict[str, Any] | None = None,
+        max_players: int | None = None,
+        clock_days: int | None = None,
+        bank_days: int | None = None,
+        thread_id: int | None = None,
+        parent_channel_id: int | None = None,
+        tournament_id: int | None = None,
+        seed: str | None = None,
+        seat_creator: bool = True,
+        rated: bool = True,
+    ) -> GameRow:
+        """Open a game in ``channel_id`` with ``actor`` seated first."""
+        rules = rules_for(game)
+        try:
+            resolved = resolve_options(rules.options, {k: v for k, v in (options or {}).items() if v is not None})
+        except GameError as error:
+            raise ServiceError(str(error)) from None
+        limit = max_players or rules.max_players
+        if not rules.min_players <= limit <= rules.max_players:
+            raise ServiceError(f"{rules.title} takes {rules.min_players} to {rules.max_players} players, not {limit}.")
+        try:  # a dry run at the largest table the lobby allows catches options that cannot seat it
+            rules.new_game(limit, resolved, setup_rng("check"))
+        except GameError as error:
+            raise ServiceError(str(error)) from None
+        async with self.unit(channel_id):
+            try:
+                game_id = await self.store.create_game(
+                    guild_id=guild_id,
+                    channel_id=channel_id,
+                    game=game,
+                    options=resolved,
+                    seed=seed or self.new_seed(),
+                    creator_id=actor.user_id,
+                    creator_name=actor.name,
+                    max_players=limit,
+                    now=self.clock(),
+                    clock_days=clock_days,
+                    bank_days=bank_days,
+                    thread_id=thread_id,
+                    parent_channel_id=parent_channel_id,
+                    tournament_id=tournament_id,
+                    seat_creator=seat_creator,
+                    rated=rated,
+                )
+            except ChannelBusy as error:
+                raise ServiceError(str(error)) from None
+            loaded = await self.store.game(game_id)
+            assert loaded is not None
+            return loaded
+
+    async def join(self, channel_id: int, actor: Actor) -> GameRow:
+        """Take the next free seat of the open game in ``channel_id``."""
+        async with self.unit(channel_id):
+            game = await self._live(channel_id)
+            if game.status != "open":
+                raise ServiceError("This game has already started.")
+            if game.seat_of(actor.user_id) is not None:
+                raise ServiceError("You are already in this game.")
+            if len(game.seats) >= game.max_players:
+                raise ServiceError(f"This game is full ({game.max_players} players).")
+            seated = [(s.user_id, s.display_name) for s in game.seats] + [(actor.user_id, actor.name)]
+            await self.store.set_seats(game, seated, self.clock())
+            return await self._reload(game)
+
+    async def leave(self, channel_id: int, actor: Actor) -> GameRow:
+        """Give up a seat before the start; the game closes when its last player leaves."""
+        async with self.unit(channel_id):
+            game = await self._live(channel_id)
+            if game.status != "open":
+                raise ServiceError("The game has started: use `/game resign` to leave it.")
+            if game.seat_of(actor.user_id) is None:
+                raise ServiceError("You are not in this game.")
+            seated = [(s.user_id, s.display_name) for s in game.seats if s.user_id != actor.user_id]
+            now = self.clock()
+            if not seated:
+                await self.store.update_game(game, now, status="aborted")
+            else:
+                await self.store.set_seats(game, seated, now)
+            return await self._reload(game)
+
+    async def start(self, channel_id: int, actor: Actor, *, token: str | None = None) -> Report:
+        """Deal the game out and begin.
+
+        The creator starts it, or a server manager; if the creator has left the lobby, any seated player.
+        """
+        async with self.unit(channel_id):
+            game = self._may_start(await self._live(channel_id), actor)
+            rules = rules_for(game.game)
+            count = len(game.seats)
+            try:
+                state = rules.new_game(count, game.options, setup_rng(game.seed))
+            except GameError as error:
+                raise ServiceError(str(error)) from None
+            now = self.clock()
+            if game.bank_days:
+                for row in game.seats:
+                    await self.store.update_seat(game, row.seat, now, bank_seconds=game.bank_days * DAY)
+                    game = await self._reload(game)
+            values = {
+                "status": "active",
+                "state": rules.to_json(state),
+                **await self._turn_fields(game, rules, state, now),
+            }
+            lines = [f"The game begins. {rules.status_line(state)}"]
+            ids = await self.store.update_game(
+                game, now, events=[report_event(lines, token, turn_changed=True)], **values
+            )
+            game = await self._reload(game)
+            self.remember(game, state)
+            report = Report(game, rules, state, lines, turn_changed=True, delivery_id=ids[0])
+            report.png = await self.render(game, state)
+            await self._notify(report)
+            return report
+
+    async def check_start(self, channel_id: int, actor: Actor) -> GameRow:
+        """The open game of ``channel_id`` if ``actor`` may start it now; refuses otherwise."""
+        return self._may_start(await self._live(channel_id), actor)
+
+    @staticmethod
+    def _may_start(game: GameRow, actor: Actor) -> GameRow:
+        rules = rules_for(game.game)
+        if game.status != "open":
+            raise ServiceError("This game has already started.")
+        creator_seated = game.seat_of(game.creator_id) is not None
+        may_start = actor.user_id == game.creator_id or actor.can_manage
+        if not may_start and not (not creator_seated and game.seat_of(actor.user_id) is not None):
+            raise ServiceError("Only the player who opened this game (or a server manager) can start it.")
+        count = len(game.seats)
+        if count < rules.min_players:
+            need = rules.min_players - count
+            raise ServiceError(f"{rules.title} needs {rules.min_players} players; {need} more must join.")
+        return game
+
+    async def create_seated_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game: str,
+        players: Sequence[Actor],
+        options: dict[str, Any] | None = None,
+        clock_days: int | None = None,
+        tournament_id: int | None = None,
+        thread_id: int | None = None,
+        parent_channel_id: int | None = None,
+    ) -> Report:
+        """Create a game with ``players`` seated in order and start it at once (tournament matches)."""
+        first = players[0]
+        await self.new_game(
+            guild_id=guild_id,
+            channel_id=channel_id,
+            game=game,
+            actor=first,
+            options=options,
+            max_players=len(players),
+            clock_days=clock_days,
+            tournament_id=tournament_id,
+            thread_id=thread_id,
+            parent_channel_id=parent_channel_id,
+        )
+        for player in players[1:]:
+            await self.join(channel_id, player)
+        return await self.start(channel_id, first)
+
+    # ------------------------------------------------------------------ play
+
+    async def move(self, channel_id: int, actor: Actor, notation: str, *, token: str | None = None) -> Report:
+        """Play ``notation`` for ``actor`` in the channel's game.
+
+        A move chosen from the suggestions carries the ply it was offered at (see ``stamp``); when the
+        game has moved on since, it is refused, so a retry or a double click never plays it twice.
+        """
+        text, offered_at = unstamp(notation)
+        async with self.unit(channel_id):
+            game, rules, state, seat = await self._turn_of(channel_id, actor, offered_at)
+            if rules.pending_roll(state):
+                raise ServiceError("Roll first: use the Roll button or the `roll` command.")
+            move = rules.parse_move(state, text)
+            if move not in rules.legal_moves(state):  # e.g. a clock-only default typed by hand
+                raise ServiceError(f"{quote(text)} is not one of your legal moves now.")
+            after = rules.apply(state, move)
+            return await self._commit(game, rules, state, [(seat, move, after, "move")], token)
+
+    async def roll(self, channel_id: int, actor: Actor, *, token: str | None = None) -> Report:
+        """Roll the dice for ``actor`` with the game's seeded RNG."""
+        async with self.unit(channel_id):
+            game, rules, state, seat = await self._turn_of(channel_id, actor)
+            if not rules.pending_roll(state):
+                raise ServiceError("There is nothing to roll now: make your move.")
+            move = rules.roll(state, roll_rng(game.seed, await self.store.count_rolls(game.id)))
+            after = rules.apply(state, move)
+            return await self._commit(game, rules, state, [(seat, move, after, "roll")], token)
+
+    async def resign(self, channel_id: int, actor: Actor, *, token: str | None = None) -> Report:
+        """``actor`` leaves the running game; the engine decides what follows."""
+        async with self.unit(channel_id):
+            game = await self._live(channel_id)
+            if game.status != "active":
+                raise ServiceError("The game has not started: use `leave` instead.")
+            seat = self._seat_in_play(game, actor)
+            rules = rules_for(game.game)
+            state = self.state_of(game)
+            line = f"{game.name_at(seat)} resigns."
+            after = rules.resign(state, seat)
+            entry = NewMove(seat, "resign", line, "resign", {})
+            event = report_event([line], token)
+            return await self.commit_entries(game, rules, after, [entry], [line], {seat: {"removed": 1}}, event=event)
+
+    async def abort(self, channel_id: int, actor: Actor) -> GameRow:
+        """End the channel's game with no result (creator or server manager)."""
+        async with self.unit(channel_id):
+            game = await self._live(channel_id)
+            if game.tournament_id is not None and not actor.can_manage:
+                raise ServiceError("This is a tournament match: ask an organiser to adjudicate it.")
+            if actor.user_id != game.creator_id and not actor.can_manage:
+                raise ServiceError("Only the game's creator or a server manager can abort it.")
+            await self.store.update_game(game, self.clock(), status="aborted", deadline=None)
+            self._cache.pop(game.id, None)
+            return await self._reload(game)
+
+    async def rematch(self, old: GameRow, actor: Actor) -> GameRow:
+        """Open a new game like ``old`` (same game, options, size and clock) in its channel."""
+        return await self.new_game(
+            guild_id=old.guild_id,
+            channel_id=old.channel_id,
+            game=old.game,
+            actor=actor,
+            options=old.options,
+            max_players=old.max_players,
+            clock_days=old.clock_days,
+            bank_days=old.bank_days,
+            thread_id=old.thread_id,
+            parent_channel_id=old.parent_channel_id,
+        )
+
+    async def legal_moves(self, channel_id: int, user_id: int) -> list[MoveOption]:
+        """Every move ``user_id`` may make now, each stamped with the ply; empty when it is not their turn."""
+        game = await self.store.live_game(channel_id)
+        if game is None or game.status != "active":
+            return []
+        rules = rules_for(game.game)
+        state = self.state_of(game)
+        seat = rules.to_move(state)
+        if seat is None or game.user_at(seat) != user_id or rules.pending_roll(state):
+            return []
+        return move_options(rules, state, game.ply)
+
+    async def choose(self, channel_id: int, actor: Actor, ply: int, index: int, *, token: str | None = None) -> Report:
+        """Play the ``index``-th legal move offered at ``ply`` (a button or a menu), if still current."""
+        game = await self._live(channel_id)
+        if game.status != "active" or game.state is None:
+            raise ServiceError("This game is not running.")
+        if ply != game.ply:
+            raise ServiceError(BOARD_CHANGED)
+        rules = rules_for(game.game)
+        state = self.state_of(game)
+        legal = rules.legal_moves(state)
+        if not 0 <= index < len(legal):
+            raise ServiceError(BOARD_CHANGED)
+        return await self.move(channel_id, actor, stamp(rules.format_move(state, legal[index]), ply), token=token)
+
+    # ------------------------------------------------------------------ the living message
+
+    async def table_message(self, game_id: int) -> TableMessage | None:
+        """The game's living message (its lobby, or the board of the turn under way)."""
+        return await self.tables.get(game_id)
+
+    async def set_table_message(self, message: TableMessage) -> None:
+        """Remember ``message`` as its game's living message."""
+        await self.tables.put(message, self.clock())
+
+    # ------------------------------------------------------------------ reading
+
+    async def game(self, game_id: int) -> GameRow | None:
+        """The game with ``game_id``."""
+        return await self.store.game(game_id)
+
+    async def live_game(self, channel_id: int) -> GameRow | None:
+        """The open or running game of ``channel_id``."""
+        return await self.store.live_game(channel_id)
+
+    async def latest_game(self, channel_id: int) -> GameRow | None:
+        """The live game of ``channel_id``, else its most recent one."""
+        return await self.store.latest_game(channel_id)
+
+    async def games_of_user(self, user_id: int, guild_id: int | None = None) -> list[GameRow]:
+        """The open and running games ``user_id`` sits in."""
+        return await self.store.games_of_user(user_id, guild_id)
+
+    async def to_move(self, game: GameRow) -> int | None:
+        """The seat that must act now in a started game."""
+        return None if game.state is None else rules_for(game.game).to_move(self.state_of(game))
+
+    async def player_prefs(self, guild_id: int | None, user_id: int) -> dict[str, Any]:
+        """A player's notification and vacation settings."""
+        return await self.store.player_prefs(guild_id, user_id)
+
+    async def set_notify(self, guild_id: int | None, user_id: int, mode: str) -> None:
+        """How ``user_id`` is reminded in ``guild_id``: ``dm``, ``mention`` or ``off``."""
+        if mode not in ("dm", "mention", "off"):
+            raise ServiceError("Reminders can be dm, mention or off.")
+        await self.store.set_player_prefs(guild_id, user_id, notify=mode)
+
+    async def force_deadline(self, game_id: int) -> bool:
+        """Make a running game's clock fall due now (a tournament round's deadline).
+
+        Returns True when the game is running (its clock is now due), False when it is not.
+        """
+        game = await self.store.game(game_id)
+        if game is None:
+            return False
+        async with self.unit(game.channel_id):
+            fresh = await self.store.game(game_id)
+            if fresh is None or fresh.status != "active":
+                return False
+            now = self.clock()
+            if fresh.deadline is None or fresh.deadline > now or fresh.wake_at is None:
+                await self.store.update_game(fresh, now, deadline=now, wake_at=now)
+            return True
+
+    async def board(self, channel_id: int) -> Report:
+        """The current (or last finished) game of the channel, rendered."""
+        game = await self.store.latest_game(channel_id)
+        if game is None:
+            raise ServiceError("There is no game in this channel yet.")
+        rules = rules_for(game.game)
+        if game.state is None:
+            return Report(game, rules, None, ["Waiting for players."])
+        state = self.state_of(game)
+        report = Report(game, rules, state, [rules.status_line(state)], outcome=outcome_from_json(game.outcome))
+        report.png = await self.render(game, state)
+        return report
+
+    async def history(self, channel_id: int) -> tuple[GameRow, list[MoveRow]]:
+        """The channel's current or last game and its move log."""
+        game = await self.store.latest_game(channel_id)
+        if game is None:
+            raise ServiceError("There is no game in this channel yet.")
+        return game, await self.store.moves(game.id)
+
+    async def rebuild(self, game: GameRow, upto: int | None = None) -> Any:
+        """The state after the first ``upto`` plies (all by default), replayed from the move log."""
+        rules = rules_for(game.game)
+        state = rules.new_game(len(game.seats), game.options, setup_rng(game.seed))
+        for row in (await self.store.moves(game.id))[:upto]:
+            state = replay_row(rules, state, row)
+        return state
+
+    async def replay_boards(
+        self, game: GameRow, progress: Callable[[int, int], Any] | None = None
+    ) -> tuple[list[bytes], list[str]]:
+        """The board after every ply, rebuilt from the log (first the starting position), with captions."""
+        rules = rules_for(game.game)
+        names = [game.name_at(s.seat) for s in game.seats]
+        state = rules.new_game(len(game.seats), game.options, setup_rng(game.seed))
+        log_rows = await self.store.moves(game.id)
+        states: list[tuple[Any, Any]] = [(state, None)]
+        for row in log_rows:
+            move = None if row.kind in ("resign", "removed") else rules.parse_move(state, row.notation)
+            state = replay_row(rules, state, row)
+            states.append((state, move))
+        boards: list[bytes] = []
+        captions = ["Start"] + [f"{row.ply + 1}/{len(log_rows)}: {row.description}"[:90] for row in log_rows]
+        for index, (frame_state, move) in enumerate(states):
+            boards.append(await asyncio.to_thread(render_game, game.game, frame_state, last_move=move, names=names))
+            if progress is not None and (index + 1) % 25 == 0:
+                result = progress(index + 1, len(states))
+                if asyncio.iscoroutine(result):
+                    await result
+        return boards, captions
+
+    # ------------------------------------------------------------------ internals
+
+    async def _turn_of(
+        self, channel_id: int, actor: Actor, offered_at: int | None = None
+    ) -> tuple[GameRow, Rules, Any, int]:
+        """The game, rules, state and seat of ``actor``, who must be the one to act now.
+
+        ``offered_at`` is the ply a chosen suggestion was offered at: a stale choice is refused first.
+        """
+        game = await self._live(channel_id)
+        if game.status != "active":
+            raise ServiceError("The game has not started yet: wait for the start.")
+        seat = self._seat_in_play(game, actor)
+        if offered_at is not None and offered_at != game.ply:
+            raise ServiceError(BOARD_CHANGED)
+        rules = rules_for(game.game)
+        state = self.state_of(game)
+        to_move = rules.to_move(state)
+        if to_move != seat:
+            who = game.name_at(to_move) if to_move is not None else "nobody"
+            raise ServiceError(str(NotYourTurn(f"It is not your turn: {who} is to move.")))
+        return game, rules, state, seat
+
+    @staticmethod
+    def _seat_in_play(game: GameRow, actor: Actor) -> int:
+        """The seat ``actor`` plays in ``game``; refuses outsiders and players who have left."""
+        seat = game.seat_of(actor.user_id)
+        if seat is None:
+            raise ServiceError("You are not playing in this game.")
+        if any(row.seat == seat and row.removed for row in game.seats):
+            raise ServiceError("You have left this game.")
+        return seat
+
+    async def _reload(self, game: GameRow) -> GameRow:
+        loaded = await self.store.game(game.id)
+        assert loaded is not None
+        return loaded
+
+    async def _turn_fields(
+        self, game: GameRow, rules: Rules, state: Any, now: datetime, banks: dict[int, int | None] | None = None
+    ) -> dict[str, Any]:
+        """Turn tracking and the clock: a new deadline whenever the seat to act changes."""
+        seat = rules.to_move(state)
+        if rules.outcome(state) is not None or seat is None:
+            return {"turn_seat": None, "turn_started_at": None, "deadline": None, "reminders_sent": 0, "wake_at": None}
+        if seat == game.turn_seat and game.status == "active" and game.turn_started_at is not None:
+            return {}
+        fields: dict[str, Any] = {
+            "turn_seat": seat,
+            "turn_started_at": now,
+            "deadline": None,
+            "reminders_sent": 0,
+            "wake_at": None,
+        }
+        if game.clock_days:
+            bank = (banks or {}).get(seat, next((r.bank_seconds for r in game.seats if r.seat == seat), None))
+            user_id = game.user_at(seat)
+            prefs = await self.store.player_prefs(game.guild_id, user_id) if user_id is not None else {}
+            deadline = clocks.turn_deadline(now, game.clock_days, bank, prefs.get("vacation_until"))
+            fields["deadline"] = deadline
+            fields["wake_at"] = clocks.next_wake(now, deadline, 0)
+        return fields
+
+    async def turn_fields_after_undo(self, game: GameRow, rules: Rules, state: Any, now: datetime) -> dict[str, Any]:
+        """Clock fields for a state restored by undo: the player to act gets a fresh deadline."""
+        return await self._turn_fields(replace(game, turn_seat=None, turn_started_at=None), rules, state, now)
+
+    def remember(self, game: GameRow, state: Any) -> None:
+        """Cache ``state`` as the state of ``game`` at its current version (the most recent games only)."""
+        self._cache[game.id] = (game.version, state)
+        self._cache.move_to_end(game.id)
+        while len(self._cache) > STATE_CACHE_SIZE:
+            self._cache.popitem(last=False)
+
+    def _charge_clock(self, game: GameRow, rules: Rules, after: Any, now: datetime) -> dict[int, dict[str, Any]]:
+        """When the turn leaves a seat: take overtime from its bank and clear its missed turns."""
+        seat = game.turn_seat
+        if seat is None or rules.to_move(after) == seat or game.turn_started_at is None:
+            return {}
+        updates: dict[str, Any] = {"missed_turns": 0}
+        row = next((r for r in game.seats if r.seat == seat), None)
+        if game.clock_days and row is not None and row.bank_seconds is not None:
+            updates["bank_seconds"] = clocks.bank_after_move(
+                game.turn_started_at, now, game.clock_days, row.bank_seconds
+            )
+        return {seat: updates}
+
+    async def _commit(
+        self,
+        game: GameRow,
+        rules: Rules,
+        before: Any,
+        steps: Sequence[tuple[int | None, Any, Any, str]],
+        token: str | None,
+    ) -> Report:
+        """Store moves a player made (charging their clock) and report them."""
+        entries: list[NewMove] = []
+        lines: list[str] = []
+        state = before
+        for seat, move, after, kind in steps:
+            description = rules.describe_move(state, move)
+            lines.append(description)
+            entries.append(NewMove(seat, rules.format_move(state, move), description, kind, rules.to_json(after)))
+            state = after
+        charged = self._charge_clock(game, rules, state, self.clock())
+        event = report_event(lines, token)
+        return await self.commit_entries(
+            game, rules, state, entries, lines, charged, last_move=steps[-1][1], event=event
+        )
+
+    async def commit_entries(
+        self,
+        game: GameRow,
+        rules: Rules,
+        state: Any,
+        entries: Sequence[NewMove],
+        lines: Sequence[str],
+        seat_updates: dict[int, dict[str, Any]],
+        last_move: Any = None,
+        *,
+        event: NewDelivery,
+    ) -> Report:
+        """Append ``entries`` leading to ``state`` and record ``event``, in one transaction; then render,
+        tell the listeners and report.  Called inside a unit of work, for players' moves and for entries
+        the session builds itself (resignations, clock timeouts)."""
+        now = self.clock()
+        outcome = rules.outcome(state)
+        last = entries[-1]
+        last.state = rules.to_json(state)
+        if outcome is not None:
+            last.status = "finished"
+            last.outcome = outcome_to_json(outcome)
+        banks = {seat: values["bank_seconds"] for seat, values in seat_updates.items() if "bank_seconds" in values}
+        last.extra_updates = await self._turn_fields(game, rules, state, now, banks)
+        turn_changed = bool(last.extra_updates.get("turn_started_at"))
+        event = replace(event, payload={**event.payload, "turn_changed": turn_changed})
+        game, ids = await self.store.append_moves(game, entries, now, seat_updates, events=[event])
+        self.remember(game, state)
+        report = Report(
+            game,
+            rules,
+            state,
+            list(lines),
+            last_move=last_move,
+            outcome=outcome,
+            turn_changed=turn_changed,
+            delivery_id=ids[0],
+        )
+        report.png = await self.render(game, state, last_move)
+        await self._notify(report)
+        return report
+
+    async def _notify(self, report: Report) -> None:
+        """Tell every listener; a listener's failure is logged and never undoes or hides the move."""
+        for listener in self.listeners:
+            try:
+                result = listener(report)
+                if asyncio.iscoroutine(result):
+                    await result
+            except Exception:
+                log.exception("listener %r failed on game %s", listener, report.game.id)
+
+    # ------------------------------------------------------------------ deliveries
+
+    async def delivered(self, *delivery_ids: int | None) -> None:
+        """Record that these events were announced (an interaction's reply, or the announcer's post)."""
+        await self.store.mark_delivered([i for i in delivery_ids if i is not None], self.clock())
+
+    async def claim_deliveries(self) -> list[Delivery]:
+        """Events to announce now: the scheduler's, and any whose interaction never got its reply.
+
+        Each is claimed for ``DELIVERY_LEASE``; call ``delivered`` once it is posted.
+        """
+        now = self.clock()
+        rows = await self.store.claim_deliveries(
+            now, grace_before=now - DELIVERY_GRACE, lease_before=now - DELIVERY_LEASE
+        )
+        out = []
+        for row in rows:
+            try:
+                out.append(await self._delivery(row))
+            except Exception:
+                log.exception("delivery %s of game %s cannot be rebuilt; dropped", row.id, row.game_id)
+                await self.store.mark_delivered([row.id], now)
+        return out
+
+    async def _delivery(self, row: DeliveryRow) -> Delivery:
+        game = await self.store.game(row.game_id)
+        if game is None:
+            raise LookupError(row.game_id)
+        if row.kind == "reminder":
+            return Delivery(row, game, None)
+        rules = rules_for(game.game)
+        state = self.state_of(game) if game.state is not None else None
+        outcome = outcome_from_json(game.outcome)
+        lines = [str(line) for line in row.payload.get("lines", [])]
+        report = Report(
+            game,
+            rules,
+            state,
+            lines,
+            outcome=outcome,
+            turn_changed=bool(row.payload.get("turn_changed")) and game.ply == row.ply,
+            delivery_id=row.id,
+        )
+        report.png = await self.render(game, state)
+        return Delivery(row, game, report)
+
+
+@dataclass(frozen=True)
+class Delivery:
+    """An event to announce: a report to post in the game's channel, or a reminder for one player."""
+
+    row: DeliveryRow
+    game: GameRow
+    report: Report | None
+
+    @property
+    def id(self) -> int:
+        """The delivery record's id."""
+        return self.row.id
+
+
+def report_event(
+    lines: Sequence[str], token: str | None, origin: str = "interaction", *, turn_changed: bool = False
+) -> NewDelivery:
+    """The delivery record of a reported action.
+
+    A player's action (``interaction``) is announced by its own reply, and by the announcer only when
+    that reply is overdue; the scheduler's events are announced by the announcer at once.
+    """
+    return NewDelivery("report", origin, {"lines": list(lines), "turn_changed": turn_changed}, token=token)
+
+
+def quote(text: str, limit: int = 24) -> str:
+    """A player's text echoed back short: ``xxxxxxxx…``."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def replay_row(rules: Rules, state: Any, row: MoveRow) -> Any:
+    """Apply one logged entry to ``state``: a move or roll by notation, or a seat leaving."""
+    if row.kind in ("resign", "removed"):
+        assert row.seat is not None
+        return rules.resign(state, row.seat)
+    return rules.apply(state, rules.parse_move(state, row.notation))

@@ -1,0 +1,675 @@
+"""Async storage over SQLAlchemy Core: games, seats and the append-only move log.
+
+Every write that changes a game bumps ``games.version`` with ``WHERE version = :expected``, inside
+one transaction with the rows it adds, so a lost race or a crash never leaves half a move.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import and_, event, func, insert, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+
+from bot.session import schema
+from bot.session.schema import ACTIVE_STATUSES, deliveries, games, moves, players, seats, undo_requests
+
+log = logging.getLogger(__name__)
+
+
+class StoreError(Exception):
+    """A storage refusal with a sentence fit for a player."""
+
+
+class ChannelBusy(StoreError):
+    """The channel already has a game that is open or running."""
+
+
+class StaleVersion(StoreError):
+    """The game changed between reading and writing: the write was not applied."""
+
+
+def aware(value: datetime | None) -> datetime | None:
+    """A UTC-aware datetime (SQLite hands back naive ones)."""
+    if value is None:
+        return None
+    return value if value.tzinfo else value.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A player's seat in a game."""
+
+    seat: int
+    user_id: int
+    display_name: str
+    bank_seconds: int | None = None
+    missed_turns: int = 0
+    removed: bool = False
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """A game as stored, with its seats in seat order."""
+
+    id: int
+    guild_id: int | None
+    channel_id: int
+    game: str
+    options: dict[str, Any]
+    seed: str
+    status: str
+    version: int
+    ply: int
+    state: dict[str, Any] | None
+    outcome: dict[str, Any] | None
+    creator_id: int
+    max_players: int
+    created_at: datetime
+    updated_at: datetime
+    seats: tuple[SeatRow, ...] = ()
+    clock_days: int | None = None
+    bank_days: int | None = None
+    turn_seat: int | None = None
+    turn_started_at: datetime | None = None
+    deadline: datetime | None = None
+    reminders_sent: int = 0
+    wake_at: datetime | None = None
+    thread_id: int | None = None
+    parent_channel_id: int | None = None
+    tournament_id: int | None = None
+    rated: bool = True
+
+    def after_write(self, now: datetime, values: dict[str, Any], seat_updates: dict[int, dict[str, Any]]) -> GameRow:
+        """This game as a successful versioned write of ``values`` (and seat changes) leaves it."""
+        changed_seats = tuple(
+            replace(row, **{k: bool(v) if k == "removed" else v for k, v in seat_updates.get(row.seat, {}).items()})
+            for row in self.seats
+        )
+        return replace(self, version=self.version + 1, updated_at=now, seats=changed_seats, **values)
+
+    def seat_of(self, user_id: int) -> int | None:
+        """The seat ``user_id`` holds, if any (removed seats included)."""
+        for seat in self.seats:
+            if seat.user_id == user_id:
+                return seat.seat
+        return None
+
+    def user_at(self, seat: int) -> int | None:
+        """The user holding ``seat``."""
+        for row in self.seats:
+            if row.seat == seat:
+                return row.user_id
+        return None
+
+    def name_at(self, seat: int) -> str:
+        """The display name at ``seat``."""
+        for row in self.seats:
+            if row.seat == seat:
+                return row.display_name
+        return f"seat {seat + 1}"
+
+
+@dataclass(frozen=True)
+class MoveRow:
+    """One entry of the move log."""
+
+    ply: int
+    seat: int | None
+    notation: str
+    description: str
+    kind: str
+    created_at: datetime
+
+
+@dataclass
+class NewMove:
+    """A move to append, with the state it leads to."""
+
+    seat: int | None
+    notation: str
+    description: str
+    kind: str
+    state: dict[str, Any]
+    status: str = "active"
+    outcome: dict[str, Any] | None = None
+    extra_updates: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class NewDelivery:
+    """An event to announce, recorded in the same transaction as the write that made it happen."""
+
+    kind: str  # report | reminder
+    origin: str  # interaction | scheduler
+    payload: dict[str, Any]
+    user_id: int | None = None
+    token: str | None = None
+
+
+@dataclass(frozen=True)
+class DeliveryRow:
+    """A recorded event, delivered or still to announce."""
+
+    id: int
+    game_id: int
+    channel_id: int
+    ply: int
+    kind: str
+    origin: str
+    user_id: int | None
+    payload: dict[str, Any]
+    token: str | None
+    created_at: datetime
+
+
+def _enable_sqlite_pragmas(engine: AsyncEngine) -> None:
+    @event.listens_for(engine.sync_engine, "connect")
+    def on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.close()
+
+
+class Store:
+    """The bot's database: open with ``await Store.open(url)``, close with ``await store.close()``."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self.engine = engine
+
+    @classmethod
+    async def open(cls, url: str, *, migrate: bool = True) -> Store:
+        """Connect (creating a SQLite file's folder if needed) and apply pending migrations."""
+        if url.startswith("sqlite"):
+            path = url.split("///", 1)[1] if "///" in url else ""
+            if path and path != ":memory:":
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(url)
+        if engine.dialect.name == "sqlite":
+            _enable_sqlite_pragmas(engine)
+        store = cls(engine)
+        if migrate:
+            async with engine.begin() as conn:
+                version = await conn.run_sync(schema.migrate)
+            log.info("database ready at schema version %s", version)
+        return store
+
+    async def close(self) -> None:
+        """Close every pooled connection."""
+        await self.engine.dispose()
+
+    # ------------------------------------------------------------------ reading
+
+    async def _load(self, conn: AsyncConnection, where: Any) -> GameRow | None:
+        row = (await conn.execute(select(games).where(where))).mappings().first()
+        if row is None:
+            return None
+        seat_rows = (
+            (await conn.execute(select(seats).where(seats.c.game_id == row["id"]).order_by(seats.c.seat)))
+            .mappings()
+            .all()
+        )
+        return _game_row(row, seat_rows)
+
+    async def game(self, game_id: int) -> GameRow | None:
+        """The game with ``game_id``."""
+        async with self.engine.connect() as conn:
+            return await self._load(conn, games.c.id == game_id)
+
+    async def live_game(self, channel_id: int) -> GameRow | None:
+        """The open or running game in ``channel_id``."""
+        async with self.engine.connect() as conn:
+            return await self._load(conn, and_(games.c.channel_id == channel_id, games.c.status.in_(ACTIVE_STATUSES)))
+
+    async def latest_game(self, channel_id: int) -> GameRow | None:
+        """The live game in ``channel_id``, else the most recent finished one."""
+        async with self.engine.connect() as conn:
+            game_id = (
+                await conn.execute(
+                    select(games.c.id).where(games.c.channel_id == channel_id).order_by(games.c.id.desc()).limit(1)
+                )
+            ).scalar()
+            if game_id is None:
+                return None
+            return await self._load(conn, games.c.id == game_id)
+
+    async def moves(self, game_id: int) -> list[MoveRow]:
+        """The move log of ``game_id`` in ply order."""
+        async with self.engine.connect() as conn:
+            rows = (
+                (await conn.execute(select(moves).where(moves.c.game_id == game_id).order_by(moves.c.ply)))
+                .mappings()
+                .all()
+            )
+        return [
+            MoveRow(r["ply"], r["seat"], r["notation"], r["description"], r["kind"], aware(r["created_at"]))
+            for r in rows
+        ]
+
+    async def games_of_user(self, user_id: int, guild_id: int | None = None, live_only: bool = True) -> list[GameRow]:
+        """Every game ``user_id`` sits in (in ``guild_id`` when given), read in one query."""
+        mine = select(seats.c.game_id).where(seats.c.user_id == user_id)
+        query = select(games, seats).join(seats, seats.c.game_id == games.c.id).where(games.c.id.in_(mine))
+        if guild_id is not None:
+            query = query.where(games.c.guild_id == guild_id)
+        if live_only:
+            query = query.where(games.c.status.in_(ACTIVE_STATUSES))
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query.order_by(games.c.id, seats.c.seat))).all()
+        grouped: dict[int, tuple[Any, list[Any]]] = {}
+        game_columns = [c.name for c in games.columns]
+        seat_columns = [c.name for c in seats.columns]
+        for row in rows:
+            values = tuple(row)
+            game_part = dict(zip(game_columns, values[: len(game_columns)], strict=True))
+            seat_part = dict(zip(seat_columns, values[len(game_columns) :], strict=True))
+            grouped.setdefault(game_part["id"], (game_part, []))[1].append(seat_part)
+        return [_game_row(game_part, seat_parts) for game_part, seat_parts in grouped.values()]
+
+    async def games_due(self, moment: datetime) -> list[int]:
+        """Ids of running games whose next reminder or deadline is at or before ``moment``."""
+        async with self.engine.connect() as conn:
+            return list(
+                (
+                    await conn.execute(
+                        select(games.c.id)
+                        .where(games.c.status == "active", games.c.wake_at.is_not(None), games.c.wake_at <= moment)
+                        .order_by(games.c.wake_at)
+                    )
+                )
+                .scalars()
+                .all()
+            )
+
+    async def count_rolls(self, game_id: int) -> int:
+        """How many dice rolls the game's log holds (the index of the next roll)."""
+        async with self.engine.connect() as conn:
+            return int(
+                (
+                    await conn.execute(
+                        select(func.count())
+                        .select_from(moves)
+                        .where(moves.c.game_id == game_id, moves.c.kind == "roll")
+                    )
+                ).scalar()
+                or 0
+            )
+
+    async def count_games(self) -> int:
+        """How many games the database holds (any status)."""
+        async with self.engine.connect() as conn:
+            return int((await conn.execute(select(func.count()).select_from(games))).scalar() or 0)
+
+    # ------------------------------------------------------------------ writing
+
+    async def create_game(
+        self,
+        *,
+        guild_id: int | None,
+        channel_id: int,
+        game: str,
+        options: dict[str, Any],
+        seed: str,
+        creator_id: int,
+        creator_name: str,
+        max_players: int,
+        now: datetime,
+        clock_days: int | None = None,
+        bank_days: int | None = None,
+        thread_id: int | None = None,
+        parent_channel_id: int | None = None,
+        tournament_id: int | None = None,
+        rated: bool = True,
+        seat_creator: bool = True,
+    ) -> int:
+        """Open a game in ``channel_id`` with its creator in seat 0; raises ``ChannelBusy``."""
+        try:
+            async with self.engine.begin() as conn:
+                result = await conn.execute(
+                    insert(games).values(
+                        guild_id=guild_id,
+                        channel_id=channel_id,
+                        game=game,
+                        options=options,
+                        seed=seed,
+                        status="open",
+                        version=0,
+                        ply=0,
+                        state=None,
+                        outcome=None,
+                        creator_id=creator_id,
+                        max_players=max_players,
+                        created_at=now,
+                        updated_at=now,
+                        clock_days=clock_days,
+                        bank_days=bank_days,
+                        thread_id=thread_id,
+                        parent_channel_id=parent_channel_id,
+                        tournament_id=tournament_id,
+                        rated=int(rated),
+                        reminders_sent=0,
+                    )
+                )
+                game_id = int(result.inserted_primary_key[0])
+                if seat_creator:
+                    await conn.execute(
+                        insert(seats).values(
+                            game_id=game_id,
+                            seat=0,
+                            user_id=creator_id,
+                            display_name=creator_name[:100],
+                            missed_turns=0,
+                            removed=0,
+                        )
+                    )
+                return game_id
+        except IntegrityError:
+            raise ChannelBusy(
+                "This channel already has a game; finish or abort it first, or use another channel."
+            ) from None
+
+    async def _bump(self, conn: AsyncConnection, game: GameRow, now: datetime, **values: Any) -> None:
+        result = await conn.execute(
+            update(games)
+            .where(games.c.id == game.id, games.c.version == game.version)
+            .values(version=game.version + 1, updated_at=now, **values)
+        )
+        if result.rowcount != 1:
+            raise StaleVersion("The game changed at the same moment; look at the board and try again.")
+
+    async def _record(
+        self, conn: AsyncConnection, game: GameRow, ply: int, now: datetime, events: Sequence[NewDelivery]
+    ) -> list[int]:
+        ids = []
+        for item in events:
+            result = await conn.execute(
+                insert(deliveries).values(
+                    game_id=game.id,
+                    channel_id=game.channel_id,
+                    ply=ply,
+                    kind=item.kind,
+                    origin=item.origin,
+                    user_id=item.user_id,
+                    payload=item.payload,
+                    token=item.token,
+                    created_at=now,
+                )
+            )
+            ids.append(int(result.inserted_primary_key[0]))
+        return ids
+
+    async def set_seats(self, game: GameRow, new_seats: Sequence[tuple[int, str]], now: datetime) -> None:
+        """Replace the lobby's seats (join/leave) in seat order."""
+        async with self.engine.begin() as conn:
+            await self._bump(conn, game, now)
+            await conn.execute(seats.delete().where(seats.c.game_id == game.id))
+            if new_seats:
+                await conn.execute(
+                    insert(seats),
+                    [
+                        {
+                            "game_id": game.id,
+                            "seat": i,
+                            "user_id": uid,
+                            "display_name": name[:100],
+                            "missed_turns": 0,
+                            "removed": 0,
+                        }
+                        for i, (uid, name) in enumerate(new_seats)
+                    ],
+                )
+
+    async def update_game(
+        self, game: GameRow, now: datetime, *, events: Sequence[NewDelivery] = (), **values: Any
+    ) -> list[int]:
+        """Change columns of ``game`` under the version check, recording ``events``; returns their ids."""
+        async with self.engine.begin() as conn:
+            await self._bump(conn, game, now, **values)
+            return await self._record(conn, game, values.get("ply", game.ply), now, events)
+
+    async def update_seat(self, game: GameRow, seat: int, now: datetime, **values: Any) -> None:
+        """Change a seat's columns (missed turns, bank, removal) under the game's version check."""
+        async with self.engine.begin() as conn:
+            await self._bump(conn, game, now)
+            await conn.execute(update(seats).where(seats.c.game_id == game.id, seats.c.seat == seat).values(**values))
+
+    async def append_moves(
+        self,
+        game: GameRow,
+        new: Sequence[NewMove],
+        now: datetime,
+        seat_updates: dict[int, dict[str, Any]] | None = None,
+        events: Sequence[NewDelivery] = (),
+    ) -> tuple[GameRow, list[int]]:
+        """Append moves, store the resulting state and record ``events``, all in ONE transaction.
+
+        Written under the version check.  Returns the game as it now stands in the database (no second
+        read needed) and the ids of the recorded events.
+        """
+        last = new[-1]
+        async with self.engine.begin() as conn:
+            await self._bump(
+                conn,
+                game,
+                now,
+                ply=game.ply + len(new),
+                state=last.state,
+                status=last.status,
+                outcome=last.outcome,
+                **last.extra_updates,
+            )
+            await conn.execute(
+                insert(moves),
+                [
+                    {
+                        "game_id": game.id,
+                        "ply": game.ply + i,
+                        "seat": m.seat,
+                        "notation": m.notation,
+                        "description": m.description,
+                        "kind": m.kind,
+                        "created_at": now,
+                    }
+                    for i, m in enumerate(new)
+                ],
+            )
+            for seat, values in (seat_updates or {}).items():
+                await conn.execute(
+                    update(seats).where(seats.c.game_id == game.id, seats.c.seat == seat).values(**values)
+                )
+            ids = await self._record(conn, game, game.ply + len(new), now, events)
+        written = game.after_write(
+            now,
+            {
+                "ply": game.ply + len(new),
+                "state": last.state,
+                "status": last.status,
+                "outcome": last.outcome,
+                **last.extra_updates,
+            },
+            seat_updates or {},
+        )
+        return written, ids
+
+    async def truncate_moves(
+        self,
+        game: GameRow,
+        keep: int,
+        state: dict[str, Any],
+        now: datetime,
+        *,
+        events: Sequence[NewDelivery] = (),
+        **values: Any,
+    ) -> list[int]:
+        """Take back every move from ply ``keep`` on (undo by consent), store the rebuilt state, clear the
+        undo request and record ``events``, in one transaction."""
+        async with self.engine.begin() as conn:
+            await self._bump(conn, game, now, ply=keep, state=state, **values)
+            await conn.execute(moves.delete().where(moves.c.game_id == game.id, moves.c.ply >= keep))
+            await conn.execute(undo_requests.delete().where(undo_requests.c.game_id == game.id))
+            return await self._record(conn, game, keep, now, events)
+
+    # ------------------------------------------------------------------ players and undo
+
+    async def player_prefs(self, guild_id: int | None, user_id: int) -> dict[str, Any]:
+        """A player's notification and vacation settings (defaults when never set)."""
+        async with self.engine.connect() as conn:
+            row = (
+                (
+                    await conn.execute(
+                        select(players).where(players.c.guild_id == (guild_id or 0), players.c.user_id == user_id)
+                    )
+                )
+                .mappings()
+                .first()
+            )
+        if row is None:
+            return {"notify": "dm", "vacation_until": None, "vacation_year": None, "vacation_used_days": 0}
+        data = dict(row)
+        data["vacation_until"] = aware(data["vacation_until"])
+        return data
+
+    async def set_player_prefs(self, guild_id: int | None, user_id: int, **values: Any) -> None:
+        """Create or change a player's settings in one statement (an upsert)."""
+        key = {"guild_id": guild_id or 0, "user_id": user_id}
+        dialect = self.engine.dialect.name
+        if dialect == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert as upsert
+        else:
+            from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
+        statement = upsert(players).values(**key, **values)
+        statement = statement.on_conflict_do_update(index_elements=["guild_id", "user_id"], set_=values)
+        async with self.engine.begin() as conn:
+            await conn.execute(statement)
+
+    async def undo_request(self, game_id: int) -> dict[str, Any] | None:
+        """The pending undo request of a game, if any."""
+        async with self.engine.connect() as conn:
+            row = (
+                (await conn.execute(select(undo_requests).where(undo_requests.c.game_id == game_id))).mappings().first()
+            )
+        return dict(row) if row else None
+
+    async def set_undo_request(self, game_id: int, values: dict[str, Any] | None) -> None:
+        """Store (or clear, with None) the game's pending undo request."""
+        async with self.engine.begin() as conn:
+            await conn.execute(undo_requests.delete().where(undo_requests.c.game_id == game_id))
+            if values is not None:
+                fields = {k: v for k, v in values.items() if k != "game_id"}
+                await conn.execute(insert(undo_requests).values(game_id=game_id, **fields))
+
+    # ------------------------------------------------------------------ deliveries
+
+    async def claim_deliveries(
+        self, now: datetime, *, grace_before: datetime, lease_before: datetime, limit: int = 50
+    ) -> list[DeliveryRow]:
+        """Claim events still to announce: the scheduler's at once, an interaction's once its own reply is
+        overdue (created before ``grace_before``); a claim older than ``lease_before`` is taken over."""
+        pending = and_(
+            deliveries.c.delivered_at.is_(None),
+            (deliveries.c.claimed_at.is_(None)) | (deliveries.c.claimed_at < lease_before),
+            (deliveries.c.origin == "scheduler") | (deliveries.c.created_at < grace_before),
+        )
+        claimed = []
+        async with self.engine.begin() as conn:
+            rows = (
+                (await conn.execute(select(deliveries).where(pending).order_by(deliveries.c.id).limit(limit)))
+                .mappings()
+                .all()
+            )
+            for row in rows:
+                result = await conn.execute(
+                    update(deliveries).where(deliveries.c.id == row["id"], pending).values(claimed_at=now)
+                )
+                if result.rowcount == 1:
+                    claimed.append(_delivery_row(row))
+        return claimed
+
+    async def mark_delivered(self, delivery_ids: Sequence[int], now: datetime) -> None:
+        """Record that these events were announced."""
+        if not delivery_ids:
+            return
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                update(deliveries).where(deliveries.c.id.in_(list(delivery_ids))).values(delivered_at=now)
+            )
+
+    async def undelivered(self) -> list[DeliveryRow]:
+        """Every event not yet announced, oldest first."""
+        async with self.engine.connect() as conn:
+            rows = (
+                (
+                    await conn.execute(
+                        select(deliveries).where(deliveries.c.delivered_at.is_(None)).order_by(deliveries.c.id)
+                    )
+                )
+                .mappings()
+                .all()
+            )
+        return [_delivery_row(row) for row in rows]
+
+
+def _delivery_row(row: Any) -> DeliveryRow:
+    return DeliveryRow(
+        id=row["id"],
+        game_id=row["game_id"],
+        channel_id=row["channel_id"],
+        ply=row["ply"],
+        kind=row["kind"],
+        origin=row["origin"],
+        user_id=row["user_id"],
+        payload=dict(row["payload"] or {}),
+        token=row["token"],
+        created_at=aware(row["created_at"]),
+    )
+
+
+def _game_row(row: Any, seat_rows: Sequence[Any]) -> GameRow:
+    return GameRow(
+        id=row["id"],
+        guild_id=row["guild_id"],
+        channel_id=row["channel_id"],
+        game=row["game"],
+        options=dict(row["options"] or {}),
+        seed=row["seed"],
+        status=row["status"],
+        version=row["version"],
+        ply=row["ply"],
+        state=row["state"],
+        outcome=row["outcome"],
+        creator_id=row["creator_id"],
+        max_players=row["max_players"],
+        created_at=aware(row["created_at"]),
+        updated_at=aware(row["updated_at"]),
+        seats=tuple(
+            SeatRow(
+                s["seat"],
+                s["user_id"],
+                s["display_name"],
+                s["bank_seconds"],
+                s["missed_turns"] or 0,
+                bool(s["removed"]),
+            )
+            for s in seat_rows
+        ),
+        clock_days=row["clock_days"],
+        bank_days=row["bank_days"],
+        turn_seat=row["turn_seat"],
+        turn_started_at=aware(row["turn_started_at"]),
+        deadline=aware(row["deadline"]),
+        reminders_sent=row["reminders_sent"] or 0,
+        wake_at=aware(row["wake_at"]),
+        thread_id=row["thread_id"],
+        parent_channel_id=row["parent_channel_id"],
+        tournament_id=row["tournament_id"],
+        rated=bool(row["rated"]),
+    )

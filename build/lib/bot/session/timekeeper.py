@@ -1,0 +1,213 @@
+"""Deadlines, reminders, timeouts and vacations: the session side of asynchronous play.
+
+``Timekeeper.tick`` is called by the scheduler (and once at start-up, to catch up after downtime).
+Each due game is handled as its own unit of work: written under the version check together with the
+delivery record of what must be told, *before* anything is sent.  A deadline that passed while the
+bot was offline is therefore acted on exactly once, no reminder is written twice, and one game's
+failure is logged with its id and never stops the others: what each game committed is announced by
+the announcer from its delivery record, whatever happens to the games after it.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Any
+
+from bot import clocks
+from bot.session.service import GameService, ServiceError, report_event, rules_for
+from bot.session.store import GameRow, NewDelivery, NewMove
+from games.playout import roll_rng
+
+log = logging.getLogger(__name__)
+
+MAX_FORCED_STEPS = 64
+
+
+@dataclass(frozen=True)
+class Reminder:
+    """A reminder to send to ``user_id``: their turn in a game, with the time they have left."""
+
+    user_id: int
+    game_id: int
+    channel_id: int
+    title: str
+    seconds_left: int
+
+    @classmethod
+    def from_payload(cls, payload: dict[str, Any]) -> Reminder:
+        """The reminder back from its delivery record."""
+        return cls(
+            int(payload["user_id"]),
+            int(payload["game_id"]),
+            int(payload["channel_id"]),
+            str(payload["title"]),
+            int(payload["seconds_left"]),
+        )
+
+
+@dataclass(frozen=True)
+class TickResult:
+    """What one clock check did."""
+
+    reminders: int = 0
+    timeouts: int = 0
+    failed: tuple[int, ...] = ()  # ids of games whose check failed (logged; tried again next tick)
+
+
+class Timekeeper:
+    """Acts on due deadlines and reminders; grants vacations."""
+
+    def __init__(self, service: GameService, *, missed_turns_limit: int = 3, vacation_days_per_year: int = 14) -> None:
+        self.service = service
+        self.missed_turns_limit = max(1, missed_turns_limit)
+        self.vacation_days_per_year = vacation_days_per_year
+
+    async def tick(self) -> TickResult:
+        """Handle every game whose next reminder or deadline has come, each on its own."""
+        reminders = timeouts = 0
+        failed: list[int] = []
+        for game_id in await self.service.store.games_due(self.service.clock()):
+            try:
+                done = await self._handle(game_id)
+            except ServiceError as error:  # a move landed at the same moment: look again next tick
+                log.info("clock check of game %s skipped: %s", game_id, error)
+                continue
+            except Exception:
+                log.exception("clock check of game %s failed", game_id)
+                failed.append(game_id)
+                continue
+            reminders += done == "reminder"
+            timeouts += done == "timeout"
+        return TickResult(reminders, timeouts, tuple(failed))
+
+    async def _handle(self, game_id: int) -> str | None:
+        store = self.service.store
+        game = await store.game(game_id)
+        if game is None:
+            return None
+        async with self.service.unit(game.channel_id):
+            game = await store.game(game_id)
+            now = self.service.clock()
+            if game is None or game.status != "active" or game.deadline is None or game.wake_at is None:
+                return None
+            if game.wake_at > now:
+                return None
+            if now >= game.deadline:
+                await self._time_out(game)
+                return "timeout"
+            return "reminder" if await self._remind(game) else None
+
+    async def _remind(self, game: GameRow) -> bool:
+        now = self.service.clock()
+        assert game.turn_started_at is not None and game.deadline is not None
+        due = clocks.reminders_due(game.turn_started_at, game.deadline, game.reminders_sent, now)
+        wake = clocks.next_wake(game.turn_started_at, game.deadline, due)
+        user_id = game.user_at(game.turn_seat) if game.turn_seat is not None else None
+        events = []
+        if due > game.reminders_sent and user_id is not None:
+            reminder = Reminder(
+                user_id,
+                game.id,
+                game.channel_id,
+                rules_for(game.game).title,
+                int((game.deadline - now).total_seconds()),
+            )
+            events.append(NewDelivery("reminder", "scheduler", reminder.__dict__, user_id=user_id))
+        # written with its delivery record: a reminder is never sent twice, nor lost if the bot stops here
+        await self.service.store.update_game(game, now, events=events, reminders_sent=due, wake_at=wake)
+        return bool(events)
+
+    async def _time_out(self, game: GameRow) -> None:
+        service = self.service
+        rules = rules_for(game.game)
+        state = service.state_of(game)
+        seat = game.turn_seat
+        assert seat is not None
+        name = game.name_at(seat)
+        active = [row for row in game.seats if not row.removed]
+        missed = next((row.missed_turns for row in game.seats if row.seat == seat), 0) + 1
+        lines: list[str] = []
+        entries: list[NewMove] = []
+        seat_updates: dict[int, dict[str, Any]] = {seat: {"missed_turns": missed}}
+        if len(active) <= 2 or missed >= self.missed_turns_limit:
+            verb = "loses on time" if len(active) <= 2 else f"missed {missed} turns and is removed from the game"
+            line = f"{name} ran out of time and {verb}."
+            state = rules.resign(state, seat)
+            entries.append(NewMove(seat, "timeout", line, "removed", rules.to_json(state)))
+            seat_updates[seat]["removed"] = 1
+            lines.append(line)
+        else:
+            lines.append(
+                f"{name} ran out of time ({missed} of {self.missed_turns_limit} missed turns allowed): "
+                "the turn is played for them."
+            )
+            state = await self._forced_turn(game, rules, state, seat, entries, lines, seat_updates)
+        event = report_event(lines, None, "scheduler")
+        await service.commit_entries(game, rules, state, entries, lines, seat_updates, event=event)
+
+    async def _forced_turn(
+        self,
+        game: GameRow,
+        rules: Any,
+        state: Any,
+        seat: int,
+        entries: list[NewMove],
+        lines: list[str],
+        seat_updates: dict[int, dict[str, Any]],
+    ) -> Any:
+        """Roll and take the safe default for an absent player until the turn leaves them."""
+        rolls = await self.service.store.count_rolls(game.id)
+        for _ in range(MAX_FORCED_STEPS):
+            if rules.outcome(state) is not None or rules.to_move(state) != seat:
+                return state
+            if rules.pending_roll(state):
+                move, kind = rules.roll(state, roll_rng(game.seed, rolls)), "roll"
+                rolls += 1
+            else:
+                move, kind = rules.timeout_move(state), "move"
+                if move is None:
+                    line = f"{game.name_at(seat)} must decide here and cannot be replaced, so leaves the game."
+                    state = rules.resign(state, seat)
+                    entries.append(NewMove(seat, "timeout", line, "removed", rules.to_json(state)))
+                    seat_updates[seat]["removed"] = 1
+                    lines.append(line)
+                    return state
+            description = rules.describe_move(state, move) + " (by the clock)"
+            entries.append(NewMove(seat, rules.format_move(state, move), description, kind, {}))
+            state = rules.apply(state, move)
+            entries[-1].state = rules.to_json(state)
+            lines.append(description)
+        return state
+
+    async def vacation(self, guild_id: int | None, user_id: int, days: int) -> tuple[list[GameRow], int]:
+        """Pause ``user_id``'s clocks for ``days``; returns their games in the guild and days left this year."""
+        now = self.service.clock()
+        store = self.service.store
+        prefs = await store.player_prefs(guild_id, user_id)
+        used = prefs["vacation_used_days"] if prefs.get("vacation_year") == now.year else 0
+        left = self.vacation_days_per_year - used
+        if days < 1:
+            raise ServiceError("A vacation lasts at least one day.")
+        if days > left:
+            raise ServiceError(f"You have {left} vacation day{'s' if left != 1 else ''} left this year.")
+        start = max(now, prefs["vacation_until"] or now)
+        until = start + timedelta(days=days)
+        await store.set_player_prefs(
+            guild_id, user_id, vacation_until=until, vacation_year=now.year, vacation_used_days=used + days
+        )
+        affected = await store.games_of_user(user_id, guild_id)
+        for game in affected:
+            if game.status != "active" or game.deadline is None or game.turn_seat is None:
+                continue
+            if game.user_at(game.turn_seat) != user_id:
+                continue
+            async with self.service.unit(game.channel_id):
+                fresh = await store.game(game.id)
+                if fresh is None or fresh.deadline is None or fresh.turn_started_at is None:
+                    continue
+                deadline = fresh.deadline + timedelta(days=days)
+                wake = clocks.next_wake(fresh.turn_started_at, deadline, fresh.reminders_sent)
+                await store.update_game(fresh, now, deadline=deadline, wake_at=wake)
+        return affected, left - days

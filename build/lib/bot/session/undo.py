@@ -1,0 +1,124 @@
+"""Undo by consent: a player asks, every other player still in the game accepts, the move is taken back.
+
+What is taken back: the most recent move that was not a dice roll, with every entry after it (the
+dice rolled after it).  The state is rebuilt from the shortened move log.  Dice are drawn from the
+game's seed and the number of rolls so far, so a roll taken back comes up the same when rolled again:
+undoing cannot re-roll the dice.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bot.session.service import Actor, GameService, Report, ServiceError, report_event, rules_for
+from bot.session.store import GameRow, MoveRow
+
+
+@dataclass
+class UndoStatus:
+    """Where an undo request stands after an action on it."""
+
+    game: GameRow
+    requester_id: int
+    waiting_for: list[int]
+    target: MoveRow
+    report: Report | None = None
+    refused_by: int | None = None
+
+
+def undo_target(log: list[MoveRow]) -> MoveRow | None:
+    """The entry an undo takes back to: the last move that is not a roll, a resignation or a timeout."""
+    for row in reversed(log):
+        if row.kind == "move":
+            return row
+        if row.kind in ("resign", "removed"):
+            return None
+    return None
+
+
+def players_in(game: GameRow) -> list[int]:
+    """Users still playing (not resigned or removed)."""
+    return [row.user_id for row in game.seats if not row.removed]
+
+
+class UndoDesk:
+    """Requests, answers and carries out undos."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    async def request(self, channel_id: int, actor: Actor, *, token: str | None = None) -> UndoStatus:
+        """Ask to take back the last move; carried out at once when nobody else must agree."""
+        service = self.service
+        async with service.unit(channel_id):
+            game = await service.store.live_game(channel_id)
+            if game is None or game.status != "active":
+                raise ServiceError("There is no running game in this channel.")
+            if actor.user_id not in players_in(game):
+                raise ServiceError("Only players in this game can ask for an undo.")
+            pending = await service.store.undo_request(game.id)
+            if pending is not None and pending["ply"] == game.ply:
+                raise ServiceError("An undo request is already waiting for answers.")
+            target = undo_target(await service.store.moves(game.id))
+            if target is None:
+                raise ServiceError("There is no move to take back.")
+            accepted = [actor.user_id]
+            await service.store.set_undo_request(
+                game.id,
+                {
+                    "ply": game.ply,
+                    "requester_id": actor.user_id,
+                    "accepted": accepted,
+                    "created_at": service.clock(),
+                },
+            )
+            return await self._maybe_apply(game, actor.user_id, accepted, target, token)
+
+    async def answer(self, game_id: int, actor: Actor, accept: bool, *, token: str | None = None) -> UndoStatus:
+        """Accept or refuse the pending request of ``game_id``."""
+        service = self.service
+        game = await service.store.game(game_id)
+        if game is None:
+            raise ServiceError("That game no longer exists.")
+        async with service.unit(game.channel_id):
+            game = await service.store.game(game_id)
+            assert game is not None
+            pending = await service.store.undo_request(game.id)
+            if pending is None or game.status != "active" or pending["ply"] != game.ply:
+                raise ServiceError("There is no undo request waiting: the game has moved on.")
+            if actor.user_id not in players_in(game):
+                raise ServiceError("Only players in this game can answer an undo request.")
+            target = undo_target(await service.store.moves(game.id))
+            assert target is not None
+            if not accept:
+                await service.store.set_undo_request(game.id, None)
+                return UndoStatus(game, pending["requester_id"], [], target, refused_by=actor.user_id)
+            if actor.user_id in pending["accepted"]:
+                raise ServiceError("You have already accepted this undo.")
+            accepted = [*pending["accepted"], actor.user_id]
+            await service.store.set_undo_request(game.id, {**pending, "accepted": accepted})
+            return await self._maybe_apply(game, pending["requester_id"], accepted, target, token)
+
+    async def _maybe_apply(
+        self, game: GameRow, requester: int, accepted: list[int], target: MoveRow, token: str | None
+    ) -> UndoStatus:
+        waiting = [uid for uid in players_in(game) if uid not in accepted]
+        status = UndoStatus(game, requester, waiting, target)
+        if waiting:
+            return status
+        service = self.service
+        rules = rules_for(game.game)
+        state = await service.rebuild(game, upto=target.ply)
+        now = service.clock()
+        fields = await service.turn_fields_after_undo(game, rules, state, now)
+        taken = f"{target.notation}" + (" and the dice after it" if game.ply - target.ply > 1 else "")
+        lines = [f"By agreement, {taken} is taken back."]
+        event = report_event(lines, token, turn_changed=True)
+        ids = await service.store.truncate_moves(game, target.ply, rules.to_json(state), now, events=[event], **fields)
+        fresh = await service.store.game(game.id)
+        assert fresh is not None
+        service.remember(fresh, state)
+        report = Report(fresh, rules, state, lines, turn_changed=True, delivery_id=ids[0])
+        report.png = await service.render(fresh, state)
+        status.game, status.report = fresh, report
+        return status

@@ -1,0 +1,145 @@
+"""The announcer: runs the clock and posts every committed event that no reply has announced.
+
+Each minute (and once at start-up, to catch up after downtime) it asks the timekeeper to act on due
+reminders and deadlines, then claims the delivery records still to announce: the scheduler's events
+(reminders, timeouts) and any move whose player never got an answer (the process stopped between the
+commit and the reply).  Each is posted once (a move's answer edits the player's deferred response
+while its token is valid, else goes to the game's channel) and then marked delivered.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+from typing import TYPE_CHECKING
+
+import discord
+from discord.ext import commands, tasks
+
+from bot.session import Delivery, Reminder
+from cogs import table
+from cogs.messages import NO_PINGS, only_user, reminder_text, report_payload, report_view
+from cogs.table import as_edit
+
+if TYPE_CHECKING:
+    from bot.client import PyramidBot
+
+log = logging.getLogger(__name__)
+
+TOKEN_LIFETIME = timedelta(minutes=14)  # Discord keeps an interaction token for 15 minutes
+
+
+class Announcer(commands.Cog):
+    """Clock checks, reminders and the delivery of recorded events."""
+
+    def __init__(self, bot: PyramidBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.clock_loop.change_interval(seconds=self.bot.settings.scheduler_interval_seconds)
+        self.clock_loop.start()
+
+    async def cog_unload(self) -> None:
+        self.clock_loop.cancel()
+
+    @tasks.loop(seconds=60)
+    async def clock_loop(self) -> None:
+        """Act on due deadlines and reminders, then announce what is pending."""
+        try:
+            await self.bot.timekeeper.tick()
+        except Exception:
+            log.exception("clock check failed")
+        await self.flush()
+
+    @clock_loop.before_loop
+    async def _before_clock(self) -> None:
+        await self.bot.wait_until_ready()
+
+    async def flush(self) -> int:
+        """Announce every event waiting for it; returns how many were delivered."""
+        delivered = 0
+        while True:
+            try:
+                batch = await self.bot.service.claim_deliveries()
+            except Exception:
+                log.exception("could not read the deliveries")
+                return delivered
+            if not batch:
+                return delivered
+            for item in batch:
+                try:
+                    await self._deliver(item)
+                except Exception:  # claimed, not marked: tried again once the claim lapses
+                    log.exception("could not deliver event %s of game %s", item.id, item.game.id)
+                    continue
+                await self.bot.service.delivered(item.id)
+                delivered += 1
+
+    async def _deliver(self, item: Delivery) -> None:
+        if item.report is None:
+            await self._remind(Reminder.from_payload(item.row.payload))
+            return
+        token = item.row.token
+        if token and self.bot.application_id and self.bot.service.clock() - item.row.created_at < TOKEN_LIFETIME:
+            try:  # the player's deferred answer is still open: complete it
+                webhook = discord.Webhook.partial(self.bot.application_id, token, client=self.bot)
+                message = await webhook.edit_message(
+                    "@original", **as_edit(report_payload(item.report, report_view(item.report)))
+                )
+                await table.adopt(self.bot, item.report, message)
+                return
+            except (discord.HTTPException, ValueError):
+                log.info("the answer to event %s goes to the channel instead", item.id)
+        await table.show_in_channel(self.bot, item.report)
+
+    async def _remind(self, reminder: Reminder) -> None:
+        prefs = await self.bot.service.player_prefs(await self._guild_of(reminder), reminder.user_id)
+        if prefs["notify"] == "off":
+            return
+        text = reminder_text(reminder)
+        if prefs["notify"] == "dm":
+            try:
+                user = self.bot.get_user(reminder.user_id) or await self.bot.fetch_user(reminder.user_id)
+                await user.send(text, allowed_mentions=NO_PINGS)
+                return
+            except (discord.Forbidden, discord.HTTPException):
+                log.info("DMs closed for %s; reminding in the channel", reminder.user_id)
+        channel = await self.channel(reminder.channel_id)
+        if channel is not None:
+            await channel.send(f"<@{reminder.user_id}> {text}", allowed_mentions=only_user(reminder.user_id))
+
+    async def _guild_of(self, reminder: Reminder) -> int | None:
+        game = await self.bot.service.game(reminder.game_id)
+        return game.guild_id if game is not None else None
+
+    async def channel(self, channel_id: int) -> discord.abc.Messageable | None:
+        """The channel or thread ``channel_id``, reopened if it is an archived thread."""
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            try:
+                channel = await self.bot.fetch_channel(channel_id)
+            except discord.HTTPException:
+                return None
+        if isinstance(channel, discord.Thread) and channel.archived:
+            await channel.edit(archived=False)
+        return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    @commands.Cog.listener()
+    async def on_thread_update(self, before: discord.Thread, after: discord.Thread) -> None:
+        """Keep a game's thread from archiving while the game runs."""
+        if after.archived and not before.archived:
+            game = await self.bot.service.live_game(after.id)
+            if game is not None and game.status in ("open", "active"):
+                await after.edit(archived=False)
+
+
+def announcer_of(bot: commands.Bot) -> Announcer:
+    """The loaded announcer."""
+    cog = bot.get_cog("Announcer")
+    assert isinstance(cog, Announcer), "the announcer is not loaded"
+    return cog
+
+
+async def setup(bot: PyramidBot) -> None:
+    """Load the announcer."""
+    await bot.add_cog(Announcer(bot))

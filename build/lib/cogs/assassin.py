@@ -1,0 +1,95 @@
+"""``/assassin``: The Martian Assassination Game — ``new`` with its options and a ``move`` that suggests squares."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.session import ServiceError
+from cogs.base import AUTOCOMPLETE_LIMIT, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, DiceGameCog
+from cogs.replies import refusals
+
+if TYPE_CHECKING:
+    from bot.client import PyramidBot
+
+BOARD_CHOICES = [
+    app_commands.Choice(name="10x10 (3-9 players)", value=10),
+    app_commands.Choice(name="12x12 (6-9 players)", value=12),
+]
+
+
+def urgent(label: str) -> bool:
+    """Captures and new bases come first in the suggestions."""
+    lowered = label.lower()
+    return "captur" in lowered or "mark" in lowered
+
+
+def matches(typed: str, label: str) -> bool:
+    """What the player typed fits a label: the start of the square (``c``, ``c4``) or any word in it."""
+    key = typed.strip().lower().removeprefix("to ").strip()
+    return not key or label.lower().startswith(key) or (len(key) > 2 and key in label.lower())
+
+
+class AssassinCog(
+    DiceGameCog,
+    group_name="assassin",
+    group_description="The Martian Assassination Game: the victim runs for four bases, the assassins hunt",
+):
+    """The Martian Assassination Game commands: the shared ones, ``new`` and a square-suggesting ``move``."""
+
+    game_name = "assassin"
+
+    @app_commands.command(name="new", description="Open a game of The Martian Assassination Game in this channel.")
+    @app_commands.describe(
+        players="Most players who may join (3-9)",
+        board="10x10, or 12x12 for 6 to 9 players",
+        short_game="Base markers survive captures: four bases in total wins",
+        turn_limit="End the game drawn after 200 victim turns (on by default)",
+        **NEW_GAME_DESCRIPTIONS,
+    )
+    @app_commands.choices(board=BOARD_CHOICES, clock=CLOCK_CHOICES)
+    @refusals
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        players: app_commands.Range[int, 3, 9] = 9,
+        board: int = 10,
+        short_game: bool = False,
+        turn_limit: bool = True,
+        clock: int = 0,
+        bank: app_commands.Range[int, 0, 30] = 0,
+        thread: bool = False,
+    ) -> None:
+        if board == 12 and players < 6:
+            raise ServiceError("The 12x12 board is for 6 to 9 players.")
+        options = {"board": board, "short_game": short_game, "turn_limit": turn_limit}
+        await self.create(interaction, options, players=players, clock=clock, bank=bank, thread=thread)
+
+    @app_commands.command(name="move", description="Move to a square your roll reaches (suggestions list them).")
+    @app_commands.describe(notation="The square to end on, e.g. d4 (or reroll / stay after a null)")
+    @refusals
+    async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 100]) -> None:
+        await self.submit(interaction, notation)
+
+    @move.autocomplete("notation")
+    async def move_squares(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The caller's reachable squares, captures and new bases first, narrowed by what is typed."""
+        if interaction.channel_id is None:
+            return []
+        moves = await self.bot.service.legal_moves(interaction.channel_id, interaction.user.id)
+        labelled = sorted(
+            ((option, self.choice_label(option.notation, option.label)) for option in moves),
+            key=lambda pair: 0 if urgent(pair[1]) else 1,
+        )
+        return [
+            app_commands.Choice(name=label[:100], value=option.value)
+            for option, label in labelled
+            if matches(str(current), label)
+        ][:AUTOCOMPLETE_LIMIT]
+
+
+async def setup(bot: PyramidBot) -> None:
+    """Load the cog."""
+    await bot.add_cog(AssassinCog(bot))

@@ -1,0 +1,171 @@
+"""The base of every game's command group: join, leave, start, move and board (and roll, with dice).
+
+A game's cog subclasses ``GameCog`` (``DiceGameCog`` when the game has dice) with its ``group_name``
+and adds its own ``new`` command (with the game's options) that calls ``create``.
+Refusals are ephemeral single sentences.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.session import MoveOption, rules_for
+from cogs import lobby, table
+from cogs.messages import NO_PINGS, players_line, report_payload
+from cogs.replies import actor_of, answer, refusals
+
+if TYPE_CHECKING:
+    from bot.client import PyramidBot
+
+log = logging.getLogger(__name__)
+
+CLOCK_CHOICES = [
+    app_commands.Choice(name="no clock", value=0),
+    *[app_commands.Choice(name=f"{d} day{'s' if d > 1 else ''} per move", value=d) for d in (1, 2, 3, 5, 7, 14)],
+]
+AUTOCOMPLETE_LIMIT = 25
+NEW_GAME_DESCRIPTIONS = {
+    "clock": "Time allowed per move",
+    "bank": "Extra days each player may draw on when a move takes longer (needs a clock)",
+    "thread": "Play in a new thread of this channel",
+}
+
+
+async def post_board(interaction: discord.Interaction, bot: PyramidBot, with_players: bool = False) -> None:
+    """Show the channel's game to anyone who asks (no pings): the lobby, or the board and status."""
+    report = await bot.service.board(channel_of(interaction))
+    if report.state is None:
+        await table.show_lobby(interaction, report.game, "Waiting for players.")
+        return
+    payload = report_payload(report)
+    payload.pop("content", None)
+    payload["allowed_mentions"] = NO_PINGS
+    if with_players:
+        payload["embed"].insert_field_at(0, name="Players", value=players_line(report.game)[:1024], inline=False)
+    await answer(interaction, **payload)
+
+
+def channel_of(interaction: discord.Interaction) -> int:
+    """The channel (or thread) the interaction came from."""
+    assert interaction.channel_id is not None
+    return interaction.channel_id
+
+
+class GameCog(commands.GroupCog):
+    """Shared commands of a game group; subclasses set ``game_name`` and add ``new``."""
+
+    game_name: ClassVar[str] = ""
+
+    def __init__(self, bot: PyramidBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @property
+    def rules(self) -> Any:
+        """The game's rules object."""
+        return rules_for(self.game_name)
+
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        options: dict[str, Any],
+        *,
+        players: int | None = None,
+        clock: int = 0,
+        bank: int = 0,
+        thread: bool = False,
+    ) -> None:
+        """Open a new game of this cog's kind in the channel (or a new thread) with the caller seated."""
+        await lobby.open_game(
+            interaction, self.game_name, options, players=players, clock=clock, bank=bank, thread=thread
+        )
+
+    @app_commands.command(name="join", description="Join the game waiting for players in this channel.")
+    @refusals
+    async def join(self, interaction: discord.Interaction) -> None:
+        await lobby.join(interaction, channel_of(interaction))
+
+    @app_commands.command(name="leave", description="Leave the game before it starts.")
+    @refusals
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await lobby.leave(interaction, channel_of(interaction))
+
+    @app_commands.command(name="start", description="Start the game once enough players have joined.")
+    @refusals
+    async def start(self, interaction: discord.Interaction) -> None:
+        await lobby.start(interaction, channel_of(interaction))
+
+    @app_commands.command(name="move", description="Make a move in this channel's game (type to see your legal moves).")
+    @app_commands.describe(notation="Your move in the game's notation; suggestions list your legal moves.")
+    @refusals
+    async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 100]) -> None:
+        await self.submit(interaction, notation)
+
+    async def submit(self, interaction: discord.Interaction, notation: str) -> None:
+        """Play ``notation`` (typed, or a stamped suggestion) for the caller and post the result."""
+        report = await self.bot.service.move(
+            channel_of(interaction), actor_of(interaction), notation, token=interaction.token
+        )
+        await table.show(interaction, report)
+
+    @move.autocomplete("notation")
+    async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The caller's legal moves that fit what they typed."""
+        return await self.suggestions(interaction, current)
+
+    @staticmethod
+    def choice_label(notation: str, description: str) -> str:
+        """How a legal move is shown in the suggestions (a game may say it more briefly)."""
+        return notation if description.lower().startswith(notation.lower()) else f"{notation} — {description}"
+
+    @staticmethod
+    def matches(typed: str, notation: str, label: str) -> bool:
+        """True when what the player typed fits a suggestion: part of the notation or of its label."""
+        key = "".join(typed.lower().split())
+        return not key or key in "".join(notation.lower().split()) or typed.strip().lower() in label.lower()
+
+    async def suggestions(
+        self,
+        interaction: discord.Interaction,
+        current: str,
+        keep: Callable[[MoveOption], bool] | None = None,
+    ) -> list[app_commands.Choice[str]]:
+        """Up to 25 of the caller's legal moves (those ``keep`` accepts) that fit what they typed.
+
+        Each choice's value carries the ply it was offered at, so a stale choice is refused.
+        """
+        if interaction.channel_id is None:
+            return []
+        moves = await self.bot.service.legal_moves(interaction.channel_id, interaction.user.id)
+        typed = current if isinstance(current, str) else str(current)
+        out: list[app_commands.Choice[str]] = []
+        for option in moves:
+            if keep is not None and not keep(option):
+                continue
+            label = self.choice_label(option.notation, option.description)
+            if self.matches(typed, option.notation, label):
+                out.append(app_commands.Choice(name=label[:100], value=option.value[:100]))
+                if len(out) >= AUTOCOMPLETE_LIMIT:
+                    break
+        return out
+
+    @app_commands.command(name="board", description="Show the board of this channel's game (anyone may look).")
+    @refusals
+    async def board(self, interaction: discord.Interaction) -> None:
+        await post_board(interaction, self.bot)
+
+
+class DiceGameCog(GameCog):
+    """A game group with dice: the shared commands plus ``roll`` (the Roll button does the same)."""
+
+    @app_commands.command(name="roll", description="Roll the dice when it is your turn to roll.")
+    @refusals
+    async def roll(self, interaction: discord.Interaction) -> None:
+        report = await self.bot.service.roll(channel_of(interaction), actor_of(interaction), token=interaction.token)
+        await table.show(interaction, report)

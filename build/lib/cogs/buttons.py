@@ -1,0 +1,95 @@
+"""Persistent buttons (Join, Start, Roll, Rematch, undo answers) that keep working after a restart.
+
+The game id lives in the custom id, so a button posted days ago still finds its game.  Each feature's
+cog registers what its buttons do (``on_press``) when it loads; the button's callback runs that work
+itself, in the Discord layer.  A press that cannot be handled (an action no cog handles any more, an
+id out of range) is answered with one private sentence.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from collections.abc import Awaitable, Callable
+
+import discord
+
+log = logging.getLogger(__name__)
+
+MAX_ID = 2**63 - 1  # the database's integer range
+LABELS = {
+    "join": "Join",
+    "leave": "Leave",
+    "start": "Start",
+    "start-now": "Start now",
+    "roll": "Roll",
+    "rematch": "Rematch",
+    "undo-yes": "Accept undo",
+    "undo-no": "Refuse undo",
+}
+STYLES = {
+    "join": discord.ButtonStyle.success,
+    "leave": discord.ButtonStyle.secondary,
+    "start": discord.ButtonStyle.primary,
+    "start-now": discord.ButtonStyle.primary,
+    "roll": discord.ButtonStyle.primary,
+    "rematch": discord.ButtonStyle.secondary,
+    "undo-yes": discord.ButtonStyle.success,
+    "undo-no": discord.ButtonStyle.danger,
+}
+Handler = Callable[[discord.Interaction, int], Awaitable[None]]
+HANDLERS: dict[str, Handler] = {}
+STALE = "That button does nothing any more."
+
+
+def valid_id(number: int) -> bool:
+    """True when ``number`` can name a row: a positive 64-bit integer (a forged id may be longer)."""
+    return 0 < number <= MAX_ID
+
+
+def on_press(action: str, handler: Handler) -> None:
+    """Let ``handler(interaction, game_id)`` answer presses of ``action`` buttons."""
+    HANDLERS[action] = handler
+
+
+class GameButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"pg:(?P<action>[a-z-]{1,20}):(?P<game_id>[0-9]{1,24})"
+):
+    """A button bound to one game and one action."""
+
+    def __init__(self, action: str, game_id: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=LABELS.get(action, action.title()),
+                style=STYLES.get(action, discord.ButtonStyle.secondary),
+                custom_id=f"pg:{action}:{game_id}",
+                emoji="🎲" if action == "roll" else None,
+            )
+        )
+        self.action = action
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> GameButton:
+        return cls(match["action"], int(match["game_id"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        from cogs.replies import refuse
+
+        handler = HANDLERS.get(self.action)
+        if handler is None or not valid_id(self.game_id):
+            await refuse(interaction, STALE)
+            return
+        await handler(interaction, self.game_id)
+
+
+def buttons(game_id: int, *actions: str, disabled: bool = False) -> discord.ui.View:
+    """A persistent view holding buttons for ``actions`` of ``game_id``."""
+    view = discord.ui.View(timeout=None)
+    for action in actions:
+        button = GameButton(action, game_id)
+        button.item.disabled = disabled
+        view.add_item(button)
+    return view

@@ -1,0 +1,222 @@
+"""The core commands shared by every game: ``/game ...`` and ``/rules``."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.session import ServiceError, UndoStatus, outcome_from_json, rules_for
+from cogs import buttons as game_buttons
+from cogs import table
+from cogs.base import channel_of, post_board
+from cogs.help import RulesCommand
+from cogs.messages import NO_PINGS, players_line, plural
+from cogs.replies import actor_of, answer, escape_user_text, refusals, run_guarded, tell
+from renderers.replay import animate
+
+if TYPE_CHECKING:
+    from bot.client import PyramidBot
+
+
+class GameCommands(commands.GroupCog, group_name="game", group_description="Commands for any game"):
+    """``/game status|resign|abort|history|mine``."""
+
+    def __init__(self, bot: PyramidBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def cog_load(self) -> None:
+        game_buttons.on_press("roll", self._roll_button)
+        game_buttons.on_press("undo-yes", self._undo_yes)
+        game_buttons.on_press("undo-no", self._undo_no)
+
+    async def _roll_button(self, interaction: discord.Interaction, game_id: int) -> None:
+        async def work() -> None:
+            game = await self.bot.service.game(game_id)
+            live = await self.bot.service.live_game(game.channel_id) if game is not None else None
+            if game is None or live is None or live.id != game_id:
+                raise ServiceError("This button belongs to a game that has ended.")
+            report = await self.bot.service.roll(game.channel_id, actor_of(interaction), token=interaction.token)
+            await table.show(interaction, report)
+
+        await run_guarded(interaction, f"roll button of game {game_id}", work())
+
+    async def _undo_yes(self, interaction: discord.Interaction, game_id: int) -> None:
+        await run_guarded(interaction, f"undo answer in game {game_id}", self._answer_undo(interaction, game_id, True))
+
+    async def _undo_no(self, interaction: discord.Interaction, game_id: int) -> None:
+        await run_guarded(interaction, f"undo answer in game {game_id}", self._answer_undo(interaction, game_id, False))
+
+    @app_commands.command(name="status", description="Players, whose turn it is and the board of this channel's game.")
+    @refusals
+    async def status(self, interaction: discord.Interaction) -> None:
+        await post_board(interaction, self.bot, with_players=True)
+
+    @app_commands.command(name="resign", description="Resign from this channel's game.")
+    @refusals
+    async def resign(self, interaction: discord.Interaction) -> None:
+        report = await self.bot.service.resign(channel_of(interaction), actor_of(interaction), token=interaction.token)
+        await table.show(interaction, report)
+
+    @app_commands.command(
+        name="abort", description="End this channel's game without a result (creator or server manager)."
+    )
+    @refusals
+    async def abort(self, interaction: discord.Interaction) -> None:
+        game = await self.bot.service.abort(channel_of(interaction), actor_of(interaction))
+        await answer(
+            interaction,
+            content=f"Game #{game.id} ({rules_for(game.game).title}) was aborted by "
+            f"{interaction.user.display_name}; it is unrated.",
+        )
+
+    @app_commands.command(name="history", description="The move list of this channel's game, with a text file to keep.")
+    @refusals
+    async def history(self, interaction: discord.Interaction) -> None:
+        game, moves = await self.bot.service.history(channel_of(interaction))
+        rules = rules_for(game.game)
+        lines = [
+            f"{rules.title} — game #{game.id}",
+            f"Players: {players_line(game)}",
+            f"Options: {game.options}",
+            f"Seed: {game.seed}",
+            "",
+        ]
+        for row in moves:
+            who = game.name_at(row.seat) if row.seat is not None else "—"
+            lines.append(f"{row.ply + 1:>4}. {row.notation:<16} {who}: {row.description}")
+        outcome = outcome_from_json(game.outcome)
+        if outcome is not None:
+            lines += ["", f"Result: {outcome.reason}"]
+        text = "\n".join(lines)
+        shown = "\n".join(f"`{row.ply + 1}.` **{row.notation}** — {row.description}" for row in moves[-15:])
+        embed = discord.Embed(
+            title=f"{rules.title} — history of game #{game.id}", description=(shown or "No moves yet.")[:4000]
+        )
+        embed.set_footer(text=f"{plural(len(moves), 'move')} · the attached file holds all of them")
+        await answer(
+            interaction, embed=embed, file=discord.File(io.BytesIO(text.encode()), filename=f"game-{game.id}.txt")
+        )
+
+    @app_commands.command(name="mine", description="Your games in this server, where it is your turn first.")
+    @refusals
+    async def mine(self, interaction: discord.Interaction) -> None:
+        mine = await self.bot.service.games_of_user(interaction.user.id, interaction.guild_id)
+        if not mine:
+            await tell(interaction, "You are not in any game in this server.")
+            return
+        rows = []
+        for game in mine:
+            rules = rules_for(game.game)
+            if game.status == "open":
+                rows.append((2, None, f"<#{game.channel_id}> {rules.title}: waiting for players"))
+                continue
+            seat = await self.bot.service.to_move(game)
+            yours = seat is not None and game.user_at(seat) == interaction.user.id
+            left = f", deadline {discord.utils.format_dt(game.deadline, 'R')}" if game.deadline else ""
+            label = "**your turn**" if yours else f"{game.name_at(seat) if seat is not None else '—'} to play"
+            rows.append((0 if yours else 1, game.deadline, f"<#{game.channel_id}> {rules.title}: {label}{left}"))
+        rows.sort(key=lambda r: (r[0], r[1] is None, r[1] or interaction.created_at))
+        embed = discord.Embed(title="Your games", description="\n".join(r[2] for r in rows)[:4000])
+        await answer(interaction, embed=embed, ephemeral=True)
+
+    @app_commands.command(name="board", description="Show the board of this channel's game (anyone may look).")
+    @refusals
+    async def board(self, interaction: discord.Interaction) -> None:
+        await post_board(interaction, self.bot)
+
+    @app_commands.command(name="undo", description="Ask the other players to take back the last move.")
+    @refusals
+    async def undo(self, interaction: discord.Interaction) -> None:
+        status = await self.bot.undo.request(channel_of(interaction), actor_of(interaction), token=interaction.token)
+        await self._post_undo(interaction, status)
+
+    async def _answer_undo(self, interaction: discord.Interaction, game_id: int, accept: bool) -> None:
+        """A player pressed Accept or Refuse under an undo request."""
+        status = await self.bot.undo.answer(game_id, actor_of(interaction), accept, token=interaction.token)
+        await self._post_undo(interaction, status)
+
+    async def _post_undo(self, interaction: discord.Interaction, status: UndoStatus) -> None:
+        if status.refused_by is not None:
+            await answer(interaction, content=f"{interaction.user.display_name} refused the undo; the game goes on.")
+        elif status.report is not None:
+            await table.show(interaction, status.report)
+        else:
+            waiting = " ".join(f"<@{uid}>" for uid in status.waiting_for)
+            await answer(
+                interaction,
+                content=f"<@{status.requester_id}> asks to take back **{status.target.notation}**. "
+                f"{waiting}: do you agree?",
+                view=game_buttons.buttons(status.game.id, "undo-yes", "undo-no"),
+                allowed_mentions=discord.AllowedMentions(
+                    users=[discord.Object(u) for u in status.waiting_for], everyone=False, roles=False
+                ),
+            )
+
+    @app_commands.command(name="notify", description="How the bot reminds you that it is your turn.")
+    @app_commands.describe(
+        mode="dm: a direct message (a channel mention if your DMs are closed); "
+        "mention: a mention in the game's channel; off: no reminders"
+    )
+    @app_commands.choices(mode=[app_commands.Choice(name=m, value=m) for m in ("dm", "mention", "off")])
+    @refusals
+    async def notify(self, interaction: discord.Interaction, mode: app_commands.Choice[str]) -> None:
+        await self.bot.service.set_notify(interaction.guild_id, interaction.user.id, mode.value)
+        await tell(interaction, f"Reminders: {mode.value}.")
+
+    @app_commands.command(name="vacation", description="Pause your move clocks in this server for some days.")
+    @app_commands.describe(days="How many days (your yearly allowance is shared by all your games)")
+    @refusals
+    async def vacation(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 60]) -> None:
+        games_of_user, left = await self.bot.timekeeper.vacation(interaction.guild_id, interaction.user.id, days)
+        name = escape_user_text(interaction.user.display_name)
+        for game in games_of_user:
+            channel = self.bot.get_channel(game.channel_id)
+            if isinstance(channel, discord.abc.Messageable) and game.channel_id != interaction.channel_id:
+                await channel.send(
+                    f"{name} is on vacation for {plural(days, 'day')}; their clock is paused.",
+                    allowed_mentions=NO_PINGS,
+                )
+        await answer(
+            interaction,
+            content=f"{name} is on vacation for {plural(days, 'day')}; their clocks in "
+            f"{plural(len(games_of_user), 'game')} are paused. {plural(left, 'vacation day')} left this year.",
+        )
+
+    @app_commands.command(name="replay", description="An animated replay of this channel's current or last game.")
+    @refusals
+    async def replay(self, interaction: discord.Interaction) -> None:
+        game, moves = await self.bot.service.history(channel_of(interaction))
+        if game.state is None:
+            raise ServiceError("This game has not started yet.")
+        await interaction.response.defer(thinking=True)
+        long_game = len(moves) > 60
+        progress_message = None
+        if long_game:
+            progress_message = await answer(interaction, content=f"Drawing {len(moves) + 1} frames…")
+
+        async def progress(done: int, total: int) -> None:
+            if progress_message is not None:
+                await progress_message.edit(content=f"Drawing frames: {done}/{total}…")
+
+        boards, captions = await self.bot.service.replay_boards(game, progress)
+        gif = await asyncio.to_thread(animate, boards, captions)
+        if progress_message is not None:
+            await progress_message.edit(content=f"Replay ready: {plural(len(boards), 'frame')}.")
+        rules = rules_for(game.game)
+        await answer(
+            interaction,
+            content=f"{rules.title} — replay of game #{game.id} ({plural(len(moves), 'move')}).",
+            file=discord.File(io.BytesIO(gif), filename=f"game-{game.id}.gif"),
+        )
+
+
+async def setup(bot: PyramidBot) -> None:
+    """Load the core commands."""
+    await bot.add_cog(GameCommands(bot))
+    await bot.add_cog(RulesCommand(bot))

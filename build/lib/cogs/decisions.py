@@ -1,0 +1,153 @@
+"""The controls under a game's living message: Roll, a button for each quick decision, a menu of moves.
+
+Every control carries the game and the ply it was offered at, so a press on an old board is refused
+with one sentence and a double press plays once.  What a control does runs here, in its callback.
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+
+from bot.session import MoveOption, Report
+from cogs.buttons import STALE, GameButton, valid_id
+
+MENU_LIMIT = 25  # Discord's options per select menu
+BUTTON_ROW = 5
+QUICK_KINDS = {  # decisions shown as buttons, whatever else is legal (the game's words; see games/base.Choice)
+    "counter",
+    "decline",
+    "pass",
+    "end",
+    "steal",
+    "reroll",
+    "stay",
+    "choose",
+    "accept",
+    "attack-offer",
+    "yes",
+    "no",
+}
+BUTTON_STYLES = {
+    "counter": discord.ButtonStyle.danger,
+    "decline": discord.ButtonStyle.secondary,
+    "pass": discord.ButtonStyle.secondary,
+    "end": discord.ButtonStyle.secondary,
+    "no": discord.ButtonStyle.secondary,
+    "stay": discord.ButtonStyle.secondary,
+}
+MAX_BUTTONS = 10  # at most two rows of quick decisions; more become the menu
+
+
+class PickButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"pg:pick:(?P<game_id>[0-9]{1,19}):(?P<ply>[0-9]{1,9}):(?P<index>[0-9]{1,4})",
+):
+    """A quick decision: plays the ``index``-th legal move offered at ``ply``."""
+
+    def __init__(self, game_id: int, ply: int, index: int, label: str = "?", kind: str = "move") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label[:80] or "?",
+                style=BUTTON_STYLES.get(kind, discord.ButtonStyle.primary),
+                custom_id=f"pg:pick:{game_id}:{ply}:{index}",
+            )
+        )
+        self.game_id, self.ply, self.index = game_id, ply, index
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+    ) -> PickButton:
+        return cls(int(match["game_id"]), int(match["ply"]), int(match["index"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await play_choice(interaction, self.game_id, self.ply, self.index)
+
+
+class MoveMenu(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"pg:menu:(?P<game_id>[0-9]{1,19}):(?P<ply>[0-9]{1,9})",
+):
+    """A menu of up to 25 legal moves offered at ``ply``."""
+
+    def __init__(self, game_id: int, ply: int, options: list[MoveOption] | None = None) -> None:
+        select: discord.ui.Select = discord.ui.Select(
+            custom_id=f"pg:menu:{game_id}:{ply}",
+            placeholder="Choose your move…",
+            options=[
+                discord.SelectOption(
+                    label=o.label[:100] or o.notation[:100], value=str(o.index), description=o.hint[:100] or None
+                )
+                for o in (options or [])
+            ]
+            or [discord.SelectOption(label="—", value="-1")],
+        )
+        super().__init__(select)
+        self.game_id, self.ply = game_id, ply
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+    ) -> MoveMenu:
+        made = cls(int(match["game_id"]), int(match["ply"]))
+        made.item = item
+        return made
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = self.item.values if isinstance(self.item, discord.ui.Select) else []
+        try:
+            index = int(values[0])
+        except (IndexError, ValueError):
+            index = -1
+        await play_choice(interaction, self.game_id, self.ply, index)
+
+
+async def play_choice(interaction: discord.Interaction, game_id: int, ply: int, index: int) -> None:
+    """Play what a control offered, for whoever pressed it."""
+    from bot.session import ServiceError
+    from cogs import table
+    from cogs.replies import actor_of, bot_of, refuse, run_guarded
+
+    if not valid_id(game_id):
+        await refuse(interaction, STALE)
+        return
+
+    async def work() -> None:
+        bot = bot_of(interaction)
+        game = await bot.service.game(game_id)
+        if game is None or game.status != "active":
+            raise ServiceError("This board belongs to a game that is not running any more.")
+        report = await bot.service.choose(game.channel_id, actor_of(interaction), ply, index, token=interaction.token)
+        await table.show(interaction, report)
+
+    await run_guarded(interaction, f"choice in game {game_id}", work())
+
+
+def controls(report: Report) -> discord.ui.View | None:
+    """The controls for the living message of ``report``: what the player to act can press."""
+    game = report.game
+    if report.outcome is not None or game.status in ("finished", "aborted"):
+        view = discord.ui.View(timeout=None)
+        view.add_item(GameButton("rematch", game.id))
+        return view
+    if game.status != "active" or report.state is None:
+        return None
+    view = discord.ui.View(timeout=None)
+    if report.needs_roll:
+        view.add_item(GameButton("roll", game.id))
+        return view
+    options = report.options()
+    quick = [o for o in options if o.kind in QUICK_KINDS]
+    rest = [o for o in options if o.kind not in QUICK_KINDS]
+    if len(options) <= BUTTON_ROW:  # a handful of answers: a button each
+        quick, rest = options, []
+    for option in quick[:MAX_BUTTONS]:
+        view.add_item(PickButton(game.id, game.ply, option.index, option.label, option.kind))
+    if rest and len(rest) <= MENU_LIMIT:
+        view.add_item(MoveMenu(game.id, game.ply, rest))
+    return view if view.children else None
+
+
+DYNAMIC_ITEMS = (PickButton, MoveMenu)

@@ -1,0 +1,200 @@
+"""Opening games and their lobbies: ``new`` (in the channel or a new thread), Join, Start and Rematch.
+
+The lobby message lists the seated players with Join and Start buttons; the buttons' work runs here.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.ext import commands
+
+from bot.session import GameRow, ServiceError, rules_for
+from cogs import buttons as game_buttons
+from cogs import table
+from cogs.messages import NO_PINGS, lobby_embed
+from cogs.replies import actor_of, answer, bot_of, run_guarded
+
+if TYPE_CHECKING:
+    from bot.client import PyramidBot
+
+
+async def open_game(
+    interaction: discord.Interaction,
+    game_name: str,
+    options: dict[str, Any],
+    *,
+    players: int | None = None,
+    clock: int = 0,
+    bank: int = 0,
+    thread: bool = False,
+) -> None:
+    """Create a game in the channel, or in a new thread of it, with the caller seated."""
+    bot = bot_of(interaction)
+    if bank and not clock:
+        raise ServiceError("A time bank needs a move clock: choose a clock too.")
+    if interaction.channel_id is None:
+        raise ServiceError("Games are played in a server channel or a thread.")
+    actor = actor_of(interaction)
+    rules = rules_for(game_name)
+    channel_id = interaction.channel_id
+    parent_id = None
+    created_thread = None
+    if thread:
+        channel = interaction.channel
+        if not isinstance(channel, discord.TextChannel):
+            raise ServiceError("Threads can only be opened from a text channel.")
+        created_thread = await channel.create_thread(
+            name=f"{rules.title} — {actor.name}"[:100],
+            type=discord.ChannelType.public_thread,
+            auto_archive_duration=10080,
+        )
+        await created_thread.add_user(interaction.user)
+        parent_id, channel_id = channel.id, created_thread.id
+    game = await bot.service.new_game(
+        guild_id=interaction.guild_id,
+        channel_id=channel_id,
+        game=game_name,
+        actor=actor,
+        options=options,
+        max_players=players,
+        clock_days=clock or None,
+        bank_days=bank or None,
+        thread_id=created_thread.id if created_thread else None,
+        parent_channel_id=parent_id,
+    )
+    if created_thread is not None:
+        await created_thread.send(
+            f"{actor.name} opened a game of {rules.title}.",
+            embed=lobby_embed(game, rules.title, rules.min_players),
+            view=game_buttons.buttons(game.id, *table.LOBBY_ACTIONS),
+            allowed_mentions=NO_PINGS,
+        )
+        await answer(
+            interaction,
+            content=f"{actor.name} opened a game of {rules.title} in {created_thread.mention}: join it there.",
+            view=game_buttons.buttons(game.id, "join"),
+        )
+        return
+    await table.show_lobby(interaction, game, f"{actor.name} opened a game of {rules.title}.")
+
+
+async def join(interaction: discord.Interaction, channel_id: int) -> None:
+    """Seat the caller in the open game of ``channel_id`` and show the lobby."""
+    bot = bot_of(interaction)
+    actor = actor_of(interaction)
+    joined = await bot.service.join(channel_id, actor)
+    note = f"{actor.name} joins ({len(joined.seats)}/{joined.max_players})."
+    if interaction.channel_id != channel_id and joined.thread_id:
+        thread = bot.get_channel(joined.thread_id)
+        if isinstance(thread, discord.Thread):
+            await thread.add_user(interaction.user)
+        await answer(interaction, content=f"{note} The game is in <#{joined.thread_id}>.")
+        return
+    await table.show_lobby(interaction, joined, note)
+
+
+async def leave(interaction: discord.Interaction, channel_id: int) -> None:
+    """Take the caller out of the open game of ``channel_id``."""
+    actor = actor_of(interaction)
+    game = await bot_of(interaction).service.leave(channel_id, actor)
+    if game.status == "aborted":
+        record = await bot_of(interaction).service.table_message(game.id)
+        if record is not None:
+            await table.retire(bot_of(interaction), record, game)
+        await answer(interaction, content=f"{actor.name} leaves; the game is closed.")
+    else:
+        await table.show_lobby(interaction, game, f"{actor.name} leaves.")
+
+
+async def start(interaction: discord.Interaction, channel_id: int, *, confirmed: bool = False) -> None:
+    """Deal the open game of ``channel_id`` out and post its first board.
+
+    Below the table size asked for at creation, the starter first confirms with a button.
+    """
+    bot = bot_of(interaction)
+    actor = actor_of(interaction)
+    game = await bot.service.check_start(channel_id, actor)
+    count = len(game.seats)
+    if count < game.max_players and not confirmed:
+        title = rules_for(game.game).title
+        question = (
+            f"Only you have joined. Start a 1-player practice game of {title}?"
+            if count == 1
+            else f"{count} of {game.max_players} players have joined. Start a {count}-player game of {title} now?"
+        )
+        await answer(interaction, content=question, view=game_buttons.buttons(game.id, "start-now"), ephemeral=True)
+        return
+    await table.show(interaction, await bot.service.start(channel_id, actor, token=interaction.token))
+
+
+class Lobby(commands.Cog):
+    """The lobby's buttons: Join, Leave, Start and Rematch."""
+
+    def __init__(self, bot: PyramidBot) -> None:
+        self.bot = bot
+
+    async def cog_load(self) -> None:
+        presses = (
+            ("join", self._join),
+            ("leave", self._leave),
+            ("start", self._start),
+            ("start-now", self._start_now),
+            ("rematch", self._rematch),
+        )
+        for action, work in presses:
+            game_buttons.on_press(action, work)
+
+    async def _game(self, game_id: int, *, live: bool = True) -> GameRow:
+        game = await self.bot.service.game(game_id)
+        if game is None:
+            raise ServiceError("This button belongs to a game that no longer exists.")
+        if live and game.status not in ("open", "active"):
+            raise ServiceError("This button belongs to a game that has ended.")
+        return game
+
+    async def _join(self, interaction: discord.Interaction, game_id: int) -> None:
+        async def work() -> None:
+            await join(interaction, (await self._game(game_id)).channel_id)
+
+        await run_guarded(interaction, f"join button of game {game_id}", work())
+
+    async def _leave(self, interaction: discord.Interaction, game_id: int) -> None:
+        async def work() -> None:
+            await leave(interaction, (await self._game(game_id)).channel_id)
+
+        await run_guarded(interaction, f"leave button of game {game_id}", work())
+
+    async def _start(self, interaction: discord.Interaction, game_id: int) -> None:
+        async def work() -> None:
+            await start(interaction, (await self._game(game_id)).channel_id)
+
+        await run_guarded(interaction, f"start button of game {game_id}", work())
+
+    async def _start_now(self, interaction: discord.Interaction, game_id: int) -> None:
+        async def work() -> None:
+            await start(interaction, (await self._game(game_id)).channel_id, confirmed=True)
+
+        await run_guarded(interaction, f"start-now button of game {game_id}", work())
+
+    async def _rematch(self, interaction: discord.Interaction, game_id: int) -> None:
+        async def work() -> None:
+            game = await self._game(game_id, live=False)
+            actor = actor_of(interaction)
+            if game.status not in ("finished", "aborted"):
+                raise ServiceError("That game is still running.")
+            if game.seat_of(actor.user_id) is None:
+                raise ServiceError("Only the players of that game can ask for a rematch.")
+            fresh = await self.bot.service.rematch(game, actor)
+            await table.show_lobby(interaction, fresh, f"{actor.name} asks for a rematch: press Join to play again.")
+
+        await run_guarded(interaction, f"rematch button of game {game_id}", work())
+
+
+async def setup(bot: PyramidBot) -> None:
+    """Load the lobby."""
+    from cogs.decisions import DYNAMIC_ITEMS
+
+    bot.add_dynamic_items(game_buttons.GameButton, *DYNAMIC_ITEMS)
+    await bot.add_cog(Lobby(bot))

@@ -1,0 +1,179 @@
+"""Turning service reports into Discord messages: embeds, the board file, buttons and mentions."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Any
+
+import discord
+
+from bot.session import GameRow, Reminder, Report
+
+BOARD_FILE = "board.png"
+NO_PINGS = discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False)
+EMBED_COLOUR = discord.Colour(0x0072B2)
+END_COLOUR = discord.Colour(0x009E73)
+SUMMARY_COLOUR = discord.Colour(0x4F545C)
+
+
+def only_user(user_id: int | None) -> discord.AllowedMentions:
+    """Allowed mentions that can ping ``user_id`` and nobody else."""
+    if user_id is None:
+        return NO_PINGS
+    return discord.AllowedMentions(everyone=False, roles=False, users=[discord.Object(user_id)], replied_user=False)
+
+
+def mention(user_id: int | None) -> str:
+    """A user mention, or an empty string."""
+    return f"<@{user_id}>" if user_id is not None else ""
+
+
+def players_line(game: GameRow) -> str:
+    """The seated players in seat order, e.g. "1. alice, 2. bob"."""
+    if not game.seats:
+        return "nobody yet"
+    return ", ".join(f"{s.seat + 1}. {s.display_name}" for s in game.seats)
+
+
+def outcome_text(game: GameRow, outcome: Any, seat_name: Any) -> str:
+    """The final result: places, names and scores."""
+    order = sorted(range(len(outcome.ranks)), key=lambda s: (outcome.ranks[s], s))
+    rows = []
+    for seat in order:
+        score = ""
+        if outcome.scores is not None:
+            value = outcome.scores[seat]
+            score = f" — {int(value) if float(value).is_integer() else value}"
+        rows.append(f"**{outcome.ranks[seat]}.** {game.name_at(seat)} ({seat_name(seat)}){score}")
+    head = "**Draw.**" if outcome.is_draw else f"**{' and '.join(game.name_at(s) for s in outcome.winners)} wins!**"
+    return f"{head} {outcome.reason}\n" + "\n".join(rows)
+
+
+def report_embed(report: Report, title_suffix: str = "", *, lines: list[str] | None = None) -> discord.Embed:
+    """The embed of a board: what happened, whose turn, the board image."""
+    game, rules = report.game, report.rules
+    shown = report.lines if lines is None else lines
+    embed = discord.Embed(
+        title=f"{rules.title}{title_suffix}",
+        description=recent(shown),
+        colour=END_COLOUR if report.outcome else EMBED_COLOUR,
+    )
+    if report.outcome is not None:
+        embed.add_field(
+            name="Result",
+            value=outcome_text(game, report.outcome, lambda s: rules.seat_name(report.state, s))[:1024],
+            inline=False,
+        )
+    elif report.state is not None:
+        seat = report.to_move_seat
+        who = f"{mention(report.to_move_user)} ({rules.seat_name(report.state, seat)})" if seat is not None else "—"
+        action = "roll" if report.needs_roll else "move"
+        embed.add_field(name="To " + action, value=who, inline=True)
+        embed.add_field(name="Status", value=rules.status_line(report.state)[:1024], inline=False)
+        if game.deadline is not None:
+            embed.add_field(name="Deadline", value=discord.utils.format_dt(game.deadline, "R"), inline=True)
+    embed.set_footer(text=f"Game #{game.id} · move {game.ply}")
+    if report.png is not None:
+        embed.set_image(url=f"attachment://{BOARD_FILE}")
+    return embed
+
+
+def report_payload(
+    report: Report, view: discord.ui.View | None = None, *, lines: list[str] | None = None, ping: bool = True
+) -> dict[str, Any]:
+    """Keyword arguments for ``send``/``edit`` that show ``report``: the embed, the board and its controls.
+
+    With ``ping``, the player whose turn begins is mentioned, and at the end every player is.
+    """
+    embed = report_embed(report, lines=lines)
+    payload: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
+    if ping and report.outcome is not None:
+        players = sorted({s.user_id for s in report.game.seats})
+        payload["content"] = " ".join(mention(u) for u in players) + " — the game is over."
+        payload["allowed_mentions"] = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(u) for u in players], replied_user=False
+        )
+    elif ping and report.turn_changed and report.to_move_user is not None:
+        payload["content"] = f"{mention(report.to_move_user)}, your turn."
+        payload["allowed_mentions"] = only_user(report.to_move_user)
+    if report.png is not None:
+        payload["file"] = discord.File(_bytes_io(report.png), filename=BOARD_FILE)
+    if view is not None:
+        payload["view"] = view
+    return payload
+
+
+def report_view(report: Report) -> discord.ui.View | None:
+    """The controls under a report: Roll, quick decisions and the move menu, or Rematch at the end."""
+    from cogs.decisions import controls
+
+    return controls(report)
+
+
+def reminder_text(reminder: Reminder) -> str:
+    """The words of a turn reminder."""
+    left = format_span(timedelta(seconds=reminder.seconds_left))
+    return (
+        f"Reminder: it is your turn in {reminder.title} (game #{reminder.game_id}) in <#{reminder.channel_id}>. "
+        f"Time left: {left}."
+    )
+
+
+def format_span(span: timedelta) -> str:
+    """A duration in words: "2 days 3 hours", "45 minutes"."""
+    seconds = max(0, int(span.total_seconds()))
+    days, rest = divmod(seconds, 86_400)
+    hours, rest = divmod(rest, 3_600)
+    minutes = rest // 60
+    parts = []
+    if days:
+        parts.append(plural(days, "day"))
+    if hours:
+        parts.append(plural(hours, "hour"))
+    if not days and minutes:
+        parts.append(plural(minutes, "minute"))
+    return " ".join(parts) or "less than a minute"
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``1 day``, ``2 days``; ``many`` for irregular plurals."""
+    return f"{count} {noun if count == 1 else many or noun + 's'}"
+
+
+def recent(lines: list[str], limit: int = 3900) -> str:
+    """The lines of a turn, the newest kept when there are too many to show."""
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
+    kept: list[str] = []
+    for line in reversed(lines):
+        if sum(len(x) + 1 for x in kept) + len(line) > limit - 2:
+            break
+        kept.insert(0, line)
+    return "…\n" + "\n".join(kept)
+
+
+def summary_embed(title: str, game_id: int, lines: list[str]) -> discord.Embed:
+    """What a finished turn's message becomes once the next turn has its own: its lines, no board."""
+    embed = discord.Embed(title=title, description=recent(lines) or "—", colour=SUMMARY_COLOUR)
+    embed.set_footer(text=f"Game #{game_id} · the board moved on to the newest message")
+    return embed
+
+
+def lobby_embed(game: GameRow, title: str, min_players: int) -> discord.Embed:
+    """The invitation to a game that has not started."""
+    embed = discord.Embed(title=f"{title} — new game", colour=EMBED_COLOUR)
+    embed.add_field(name="Players", value=f"{players_line(game)} ({len(game.seats)}/{game.max_players})", inline=False)
+    options = ", ".join(f"{k}: {v}" for k, v in game.options.items()) or "standard"
+    embed.add_field(name="Options", value=options[:1024], inline=False)
+    if game.clock_days:
+        bank = f" + a {game.bank_days}-day time bank" if game.bank_days else ""
+        embed.add_field(name="Clock", value=f"{plural(game.clock_days, 'day')} per move{bank}", inline=True)
+    embed.set_footer(text=f"Game #{game.id} · needs {min_players}+ players · the creator presses Start")
+    return embed
+
+
+def _bytes_io(data: bytes) -> Any:
+    import io
+
+    return io.BytesIO(data)

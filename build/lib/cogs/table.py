@@ -1,0 +1,155 @@
+"""A game's living message: one public message per turn, edited while the turn goes on.
+
+Before the start it is the lobby, edited as players join and leave.  Once the game runs it is the
+board of the turn under way: each roll, step or decline of that turn edits it; a new message is posted
+only when the turn passes to another player (pinging them) or the game ends (pinging everyone).  The
+message it replaces becomes a short summary of its turn, without board or controls, so no old button
+stays pressable and no old board is mistaken for the current one.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.session import GameRow, Report, rules_for
+from bot.session.table_messages import TableMessage
+from cogs.buttons import buttons
+from cogs.messages import NO_PINGS, lobby_embed, report_payload, report_view, summary_embed
+from cogs.replies import answer, bot_of, tell
+
+if TYPE_CHECKING:
+    from bot.client import PyramidBot
+
+log = logging.getLogger(__name__)
+
+
+async def show(interaction: discord.Interaction, report: Report) -> None:
+    """Answer a player's action with the living message of its game, then record the delivery."""
+    bot = bot_of(interaction)
+    record = await bot.service.table_message(report.game.id)
+    if record is not None and record.kind == "board" and not report.turn_changed and report.outcome is None:
+        lines = [*record.lines, *report.lines]
+        payload = report_payload(report, report_view(report), lines=lines, ping=False)
+        if on_message(interaction, record) and not interaction.response.is_done():
+            await interaction.response.edit_message(**as_edit(payload))
+        else:
+            await edit(bot, record, payload)
+            await tell(interaction, "Done: " + " ".join(report.lines)[:1900])
+        await remember(bot, record, lines)
+    else:
+        if record is not None:
+            if on_message(interaction, record) and not interaction.response.is_done():
+                await interaction.response.edit_message(**retired(record, report.game))
+            else:
+                await retire(bot, record, report.game)
+        message = await answer(interaction, **report_payload(report, report_view(report)))
+        if message is None:
+            message = await interaction.original_response()
+        await remember(bot, TableMessage(report.game.id, message.channel.id, message.id, "board"), report.lines)
+    await bot.service.delivered(report.delivery_id)
+
+
+async def show_in_channel(bot: PyramidBot, report: Report) -> None:
+    """Show a report nobody's interaction answered (a timeout, a late delivery, a tournament start)."""
+    from cogs.announcer import announcer_of
+
+    record = await bot.service.table_message(report.game.id)
+    if record is not None and record.kind == "board" and not report.turn_changed and report.outcome is None:
+        lines = [*record.lines, *report.lines]
+        if await edit(bot, record, report_payload(report, report_view(report), lines=lines, ping=False)):
+            await remember(bot, record, lines)
+            return
+    if record is not None:
+        await retire(bot, record, report.game)
+    channel = await announcer_of(bot).channel(report.game.channel_id)
+    if channel is None:
+        return
+    message = await channel.send(**report_payload(report, report_view(report)))
+    await remember(bot, TableMessage(report.game.id, channel.id, message.id, "board"), report.lines)
+
+
+async def adopt(bot: PyramidBot, report: Report, message: discord.Message) -> None:
+    """Make ``message`` (already showing ``report``) the living message, retiring the one before."""
+    record = await bot.service.table_message(report.game.id)
+    if record is not None and record.message_id != message.id:
+        await retire(bot, record, report.game)
+    await remember(bot, TableMessage(report.game.id, message.channel.id, message.id, "board"), report.lines)
+
+
+LOBBY_ACTIONS = ("join", "leave", "start")
+
+
+async def show_lobby(interaction: discord.Interaction, game: GameRow, note: str) -> None:
+    """Show the open game's lobby: a new message when it has none here, else its message edited."""
+    bot = bot_of(interaction)
+    rules = rules_for(game.game)
+    record = await bot.service.table_message(game.id)
+    payload: dict[str, Any] = {
+        "content": note,
+        "embed": lobby_embed(game, rules.title, rules.min_players),
+        "view": buttons(game.id, *LOBBY_ACTIONS, disabled=game.status != "open"),
+        "allowed_mentions": NO_PINGS,
+    }
+    if record is not None and record.kind == "lobby":
+        if on_message(interaction, record) and not interaction.response.is_done():
+            await interaction.response.edit_message(**payload)
+            return
+        if await edit(bot, record, payload):
+            await tell(interaction, note)
+            return
+    message = await answer(interaction, **payload)
+    if message is None:
+        message = await interaction.original_response()
+    await remember(bot, TableMessage(game.id, message.channel.id, message.id, "lobby"), ())
+
+
+def on_message(interaction: discord.Interaction, record: TableMessage) -> bool:
+    """True when ``interaction`` is a press on the living message itself."""
+    return interaction.message is not None and interaction.message.id == record.message_id
+
+
+def as_edit(payload: dict[str, Any]) -> dict[str, Any]:
+    """A send payload as an edit: the board replaces the attachments, the content is left alone."""
+    edited = {k: v for k, v in payload.items() if k not in ("file", "content")}
+    edited["attachments"] = [payload["file"]] if "file" in payload else []
+    edited.setdefault("view", None)
+    return edited
+
+
+def retired(record: TableMessage, game: GameRow) -> dict[str, Any]:
+    """What a living message becomes once the game moved on: a summary, or the lobby closed."""
+    rules = rules_for(game.game)
+    if record.kind == "lobby":
+        embed = lobby_embed(game, rules.title, rules.min_players)
+        embed.set_footer(text=f"Game #{game.id} · started" if game.status != "aborted" else f"Game #{game.id} · closed")
+        return {"embed": embed, "view": buttons(game.id, *LOBBY_ACTIONS, disabled=True)}
+    return {"embed": summary_embed(rules.title, game.id, list(record.lines)), "attachments": [], "view": None}
+
+
+async def retire(bot: PyramidBot, record: TableMessage, game: GameRow) -> None:
+    """Turn the old living message into its summary (a deleted message is simply left alone)."""
+    await edit(bot, record, retired(record, game), raw=True)
+
+
+async def edit(bot: PyramidBot, record: TableMessage, payload: dict[str, Any], *, raw: bool = False) -> bool:
+    """Edit the living message; False when it cannot be (deleted, no access)."""
+    channel = bot.get_channel(record.channel_id)
+    if not isinstance(channel, discord.abc.Messageable):
+        return False
+    message = channel.get_partial_message(record.message_id)  # type: ignore[attr-defined]
+    try:
+        await message.edit(**(payload if raw else as_edit(payload)))
+        return True
+    except discord.HTTPException as error:
+        log.info("living message %s of game %s not edited: %s", record.message_id, record.game_id, error)
+        return False
+
+
+async def remember(bot: PyramidBot, record: TableMessage, lines: Any) -> None:
+    """Store ``record`` (with the lines of its turn so far) as its game's living message."""
+    await bot.service.set_table_message(
+        TableMessage(record.game_id, record.channel_id, record.message_id, record.kind, tuple(lines))
+    )

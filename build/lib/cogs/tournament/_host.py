@@ -1,0 +1,150 @@
+"""``DiscordHost``: the manager's ``Host`` in Discord, opening match threads and posting what happened."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Literal
+
+import discord
+
+from bot.session import Report, ServiceError
+from bot.session.tournament_records import MatchRecord, TournamentRow
+from bot.tournaments.pairings import Bracket
+from bot.tournaments.views import Standings
+from cogs import table
+from cogs.messages import NO_PINGS, report_payload, report_view
+from cogs.tournament import _wording as wording
+from cogs.tournament._images import standings_file
+
+if TYPE_CHECKING:
+    from bot.client import PyramidBot
+
+log = logging.getLogger(__name__)
+
+THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: match threads stay open while a game waits on its clock
+
+
+def pinging(user_ids: Sequence[int]) -> discord.AllowedMentions:
+    """Allowed mentions that ping exactly ``user_ids`` (nobody when empty)."""
+    if not user_ids:
+        return NO_PINGS
+    return discord.AllowedMentions(
+        everyone=False, roles=False, users=[discord.Object(u) for u in user_ids], replied_user=False
+    )
+
+
+class DiscordHost:
+    """Implements ``bot.tournaments.host.Host``: threads, greetings and announcements, worded here."""
+
+    def __init__(self, bot: PyramidBot) -> None:
+        self.bot = bot
+
+    # ------------------------------------------------------------------ asked of Discord
+
+    async def open_match_thread(
+        self, tournament: TournamentRow, match: MatchRecord, names: Mapping[int, str]
+    ) -> tuple[int, int]:
+        channel = await self._channel(tournament.channel_id)
+        if isinstance(channel, discord.Thread) and channel.parent is not None:
+            channel = channel.parent
+        if not isinstance(channel, discord.TextChannel):
+            raise ServiceError("The tournament's channel cannot hold threads; use a text channel.")
+        thread = await channel.create_thread(
+            name=wording.thread_title(tournament, match, names),
+            type=discord.ChannelType.public_thread,
+            auto_archive_duration=THREAD_ARCHIVE_MINUTES,
+        )
+        for user_id in match.players:
+            try:
+                await thread.add_user(discord.Object(user_id))
+            except discord.HTTPException:
+                log.info("could not add %s to thread %s", user_id, thread.id)
+        return thread.id, channel.id
+
+    async def match_started(
+        self, tournament: TournamentRow, match: MatchRecord, report: Report, names: Mapping[int, str]
+    ) -> None:
+        assert match.thread_id is not None
+        thread = await self._channel(match.thread_id)
+        payload = report_payload(report, report_view(report))
+        turn = payload.get("content")
+        intro = wording.match_intro(tournament, match, report.rules.title)
+        payload["content"] = intro + (f"\n{turn}" if turn else "")
+        payload["allowed_mentions"] = pinging(match.players)
+        message = await thread.send(**payload)
+        await self.bot.service.delivered(report.delivery_id)
+        await table.adopt(self.bot, report, message)  # the opening board is the game's living message
+
+    # ------------------------------------------------------------------ told to the tournament's channel
+
+    async def checkin_opened(self, tournament: TournamentRow, until: datetime, players: Sequence[int]) -> None:
+        await self._announce(tournament, wording.checkin_opened(tournament, until), mentions=players)
+
+    async def tournament_began(
+        self, tournament: TournamentRow, seeds: Sequence[int], absent: Sequence[int], names: Mapping[int, str]
+    ) -> None:
+        await self._announce(tournament, wording.began(tournament, seeds, absent, names))
+
+    async def round_started(
+        self,
+        tournament: TournamentRow,
+        number: int,
+        matches: Sequence[MatchRecord],
+        names: Mapping[int, str],
+        bracket: Bracket | None,
+    ) -> None:
+        await self._announce(tournament, wording.round_started(tournament, number, matches, names, bracket))
+
+    async def tournament_finished(self, tournament: TournamentRow, standings: Standings) -> None:
+        image = await standings_file(standings, "standings.png")
+        await self._announce(
+            tournament, wording.finished(tournament, standings), file=image, mentions=standings.winners
+        )
+
+    async def cancelled(self, tournament: TournamentRow, reason: str) -> None:
+        await self._announce(tournament, wording.cancelled(tournament, reason))
+
+    async def match_aborted(self, tournament: TournamentRow, match: MatchRecord, names: Mapping[int, str]) -> None:
+        await self._announce(tournament, wording.match_aborted(match, names))
+
+    # ------------------------------------------------------------------ told to a match thread
+
+    async def result_set(self, tournament: TournamentRow, match: MatchRecord, names: Mapping[int, str]) -> None:
+        assert match.thread_id is not None
+        await self._post(match.thread_id, wording.result_set(match, names, tournament.format))
+
+    async def player_withdrew(self, tournament: TournamentRow, channel_id: int, name: str, *, kicked: bool) -> None:
+        await self._post(channel_id, wording.player_withdrew(tournament, name, kicked=kicked))
+
+    async def match_stopped(self, tournament: TournamentRow, channel_id: int) -> None:
+        await self._post(channel_id, wording.match_stopped(tournament))
+
+    # ------------------------------------------------------------------ sending
+
+    async def _channel(self, channel_id: int) -> Any:
+        channel = self.bot.get_channel(channel_id)
+        if channel is None:
+            channel = await self.bot.fetch_channel(channel_id)
+        if isinstance(channel, discord.Thread) and channel.archived:
+            await channel.edit(archived=False)
+        return channel
+
+    async def _announce(
+        self,
+        tournament: TournamentRow,
+        text: str,
+        *,
+        file: discord.File | None = None,
+        mentions: Sequence[int] = (),
+    ) -> None:
+        """Post in the tournament's channel, pinging only ``mentions``."""
+        channel = await self._channel(tournament.channel_id)
+        extra: dict[str, Any] = {"file": file} if file is not None else {}
+        await channel.send(text[:2000], allowed_mentions=pinging(mentions), **extra)
+
+    async def _post(self, channel_id: int, text: str) -> None:
+        """Post a plain note in a channel or thread (no pings)."""
+        channel = await self._channel(channel_id)
+        await channel.send(text[:2000], allowed_mentions=NO_PINGS)

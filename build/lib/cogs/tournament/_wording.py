@@ -1,0 +1,351 @@
+"""Every tournament sentence and embed shown in Discord, with its markup (names in bold, links, timestamps)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+
+import discord
+from discord.utils import TimestampStyle
+
+from bot.session import rules_for
+from bot.session.tournament_records import (
+    BYE,
+    CANCELLED,
+    CHECKIN,
+    FINISHED,
+    LAUNCHING,
+    PENDING,
+    PLAYING,
+    REGISTRATION,
+    REST,
+    RUNNING,
+    MatchRecord,
+    TournamentRow,
+)
+from bot.tournaments.errors import CheckinNotOpen
+from bot.tournaments.formats import ELIMINATION, FORMAT_NAMES
+from bot.tournaments.pairings import Bracket
+from bot.tournaments.results import ADJUDICATED, DRAW_NOTE
+from bot.tournaments.views import Standings, TournamentView
+from cogs.messages import plural
+
+COLOUR = discord.Colour(0xCC79A7)
+STATUS_WORDS = {
+    REGISTRATION: "registration open",
+    CHECKIN: "check-in open",
+    RUNNING: "running",
+    FINISHED: "finished",
+    CANCELLED: "cancelled",
+}
+Names = Mapping[int, str]
+
+
+def timestamp(moment: datetime, style: TimestampStyle = "f") -> str:
+    """A Discord timestamp (shown in each reader's own time zone)."""
+    return discord.utils.format_dt(moment, style)
+
+
+def bold(name: str) -> str:
+    """A name in bold (names are never pinged in announcements)."""
+    return f"**{name}**"
+
+
+def ordinal_word(place: int) -> str:
+    """1st, 2nd, 3rd, 4th..."""
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix}"
+
+
+def name_of(names: Names, user_id: int | None) -> str:
+    """A player's display name (their id when unknown)."""
+    return names.get(user_id, str(user_id)) if user_id is not None else "nobody"
+
+
+def of_rounds(tournament: TournamentRow) -> str:
+    """`` of 3`` when the number of rounds is known."""
+    return f" of {tournament.rounds}" if tournament.rounds else ""
+
+
+# ---------------------------------------------------------------------------------------- matches
+
+
+def describe_match(match: MatchRecord, names: Names, fmt: str) -> str:
+    """One line about a match and its result so far, with a link to its thread (no pings)."""
+
+    def name(user: int | None) -> str:
+        return bold(name_of(names, user))
+
+    where = f" <#{match.thread_id}>" if match.thread_id else ""
+    if match.status == BYE:
+        why = f" ({match.note})" if match.note else ""
+        return f"Bye: {name(match.players[0])}{why}"
+    if match.status == REST:
+        return f"Rests this round: {name(match.players[0])}"
+    label = " vs ".join(name(p) for p in match.players)
+    if match.status in (PENDING, LAUNCHING, PLAYING):
+        extra = f" ({match.note})" if match.note else ""
+        return f"Table {match.board}: {label} — playing{where}{extra}"
+    assert match.ranks is not None
+    if match.points is not None and not any(match.points):
+        result = "double forfeit"
+    elif len(match.players) == 2:
+        if match.ranks[0] == match.ranks[1]:
+            result = "draw"
+            if fmt == ELIMINATION and match.winner is not None:
+                result += f", {name(match.winner)} goes through as the higher seed"
+        else:
+            winner = match.players[0] if match.ranks[0] < match.ranks[1] else match.players[1]
+            result = f"{name(winner)} wins"
+    else:
+        ranks = match.ranks
+        order = sorted(range(len(match.players)), key=lambda i: (ranks[i], i))
+        result = ", ".join(f"{ordinal_word(ranks[i])} {name(match.players[i])}" for i in order)
+    note = f" ({match.note})" if match.note and match.note not in (ADJUDICATED, DRAW_NOTE) else ""
+    adjudicated = " (set by an organiser)" if match.note == ADJUDICATED else ""
+    return f"Table {match.board}: {label} — {result}{adjudicated}{note}{where}"
+
+
+def thread_title(tournament: TournamentRow, match: MatchRecord, names: Names) -> str:
+    """A match thread's name: ``Cup · R2 · alice vs bob`` (a table's number at bigger tables)."""
+    who = " vs ".join(name_of(names, p) for p in match.players) if len(match.players) == 2 else ""
+    return (f"{tournament.name} · R{match.round} · " + (who or f"table {match.board}"))[:100]
+
+
+def match_intro(tournament: TournamentRow, match: MatchRecord, title: str) -> str:
+    """The greeting above a match's opening board, pinging its players."""
+    players = " vs ".join(f"<@{p}>" for p in match.players)
+    clock = f" Clock: {plural(tournament.clock_days, 'day')} per move." if tournament.clock_days else ""
+    deadline = f" Round deadline: {timestamp(tournament.round_deadline)}." if tournament.round_deadline else ""
+    return f"{bold(tournament.name)}, round {match.round}{of_rounds(tournament)}: {players} — {title}.{clock}{deadline}"
+
+
+def result_set(match: MatchRecord, names: Names, fmt: str) -> str:
+    """Told in a match thread when an organiser sets its result."""
+    return "An organiser set the result: " + describe_match(match, names, fmt)
+
+
+def match_aborted(match: MatchRecord, names: Names) -> str:
+    """Told in the tournament's channel when a match's game was aborted without a result."""
+    players = " vs ".join(name_of(names, p) for p in match.players)
+    return (
+        f"The game of {players} (round {match.round}) was aborted without a result: an organiser "
+        "must set it with `/tournament adjudicate`."
+    )
+
+
+def player_withdrew(tournament: TournamentRow, name: str, *, kicked: bool) -> str:
+    """Told in a match thread when one of its players leaves the tournament."""
+    return f"{name} {'was removed from' if kicked else 'withdrew from'} {tournament.name}."
+
+
+def match_stopped(tournament: TournamentRow) -> str:
+    """Told in a match thread when the tournament is cancelled."""
+    return f"{tournament.name} was cancelled; this game is stopped."
+
+
+# ---------------------------------------------------------------------------------------- announcements
+
+
+def checkin_opened(tournament: TournamentRow, until: datetime) -> str:
+    """The check-in announcement (the registered players are pinged with it)."""
+    return (
+        f"{bold(tournament.name)}: check-in is open until {timestamp(until)} ({timestamp(until, 'R')}). "
+        "Registered players, confirm with `/tournament checkin`; whoever has not checked in by then is left out."
+    )
+
+
+def began(tournament: TournamentRow, seeds: Sequence[int], absent: Sequence[int], names: Names) -> str:
+    """The start announcement: format, field, rounds, clock, who was left out and the seeding."""
+    title = rules_for(tournament.game).title
+    seeding = ", ".join(f"{i}. {name_of(names, u)}" for i, u in enumerate(seeds, start=1))
+    left_out = f" Not checked in, left out: {', '.join(name_of(names, u) for u in absent)}." if absent else ""
+    clock = f"{plural(tournament.clock_days, 'day')} per move" if tournament.clock_days else "no move clock"
+    players, rounds = plural(len(seeds), "player"), plural(tournament.rounds, "round")
+    return (
+        f"{bold(tournament.name)} begins: {FORMAT_NAMES[tournament.format]} of {title}, {players}, "
+        f"{rounds}, {clock}.{left_out}\nSeeding: {seeding}"
+    )[:1900]
+
+
+def round_started(
+    tournament: TournamentRow, number: int, matches: Sequence[MatchRecord], names: Names, bracket: Bracket | None
+) -> str:
+    """A round's pairings with links to the match threads (and the byes of a bracket's first round)."""
+    lines = [describe_match(m, names, tournament.format) for m in matches]
+    if bracket is not None:
+        heading = (
+            bold(f"{tournament.name} — {bracket.round_name(number)}") + f" (round {number}{of_rounds(tournament)})"
+        )
+        if number == 1:
+            lines += [
+                f"Bye: {bold(name_of(names, m.winner))} (seed {m.seeds[0] or m.seeds[1]})"
+                for m in bracket.rounds[0]
+                if m.bye
+            ]
+    else:
+        heading = bold(f"{tournament.name} — round {number}{of_rounds(tournament)}")
+    if tournament.round_deadline:
+        deadline = tournament.round_deadline
+        lines.append(f"Round deadline: {timestamp(deadline)} ({timestamp(deadline, 'R')}).")
+    return (heading + "\n" + "\n".join(lines))[:1990]
+
+
+def finished(tournament: TournamentRow, standings: Standings) -> str:
+    """The closing announcement: the champion, or the winners (sent with the final standings)."""
+    top = standings.winners
+    if standings.bracket is not None:
+        return f"{bold(tournament.name)} is over. Champion: {bold(name_of(standings.names, top[0] if top else None))}!"
+    if not top:
+        return f"{bold(tournament.name)} is over."
+    winners = " and ".join(bold(name_of(standings.names, p)) for p in top)
+    return f"{bold(tournament.name)} is over. Winner: {winners}!"
+
+
+def cancelled(tournament: TournamentRow, reason: str) -> str:
+    """Told in the tournament's channel when it cancelled itself."""
+    return f"{bold(tournament.name)} is cancelled: {reason}"
+
+
+# ---------------------------------------------------------------------------------------- replies
+
+
+def created(member: str, tournament: TournamentRow) -> str:
+    """Above the tournament card, once created."""
+    return f"{member} created {bold(tournament.name)}: join with `/tournament join`."
+
+
+def created_elsewhere(tournament: TournamentRow, where: str) -> str:
+    """Told to the organiser when the tournament was announced in another channel."""
+    return f"Created {tournament.name} (#{tournament.id}) in {where}."
+
+
+def joined(member: str, tournament: TournamentRow, count: int) -> str:
+    """A member registered (and checked in, during check-in)."""
+    limit = f"/{tournament.max_players}" if tournament.max_players else ""
+    checked = " and checked in" if tournament.status == CHECKIN else ""
+    plural = "" if count == 1 and not limit else "s"
+    return f"{member} joins {tournament.name}{checked} ({count}{limit} player{plural})."
+
+
+def left(member: str, tournament: TournamentRow) -> str:
+    """A member withdrew their registration."""
+    return f"{member} is no longer registered for {tournament.name}."
+
+
+def checked_in(member: str, tournament: TournamentRow) -> str:
+    """A registered player checked in."""
+    return f"{member} is checked in for {tournament.name}."
+
+
+def checkin_not_open(refusal: CheckinNotOpen) -> str:
+    """Check-in has not opened yet: when it will, in the reader's own time zone."""
+    if refusal.opens_at is None:
+        return str(refusal)
+    return f"Check-in for {refusal.tournament_name} opens {timestamp(refusal.opens_at, 'R')}."
+
+
+def checkin_started(tournament: TournamentRow) -> str:
+    """An organiser opened the check-in window."""
+    closes = timestamp(tournament.checkin_until, "R") if tournament.checkin_until else "soon"
+    return f"Check-in for {tournament.name} is open; it starts when the window closes ({closes})."
+
+
+def started(tournament: TournamentRow) -> str:
+    """An organiser started the tournament."""
+    return f"{tournament.name} has started: the pairings and match threads are posted in <#{tournament.channel_id}>."
+
+
+def standings_caption(tournament: TournamentRow, standings: Standings) -> str:
+    """Above the standings image."""
+    return f"{bold(tournament.name)} — {standings_kind(standings)} ({standings.subtitle})."
+
+
+def standings_kind(standings: Standings) -> str:
+    """``bracket`` or ``standings`` (also the image's file name)."""
+    return "bracket" if standings.bracket is not None else "standings"
+
+
+def dropped(member: str, tournament: TournamentRow) -> str:
+    """A player withdrew from a running tournament."""
+    return f"{member} withdraws from {tournament.name}."
+
+
+def kicked(name: str, tournament: TournamentRow, organiser: str) -> str:
+    """An organiser removed a player."""
+    return f"{name} was removed from {tournament.name} by {organiser}."
+
+
+def adjudicated(organiser: str, match: MatchRecord, names: Names, fmt: str) -> str:
+    """An organiser set a result."""
+    return f"Result set by {organiser}: " + describe_match(match, names, fmt)
+
+
+def cancelled_by(tournament: TournamentRow, organiser: str) -> str:
+    """An organiser cancelled the tournament."""
+    return f"{tournament.name} was cancelled by {organiser}; its running games are stopped."
+
+
+def exported(tournament: TournamentRow) -> str:
+    """Above the JSON file."""
+    return f"{bold(tournament.name)} as JSON."
+
+
+# ---------------------------------------------------------------------------------------- embeds
+
+
+def choice_label(tournament: TournamentRow) -> str:
+    """A tournament as the tournament option suggests it."""
+    status = STATUS_WORDS.get(tournament.status, tournament.status)
+    return f"#{tournament.id} {tournament.name} — {FORMAT_NAMES[tournament.format]}, {status}"[:100]
+
+
+def listing_embed(tournaments: Sequence[TournamentRow]) -> discord.Embed:
+    """The server's live tournaments, when a command must be told which one."""
+    lines = [
+        f"#{t.id} {bold(t.name)} — {FORMAT_NAMES[t.format]} of {rules_for(t.game).title}, "
+        f"{STATUS_WORDS.get(t.status, t.status)}"
+        for t in tournaments
+    ]
+    embed = discord.Embed(title="Tournaments on this server", description="\n".join(lines)[:4000])
+    embed.set_footer(text="Pick one with the tournament option.")
+    return embed
+
+
+def tournament_embed(view: TournamentView) -> discord.Embed:
+    """The tournament card: settings, players and the current round."""
+    t = view.tournament
+    embed = discord.Embed(title=f"{t.name} (#{t.id})", colour=COLOUR)
+    options = ", ".join(f"{k}: {v}" for k, v in t.options.items()) or "standard"
+    rounds = f"{t.rounds}" if t.rounds else ("decided at the start" if t.format != ELIMINATION else "by the bracket")
+    embed.description = (
+        f"{FORMAT_NAMES[t.format]} of {bold(view.rules.title)} ({options}) · {STATUS_WORDS.get(t.status, t.status)}"
+    )
+    active = [p for p in view.players if p.status == "active"]
+    shown = active if t.status in (RUNNING, FINISHED) else view.players
+    limit = f"/{t.max_players}" if t.max_players else ""
+    names = ", ".join(p.display_name for p in shown) or "nobody yet"
+    embed.add_field(name=f"Players ({len(shown)}{limit})", value=names[:1024], inline=False)
+    if t.status == RUNNING:
+        embed.add_field(name="Round", value=f"{t.current_round} of {t.rounds}", inline=True)
+    else:
+        embed.add_field(name="Rounds", value=rounds, inline=True)
+    embed.add_field(name="Move clock", value=plural(t.clock_days, "day") if t.clock_days else "none", inline=True)
+    if t.round_days:
+        embed.add_field(name="Round deadline", value=f"{plural(t.round_days, 'day')} per round", inline=True)
+    if t.start_at and t.is_open:
+        embed.add_field(name="Start", value=f"{timestamp(t.start_at)} ({timestamp(t.start_at, 'R')})", inline=True)
+    if t.checkin_minutes:
+        if t.status == CHECKIN and t.checkin_until:
+            count = sum(1 for p in view.players if p.checked_in)
+            value = f"open until {timestamp(t.checkin_until, 'R')} · {count} checked in"
+        else:
+            value = f"{t.checkin_minutes} minutes before the start"
+        embed.add_field(name="Check-in", value=value, inline=True)
+    if view.matches:
+        lines = [describe_match(m, view.names, t.format) for m in view.matches]
+        if t.round_deadline:
+            lines.append(f"Round deadline: {timestamp(t.round_deadline)}")
+        embed.add_field(name=f"Round {t.current_round}", value="\n".join(lines)[:1024], inline=False)
+    embed.set_footer(text=f"Tournament #{t.id} · /tournament join · /tournament standings")
+    return embed

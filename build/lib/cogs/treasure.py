@@ -1,0 +1,114 @@
+"""``/treasure``: Martian Treasure Hunt, with ``arrange`` for the coins and readable move suggestions."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+
+from bot.session import ServiceError
+from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, DiceGameCog
+from cogs.replies import refusals
+
+if TYPE_CHECKING:
+    from bot.client import PyramidBot
+
+
+def _compact(text: str) -> str:
+    return "".join(ch for ch in text.lower() if not ch.isspace())
+
+
+def choice_label(notation: str, description: str) -> str:
+    """A short suggestion label: ``3:c2xd3 — takes a medium yellow pyramid (+2)``, ``arrange 012345 — null c1, ...``."""
+    if notation.startswith("arrange"):
+        return f"{notation} — {description.partition(': ')[2].rstrip('.')}"[:100]
+    for verb, shown in ((", taking ", "takes "), (", capturing ", "captures ")):
+        if verb in description:
+            return f"{notation} — {shown}{description.split(verb, 1)[1].split('. Scores')[0]}"[:100]
+    return notation[:100]
+
+
+class TreasureCog(
+    DiceGameCog, group_name="treasure", group_description="Martian Treasure Hunt: the dice pick a coin and its move"
+):
+    """Martian Treasure Hunt commands: the shared ones plus ``new`` and ``arrange``; ``move`` refuses ``forfeit``."""
+
+    game_name = "treasure"
+    choice_label = staticmethod(choice_label)
+
+    @app_commands.command(name="new", description="Open a game of Martian Treasure Hunt (2-4 players) in this channel.")
+    @app_commands.describe(
+        players="Most players who may join (2-4)",
+        arrange="Each player sets out their coins before the first roll (off: the standard order)",
+        stall_limit="Rounds without any capture that end the game",
+        **NEW_GAME_DESCRIPTIONS,
+    )
+    @app_commands.choices(clock=CLOCK_CHOICES)
+    @refusals
+    async def new(
+        self,
+        interaction: discord.Interaction,
+        players: app_commands.Range[int, 2, 4] = 4,
+        arrange: bool = True,
+        stall_limit: app_commands.Range[int, 1, 500] = 40,
+        clock: int = 0,
+        bank: app_commands.Range[int, 0, 30] = 0,
+        thread: bool = False,
+    ) -> None:
+        await self.create(
+            interaction,
+            {"arrange": arrange, "stall_limit": stall_limit},
+            players=players,
+            clock=clock,
+            bank=bank,
+            thread=thread,
+        )
+
+    @app_commands.command(name="arrange", description="Before the first roll: set out your coins on your home row.")
+    @app_commands.describe(order="Coin values left to right from your seat, e.g. 543210 (0 null, 1 ace); or default")
+    @refusals
+    async def arrange(self, interaction: discord.Interaction, order: app_commands.Range[str, 1, 60]) -> None:
+        notation = order.strip()
+        if not notation.lower().startswith("arrange"):
+            notation = f"arrange {notation}"
+        await self._play(interaction, notation)
+
+    @app_commands.command(name="move", description="Move the coin the dice picked (type to see your legal moves).")
+    @app_commands.describe(notation="e.g. 3:c2-c5, or just the square c5; suggestions list your legal moves")
+    @refusals
+    async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 100]) -> None:
+        if _compact(notation) == "forfeit":
+            raise ServiceError("A coin the dice picked must move if it can; only the clock forfeits a turn.")
+        await self._play(interaction, notation)
+
+    @arrange.autocomplete("order")
+    async def arrange_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[str]]:
+        """The arrangements matching what was typed, the standard order first."""
+        return await self._choices(interaction, current, arranging=True)
+
+    @move.autocomplete("notation")
+    async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The caller's legal moves, each with what it captures."""
+        return await self._choices(interaction, current, arranging=False)
+
+    async def _play(self, interaction: discord.Interaction, notation: str) -> None:
+        await self.submit(interaction, notation)
+
+    async def _choices(
+        self, interaction: discord.Interaction, current: str, *, arranging: bool
+    ) -> list[app_commands.Choice[str]]:
+        if not arranging:
+            return await self.suggestions(interaction, current)
+        return await self.suggestions(
+            interaction,
+            current,
+            keep=lambda option: option.notation.startswith("arrange"),
+        )
+
+
+async def setup(bot: PyramidBot) -> None:
+    """Load the cog."""
+    await bot.add_cog(TreasureCog(bot))

@@ -1,0 +1,208 @@
+"""The game protocol every engine implements, with its errors and outcome type.
+
+Engines are pure: no discord, no PIL, no database, no clock and no global random.
+States and moves are immutable values; ``apply`` returns a new state.  Dice are moves:
+the service hands a seeded ``random.Random`` to ``roll`` and stores the result in the
+move log, so replaying the log reproduces a game exactly.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Generic, Protocol, TypeVar
+
+S = TypeVar("S")
+M = TypeVar("M")
+
+
+class GameError(Exception):
+    """A refusal fit to show a player as one sentence."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+    def __str__(self) -> str:
+        return self.message
+
+
+class BadNotation(GameError):
+    """The text is not a move in the game's notation."""
+
+
+class IllegalMove(GameError):
+    """The move is well formed but the rules forbid it now."""
+
+
+class NotYourTurn(GameError):
+    """The actor is not the seat that must act now."""
+
+
+class BadState(GameError):
+    """A stored state failed validation."""
+
+
+class BadOptions(GameError):
+    """The options or player count given at creation do not make a playable game."""
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended.
+
+    ``ranks[seat]`` is 1 for the winner(s); equal numbers share a place, so a draw is all 1s.
+    ``scores`` holds per-seat numbers when the game keeps a score (points, turns taken...).
+    """
+
+    ranks: tuple[int, ...]
+    reason: str
+    scores: tuple[float, ...] | None = None
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Seats ranked first."""
+        return tuple(i for i, r in enumerate(self.ranks) if r == 1)
+
+    @property
+    def is_draw(self) -> bool:
+        """True when every seat shares first place."""
+        return len(self.ranks) > 1 and all(r == 1 for r in self.ranks)
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One creation-time setting a game offers (shown in ``/x new`` and validated)."""
+
+    name: str
+    description: str
+    default: Any
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def coerce(self, value: Any) -> Any:
+        """Convert ``value`` to the option's type and check it, raising ``BadOptions``."""
+        if value is None:
+            return self.default
+        kind = type(self.default)
+        try:
+            if kind is bool and isinstance(value, str):
+                lowered = value.strip().lower()
+                if lowered not in ("true", "false", "yes", "no", "on", "off", "1", "0"):
+                    raise ValueError(value)
+                out: Any = lowered in ("true", "yes", "on", "1")
+            else:
+                out = kind(value)
+        except (TypeError, ValueError):
+            raise BadOptions(f"{self.name} must be a {kind.__name__}, not {value!r}.") from None
+        if self.choices and out not in self.choices:
+            shown = ", ".join(str(c) for c in self.choices)
+            raise BadOptions(f"{self.name} must be one of {shown}.")
+        if self.minimum is not None and out < self.minimum:
+            raise BadOptions(f"{self.name} must be at least {self.minimum}.")
+        if self.maximum is not None and out > self.maximum:
+            raise BadOptions(f"{self.name} must be at most {self.maximum}.")
+        return out
+
+
+def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Fill defaults and validate ``given`` against ``specs``; unknown names are refused."""
+    known = {spec.name: spec for spec in specs}
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise BadOptions(f"Unknown option {unknown[0]!r}.")
+    return {name: spec.coerce(given.get(name)) for name, spec in known.items()}
+
+
+class Rules(Protocol, Generic[S, M]):
+    """What the session service, renderers and cogs need from a game."""
+
+    name: str
+    title: str
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...]
+
+    def new_game(self, players: int, options: Mapping[str, Any], rng: random.Random) -> S:
+        """A fresh state for ``players`` seats; raises ``BadOptions``."""
+
+    def to_move(self, s: S) -> int | None:
+        """The seat that must act now; None once the game is over."""
+
+    def pending_roll(self, s: S) -> bool:
+        """True when the seat to move must roll before anything else."""
+
+    def roll(self, s: S, rng: random.Random) -> M:
+        """The dice result as a move, to be applied."""
+
+    def legal_moves(self, s: S) -> Sequence[M]:
+        """Every legal move in a deterministic order; empty while a roll is pending."""
+
+    def apply(self, s: S, m: M) -> S:
+        """The state after ``m``; raises ``IllegalMove``; never mutates ``s``."""
+
+    def resign(self, s: S, seat: int) -> S:
+        """The state after ``seat`` leaves the game (resignation, timeout removal).
+
+        In a two-seat game the other seat wins; otherwise play goes on without the seat,
+        which is ranked below every seat still playing.
+        """
+
+    def timeout_move(self, s: S) -> M | None:
+        """The safe default taken when the seat to move runs out of time.
+
+        A pass, a skipped turn or a declined offer, where the rules have one; None when the
+        game cannot go on without that player's own choice (the service then resigns the seat).
+        Never called while a roll is pending: the service rolls for the absent player.
+        """
+
+    def outcome(self, s: S) -> Outcome | None:
+        """Ranks per seat and the reason, once the game is over."""
+
+    def parse_move(self, s: S, text: str) -> M:
+        """A move from the game's notation; raises ``BadNotation`` or ``IllegalMove``."""
+
+    def format_move(self, s: S, m: M) -> str:
+        """The notation of ``m``; ``parse_move(s, format_move(s, m)) == m``."""
+
+    def describe_move(self, s: S, m: M) -> str:
+        """A sentence for the channel log, e.g. "Red moves the medium 3 spaces clockwise"."""
+
+    def seat_name(self, s: S, seat: int) -> str:
+        """How the seat is called in this game (usually its colour)."""
+
+    def status_line(self, s: S) -> str:
+        """One line: whose turn, which phase, what is pending."""
+
+    def to_json(self, s: S) -> dict[str, Any]:
+        """A JSON-ready dict of the state."""
+
+    def from_json(self, d: dict[str, Any]) -> S:
+        """The state back from ``to_json``; validates and raises ``BadState``."""
+
+
+def default_resign_ranks(out_order: Sequence[int], players: int, winners: Sequence[int]) -> tuple[int, ...]:
+    """Ranks where ``winners`` share first, players still in follow, and those who left last.
+
+    ``out_order`` lists seats in the order they left; the one who left first ranks lowest.
+    """
+    ranks = [0] * players
+    for seat in winners:
+        ranks[seat] = 1
+    still_in = [seat for seat in range(players) if seat not in winners and seat not in out_order]
+    next_rank = len(winners) + 1 if winners else 1
+    for seat in still_in:
+        ranks[seat] = next_rank
+    next_rank += len(still_in) if still_in else 0
+    for seat in reversed(list(out_order)):
+        ranks[seat] = next_rank
+        next_rank += 1
+    return tuple(ranks)
+
+
+def frozen_replace(obj: Any, **changes: Any) -> Any:
+    """``dataclasses.replace`` under a shorter name for engines' step functions."""
+    return dataclasses.replace(obj, **changes)

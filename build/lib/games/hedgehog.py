@@ -1,0 +1,874 @@
+"""Der Marsigelwettkampf (Martian Hedgehog Battle): race to stack your own tree on a shrinking ring.
+
+Every player owns one trio (large, medium, small) of their colour.  The pieces start upright in a
+ring, one per space.  On a turn the player rolls a d6 and spends the points moving their own pieces
+around the ring (pips per space), carrying whatever sits on them, always ending on a pyramid of the
+same size or larger.  A space left empty disappears.  The first to stand large, medium and small of
+their colour in one stack, in that order and with nothing foreign between them, wins.
+
+The rules as the bot plays them, notation included, are in ``docs/rules/hedgehog.md``.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
+
+from games.base import (
+    BadNotation,
+    BadOptions,
+    BadState,
+    IllegalMove,
+    OptionSpec,
+    Outcome,
+    default_resign_ranks,
+    frozen_replace,
+    resolve_options,
+)
+
+LETTERS = "RYGBKOPCWX"
+COLOUR_NAMES = ("red", "yellow", "green", "blue", "black", "orange", "purple", "cyan", "white", "clear")
+SIZE_WORDS = {1: "small", 2: "medium", 3: "large"}
+RAINBOW_COLOURS = 5
+MAX_PLAYERS = 10
+DIE_FACES = 6
+CLOCKWISE = 1
+ANTICLOCKWISE = -1
+
+# Why a game ended; "" while it is running.
+FINISH_TREE = "tree"
+FINISH_PASSES = "passes"
+FINISH_LIMIT = "limit"
+FINISH_RESIGNED = "resigned"
+FINISHES = ("", FINISH_TREE, FINISH_PASSES, FINISH_LIMIT, FINISH_RESIGNED)
+
+TRACE_KINDS = ("roll", "move", "pass")
+
+
+class Piece(NamedTuple):
+    """One pyramid: the seat index of its colour and its pips (1 small, 2 medium, 3 large)."""
+
+    colour: int
+    pips: int
+
+    @property
+    def code(self) -> str:
+        """Text code, e.g. ``R3`` for the red large."""
+        return f"{LETTERS[self.colour]}{self.pips}"
+
+    @property
+    def words(self) -> str:
+        """E.g. "red large"."""
+        return f"{COLOUR_NAMES[self.colour]} {SIZE_WORDS[self.pips]}"
+
+
+@dataclass(frozen=True)
+class Space:
+    """A space of the ring: its fixed label (1..3n, kept for the whole game) and its stack, bottom to top."""
+
+    label: int
+    stack: tuple[Piece, ...]
+
+    @property
+    def top(self) -> Piece:
+        """The uppermost pyramid."""
+        return self.stack[-1]
+
+    @property
+    def code(self) -> str:
+        """The stack written bottom to top, e.g. ``R3/Y2/G1``."""
+        return "/".join(p.code for p in self.stack)
+
+
+@dataclass(frozen=True)
+class Roll:
+    """The die result of the turn, applied as a move."""
+
+    value: int
+
+
+@dataclass(frozen=True)
+class Step:
+    """Move ``piece`` (with everything above it) ``distance`` spaces; direction +1 clockwise, -1 anticlockwise."""
+
+    piece: Piece
+    direction: int
+    distance: int
+
+
+@dataclass(frozen=True)
+class Pass:
+    """End the turn, spending nothing more."""
+
+
+Move = Roll | Step | Pass
+
+
+@dataclass(frozen=True)
+class Trace:
+    """What the last action did, kept for the picture and the channel log.
+
+    ``origin`` and ``target`` are space labels; ``vanished`` tells that the origin space disappeared;
+    ``carried`` counts the pieces that moved, the moving piece included.  ``turn_over`` is set when
+    the turn ended with this action, ``forced`` when it ended because nothing more could be done.
+    """
+
+    seat: int
+    kind: str
+    roll: int = 0
+    piece: Piece | None = None
+    direction: int = 0
+    distance: int = 0
+    origin: int = 0
+    target: int = 0
+    vanished: bool = False
+    carried: int = 0
+    cost: int = 0
+    turn_over: bool = False
+    forced: bool = False
+
+
+@dataclass(frozen=True)
+class HedgehogState:
+    """A whole game position.
+
+    ``spaces`` run clockwise.  ``roll`` is None until the player to move has rolled; ``points`` are
+    the movement points still to spend; ``moved`` tells whether the current turn has moved a piece.
+    ``passed`` lists the seats that have passed since a piece last moved; ``turns`` counts finished
+    turns (the winning turn included).  ``out`` lists seats that left, in order.
+    """
+
+    players: int
+    xeno: bool
+    turn_limit: int
+    spaces: tuple[Space, ...]
+    current: int
+    roll: int | None
+    points: int
+    moved: bool
+    passed: tuple[int, ...]
+    turns: int
+    out: tuple[int, ...]
+    winner: int | None
+    finish: str
+    last: Trace | None = None
+
+    @property
+    def over(self) -> bool:
+        """True once the game has ended."""
+        return self.finish != ""
+
+    @property
+    def active(self) -> tuple[int, ...]:
+        """Seats still playing, in seat order."""
+        return tuple(seat for seat in range(self.players) if seat not in self.out)
+
+
+# ---------------------------------------------------------------------------------------------
+# Setup
+
+
+def initial_ring(players: int) -> tuple[Space, ...]:
+    """The starting ring: position i holds colour i mod n and size (large, medium, small)[k mod 3].
+
+    k is i, or i + floor(i / n) when n is a multiple of 3, so that no colour repeats a size
+    (docs/rules/hedgehog.md, Setup).
+    """
+    spaces = []
+    for i in range(3 * players):
+        shift = i // players if players % 3 == 0 else 0
+        pips = 3 - (i + shift) % 3
+        spaces.append(Space(i + 1, (Piece(i % players, pips),)))
+    return tuple(spaces)
+
+
+def colour_name(seat: int) -> str:
+    """The capitalised colour of ``seat``, e.g. "Red"."""
+    return COLOUR_NAMES[seat].capitalize()
+
+
+# ---------------------------------------------------------------------------------------------
+# Movement
+
+
+def topmost_own(stack: tuple[Piece, ...], colour: int) -> int | None:
+    """Index in ``stack`` of the uppermost piece of ``colour`` (the only one of them that may move)."""
+    for index in range(len(stack) - 1, -1, -1):
+        if stack[index].colour == colour:
+            return index
+    return None
+
+
+def find_piece(spaces: tuple[Space, ...], piece: Piece) -> tuple[int, int]:
+    """(space index, height in stack) of ``piece``."""
+    for s_index, space in enumerate(spaces):
+        for height, other in enumerate(space.stack):
+            if other == piece:
+                return s_index, height
+    raise BadState(f"{piece.code} is missing from the ring.")
+
+
+def destination(ring_size: int, origin: int, vanishes: bool, direction: int, distance: int) -> int | None:
+    """Index (in the ring before the move) where a move ends, or None when it would end on its own space.
+
+    When the origin empties it is removed before counting, so the other spaces form a ring of
+    ``ring_size - 1`` and a long move may wrap past the gap (docs/rules/hedgehog.md, Vanishing spaces).
+    """
+    if vanishes:
+        others = ring_size - 1
+        if others < 1:
+            return None
+        steps = (distance - 1) % others + 1
+        return (origin + direction * steps) % ring_size
+    if distance % ring_size == 0:
+        return None
+    return (origin + direction * distance) % ring_size
+
+
+def move_piece(spaces: tuple[Space, ...], origin: int, height: int, target: int) -> tuple[Space, ...]:
+    """The ring after lifting ``spaces[origin].stack[height:]`` onto ``spaces[target]``.
+
+    An emptied origin is removed from the ring.
+    """
+    lifted = spaces[origin].stack[height:]
+    left = spaces[origin].stack[:height]
+    out = []
+    for index, space in enumerate(spaces):
+        if index == origin:
+            if left:
+                out.append(Space(space.label, left))
+        elif index == target:
+            out.append(Space(space.label, space.stack + lifted))
+        else:
+            out.append(space)
+    return tuple(out)
+
+
+def trees(spaces: tuple[Space, ...]) -> dict[int, int]:
+    """Colour -> label of the space where that colour stands large, medium, small in a row, bottom to top.
+
+    Only consecutive pieces count: no piece of another colour may come between them.
+    """
+    found: dict[int, int] = {}
+    for space in spaces:
+        stack = space.stack
+        for start in range(len(stack) - 2):
+            low, mid, high = stack[start], stack[start + 1], stack[start + 2]
+            if low.pips == 3 and mid.pips == 2 and high.pips == 1 and low.colour == mid.colour == high.colour:
+                found[low.colour] = space.label
+    return found
+
+
+def has_tree(spaces: tuple[Space, ...], colour: int) -> int | None:
+    """Label of the space where ``colour`` has its tree, or None."""
+    return trees(spaces).get(colour)
+
+
+def legal_steps(s: HedgehogState) -> list[Step]:
+    """Every affordable step of the player to move: by piece (large first), clockwise first, nearest first."""
+    if s.over or s.roll is None or s.points <= 0:
+        return []
+    colour = s.current
+    ring = len(s.spaces)
+    movers: list[tuple[Piece, int, int]] = []
+    for index, space in enumerate(s.spaces):
+        height = topmost_own(space.stack, colour)
+        if height is not None:
+            movers.append((space.stack[height], index, height))
+    movers.sort(key=lambda item: -item[0].pips)
+    steps: list[Step] = []
+    for piece, index, height in movers:
+        reach = s.points // piece.pips
+        for direction in (CLOCKWISE, ANTICLOCKWISE):
+            for distance in range(1, reach + 1):
+                target = destination(ring, index, height == 0, direction, distance)
+                if target is not None and s.spaces[target].top.pips >= piece.pips:
+                    steps.append(Step(piece, direction, distance))
+    return steps
+
+
+def check_step(s: HedgehogState, m: Step) -> tuple[int, int, int]:
+    """(origin index, height, target index) of a legal step; raises ``IllegalMove`` with the reason."""
+    _check_turn(s)
+    piece = m.piece
+    mover = colour_name(s.current)
+    if not (
+        isinstance(piece, Piece)
+        and 0 <= piece.colour < len(LETTERS)
+        and piece.pips in (1, 2, 3)
+        and m.direction in (CLOCKWISE, ANTICLOCKWISE)
+        and isinstance(m.distance, int)
+    ):
+        raise IllegalMove("That is not a move of this game.")
+    if piece.colour >= s.players:
+        raise IllegalMove(f"There is no {COLOUR_NAMES[piece.colour]} piece in this game.")
+    if piece.colour != s.current:
+        raise IllegalMove(
+            f"{piece.code} is {colour_name(piece.colour)}'s piece; {mover} moves only {COLOUR_NAMES[s.current]} pieces."
+        )
+    if m.distance < 1:
+        raise IllegalMove("A move must go at least one space.")
+    origin, height = find_piece(s.spaces, piece)
+    stack = s.spaces[origin].stack
+    top_own = topmost_own(stack, s.current)
+    if top_own != height:
+        raise IllegalMove(
+            f"Only your topmost piece in a stack may move: {stack[top_own].code} sits above "
+            f"{piece.code} on space {s.spaces[origin].label}."
+        )
+    cost = piece.pips * m.distance
+    if cost > s.points:
+        raise IllegalMove(
+            f"Moving {piece.code} {m.distance} spaces costs {cost} points but {mover} has {s.points} left."
+        )
+    target = destination(len(s.spaces), origin, height == 0, m.direction, m.distance)
+    if target is None:
+        if len(s.spaces) == 1:
+            raise IllegalMove(f"{piece.code} has no other space to go to.")
+        raise IllegalMove(f"Moving {piece.code} {m.distance} spaces would end on its own space.")
+    top = s.spaces[target].top
+    if top.pips < piece.pips:
+        raise IllegalMove(
+            f"{piece.code} cannot end on space {s.spaces[target].label}: its top piece {top.code} is smaller."
+        )
+    return origin, height, target
+
+
+def _check_turn(s: HedgehogState) -> None:
+    if s.over:
+        raise IllegalMove("The game is over.")
+    if s.roll is None:
+        raise IllegalMove(f"{colour_name(s.current)} must roll the die first.")
+
+
+# ---------------------------------------------------------------------------------------------
+# Turn flow
+
+
+def everyone_passed(s: HedgehogState) -> bool:
+    """True when every seat still playing has passed since a piece last moved (never in solitaire)."""
+    return s.players > 1 and set(s.active) <= set(s.passed)
+
+
+def next_seat(s: HedgehogState, seat: int) -> int:
+    """The next seat after ``seat`` in colour order that is still playing."""
+    for k in range(1, s.players + 1):
+        candidate = (seat + k) % s.players
+        if candidate not in s.out:
+            return candidate
+    return seat
+
+
+def end_turn(s: HedgehogState, trace: Trace, forced: bool) -> HedgehogState:
+    """Close the current turn: count a pass when no piece moved, then the draw and limit tests, then hand on."""
+    passed = () if s.moved else s.passed if s.current in s.passed else (*s.passed, s.current)
+    turns = s.turns + 1
+    trace = frozen_replace(trace, turn_over=True, forced=forced)
+    done = frozen_replace(s, passed=passed, turns=turns, roll=None, points=0, moved=False, last=trace)
+    if everyone_passed(done):
+        return frozen_replace(done, finish=FINISH_PASSES)
+    if turns >= s.turn_limit:
+        return frozen_replace(done, finish=FINISH_LIMIT)
+    return frozen_replace(done, current=next_seat(s, s.current))
+
+
+def apply_step(s: HedgehogState, m: Step) -> HedgehogState:
+    """The state after a legal step, with the win test and the automatic end of an exhausted turn."""
+    origin, height, target = check_step(s, m)
+    before = s.spaces
+    spaces = move_piece(before, origin, height, target)
+    cost = m.piece.pips * m.distance
+    trace = Trace(
+        seat=s.current,
+        kind="move",
+        roll=s.roll or 0,
+        piece=m.piece,
+        direction=m.direction,
+        distance=m.distance,
+        origin=before[origin].label,
+        target=before[target].label,
+        vanished=height == 0,
+        carried=len(before[origin].stack) - height,
+        cost=cost,
+    )
+    after = frozen_replace(s, spaces=spaces, points=s.points - cost, moved=True, last=trace)
+    # Win test after every move; the mover is tested first (docs/rules/hedgehog.md, Winning).
+    standing = trees(spaces)
+    if standing:
+        for seat in (s.current, *(x for x in after.active if x != s.current)):
+            if seat in standing:
+                return frozen_replace(after, winner=seat, finish=FINISH_TREE, turns=s.turns + 1, roll=None, points=0)
+    if not legal_steps(after):
+        return end_turn(after, trace, forced=True)
+    return after
+
+
+def apply_roll(s: HedgehogState, m: Roll) -> HedgehogState:
+    """The state after the die is rolled; a roll that allows no move ends the turn as a pass."""
+    rolled = frozen_replace(
+        s, roll=m.value, points=m.value, moved=False, last=Trace(seat=s.current, kind="roll", roll=m.value)
+    )
+    if not legal_steps(rolled):
+        return end_turn(rolled, frozen_replace(rolled.last, kind="pass"), forced=True)
+    return rolled
+
+
+# ---------------------------------------------------------------------------------------------
+# Notation
+
+_STEP = re.compile(r"^([a-z])\s*([0-9])\s*([+-])\s*([0-9]{1,2})$")
+_ROLL = re.compile(r"^roll\s*([0-9]{1,2})$")
+_DASHES = str.maketrans({"\u2212": "-", "\u2013": "-", "\u2014": "-", "\uff0b": "+"})
+
+
+def normalise(text: str) -> str:
+    """Lower case, no outer spaces, inner runs of spaces collapsed, typographic dashes made plain."""
+    return " ".join(text.translate(_DASHES).strip().lower().split())
+
+
+def parse(s: HedgehogState, text: str) -> Move:
+    """A move from notation (see docs/rules/hedgehog.md, Notation); checks it against the position."""
+    t = normalise(text)
+    if not t:
+        raise BadNotation("Type a move such as G2+3 (green medium 3 spaces clockwise), G2-3, or pass.")
+    roll = _ROLL.match(t)
+    if roll:
+        value = int(roll.group(1))
+        if not 1 <= value <= DIE_FACES:
+            raise BadNotation(f"A die shows 1 to {DIE_FACES}, not {value}.")
+        if s.over:
+            raise IllegalMove("The game is over.")
+        if s.roll is not None:
+            raise IllegalMove(f"{colour_name(s.current)} has already rolled {s.roll} this turn.")
+        return Roll(value)
+    if t == "pass":
+        _check_turn(s)
+        return Pass()
+    step = _STEP.match(t)
+    if not step:
+        raise BadNotation("That is not a move: write a piece, + or - and a number of spaces (G2+3, G2-3), or pass.")
+    letter, pips = step.group(1).upper(), int(step.group(2))
+    if letter not in LETTERS:
+        raise BadNotation(f"{letter} is not a piece colour; colours are {', '.join(LETTERS)}.")
+    if not 1 <= pips <= 3:
+        raise BadNotation(f"A piece has 1, 2 or 3 pips, not {pips}.")
+    move = Step(
+        Piece(LETTERS.index(letter), pips), CLOCKWISE if step.group(3) == "+" else ANTICLOCKWISE, int(step.group(4))
+    )
+    check_step(s, move)
+    return move
+
+
+def notation(m: Move) -> str:
+    """The notation of ``m``: ``roll 4``, ``G2+3``, ``G2-3`` or ``pass``."""
+    if isinstance(m, Roll):
+        return f"roll {m.value}"
+    if isinstance(m, Step):
+        return f"{m.piece.code}{'+' if m.direction == CLOCKWISE else '-'}{m.distance}"
+    return "pass"
+
+
+def points_text(points: int) -> str:
+    """The count with its noun: "1 point", "3 points"."""
+    return f"{points} point{'s' if points != 1 else ''}"
+
+
+def describe_step(s: HedgehogState, m: Step, after: HedgehogState) -> str:
+    """The channel-log sentence for a legal step from ``s`` that led to ``after``."""
+    origin, height, target = check_step(s, m)
+    way = "clockwise" if m.direction == CLOCKWISE else "anticlockwise"
+    carried = s.spaces[origin].stack[height + 1 :]
+    carry = f" (carrying {'/'.join(p.code for p in carried)})" if carried else ""
+    text = (
+        f"{colour_name(s.current)} moves {m.piece.code}{carry} {m.distance} space{'s' if m.distance != 1 else ''} "
+        f"{way} from space {s.spaces[origin].label} onto {s.spaces[target].top.code} on space "
+        f"{s.spaces[target].label} for {points_text(m.piece.pips * m.distance)}."
+    )
+    if height == 0:
+        text += f" Space {s.spaces[origin].label} vanishes."
+    if after.over:
+        return text
+    if after.last is not None and after.last.turn_over:
+        left = s.points - m.piece.pips * m.distance
+        if left == 0:
+            return text + " No points left: the turn ends."
+        return text + f" No move can use the {points_text(left)} left: the turn ends."
+    return text + f" {points_text(after.points)} left."
+
+
+# ---------------------------------------------------------------------------------------------
+# JSON
+
+
+def _piece_json(p: Piece) -> str:
+    return p.code
+
+
+def _piece_from(value: Any, players: int) -> Piece:
+    if not isinstance(value, str) or len(value) != 2 or value[0] not in LETTERS or value[1] not in "123":
+        raise BadState(f"{value!r} is not a piece code.")
+    piece = Piece(LETTERS.index(value[0]), int(value[1]))
+    if piece.colour >= players:
+        raise BadState(f"{value} is not in a {players}-player game.")
+    return piece
+
+
+def _int(d: Mapping[str, Any], key: str, low: int, high: int) -> int:
+    value = d.get(key)
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise BadState(f"{key} must be a whole number from {low} to {high}.")
+    return value
+
+
+def _opt_int(d: Mapping[str, Any], key: str, low: int, high: int) -> int | None:
+    if d.get(key) is None:
+        if key not in d:
+            raise BadState(f"{key} is missing.")
+        return None
+    return _int(d, key, low, high)
+
+
+def _bool(d: Mapping[str, Any], key: str) -> bool:
+    value = d.get(key)
+    if not isinstance(value, bool):
+        raise BadState(f"{key} must be true or false.")
+    return value
+
+
+def trace_to_json(t: Trace | None) -> dict[str, Any] | None:
+    """The trace as a JSON-ready dict."""
+    if t is None:
+        return None
+    return {
+        "seat": t.seat,
+        "kind": t.kind,
+        "roll": t.roll,
+        "piece": t.piece.code if t.piece else None,
+        "direction": t.direction,
+        "distance": t.distance,
+        "origin": t.origin,
+        "target": t.target,
+        "vanished": t.vanished,
+        "carried": t.carried,
+        "cost": t.cost,
+        "turn_over": t.turn_over,
+        "forced": t.forced,
+    }
+
+
+def trace_from_json(d: Any, players: int) -> Trace | None:
+    """The trace back from JSON; raises ``BadState``."""
+    if d is None:
+        return None
+    if not isinstance(d, dict):
+        raise BadState("last must be an object.")
+    kind = d.get("kind")
+    if kind not in TRACE_KINDS:
+        raise BadState("last.kind is not a known action.")
+    piece = None if d.get("piece") is None else _piece_from(d.get("piece"), players)
+    direction = d.get("direction")
+    if direction not in (-1, 0, 1) or isinstance(direction, bool):
+        raise BadState("last.direction must be -1, 0 or 1.")
+    big = 3 * MAX_PLAYERS
+    return Trace(
+        seat=_int(d, "seat", 0, players - 1),
+        kind=kind,
+        roll=_int(d, "roll", 0, DIE_FACES),
+        piece=piece,
+        direction=direction,
+        distance=_int(d, "distance", 0, 99),
+        origin=_int(d, "origin", 0, big),
+        target=_int(d, "target", 0, big),
+        vanished=_bool(d, "vanished"),
+        carried=_int(d, "carried", 0, big),
+        cost=_int(d, "cost", 0, DIE_FACES),
+        turn_over=_bool(d, "turn_over"),
+        forced=_bool(d, "forced"),
+    )
+
+
+def state_to_json(s: HedgehogState) -> dict[str, Any]:
+    """The state as a JSON-ready dict."""
+    return {
+        "players": s.players,
+        "xeno": s.xeno,
+        "turn_limit": s.turn_limit,
+        "spaces": [[space.label, [_piece_json(p) for p in space.stack]] for space in s.spaces],
+        "current": s.current,
+        "roll": s.roll,
+        "points": s.points,
+        "moved": s.moved,
+        "passed": list(s.passed),
+        "turns": s.turns,
+        "out": list(s.out),
+        "winner": s.winner,
+        "finish": s.finish,
+        "last": trace_to_json(s.last),
+    }
+
+
+def state_from_json(d: Any) -> HedgehogState:
+    """The state back from ``state_to_json``; raises ``BadState`` on damaged data."""
+    if not isinstance(d, dict):
+        raise BadState("The stored game is not an object.")
+    players = _int(d, "players", 1, MAX_PLAYERS)
+    xeno = _bool(d, "xeno")
+    if players > RAINBOW_COLOURS and not xeno:
+        raise BadState("More than 5 players need the xeno option.")
+    raw_spaces = d.get("spaces")
+    if not isinstance(raw_spaces, list) or not raw_spaces:
+        raise BadState("spaces must be a non-empty list.")
+    spaces = []
+    for entry in raw_spaces:
+        if not isinstance(entry, list) or len(entry) != 2 or not isinstance(entry[1], list) or not entry[1]:
+            raise BadState("Each space must be [label, [pieces...]] with at least one piece.")
+        label = entry[0]
+        if not isinstance(label, int) or isinstance(label, bool) or not 1 <= label <= 3 * players:
+            raise BadState(f"Space label {label!r} is out of range.")
+        spaces.append(Space(label, tuple(_piece_from(p, players) for p in entry[1])))
+    labels = [space.label for space in spaces]
+    if len(set(labels)) != len(labels):
+        raise BadState("Two spaces share a label.")
+    pieces = sorted(p for space in spaces for p in space.stack)
+    if pieces != sorted(Piece(c, pips) for c in range(players) for pips in (1, 2, 3)):
+        raise BadState("The ring must hold each player's large, medium and small exactly once.")
+    out = _seats(d, "out", players)
+    finish = d.get("finish")
+    if finish not in FINISHES:
+        raise BadState("finish is not a known ending.")
+    roll = _opt_int(d, "roll", 1, DIE_FACES)
+    points = _int(d, "points", 0, DIE_FACES)
+    if roll is None and points:
+        raise BadState("There can be no points left before the roll.")
+    if roll is not None and points > roll:
+        raise BadState("More points are left than were rolled.")
+    state = HedgehogState(
+        players=players,
+        xeno=xeno,
+        turn_limit=_int(d, "turn_limit", 1, 100_000),
+        spaces=tuple(spaces),
+        current=_int(d, "current", 0, players - 1),
+        roll=roll,
+        points=points,
+        moved=_bool(d, "moved"),
+        passed=_seats(d, "passed", players),
+        turns=_int(d, "turns", 0, 100_000),
+        out=tuple(out),
+        winner=_opt_int(d, "winner", 0, players - 1),
+        finish=finish,
+        last=trace_from_json(d.get("last"), players) if "last" in d else _missing("last"),
+    )
+    if (state.winner is not None) != (finish in (FINISH_TREE,) or (finish == FINISH_RESIGNED and players > 1)):
+        raise BadState("The winner does not match how the game ended.")
+    if state.turns > state.turn_limit:
+        raise BadState("More turns were played than the turn limit allows.")
+    if not state.over and state.current in state.out:
+        raise BadState("The seat to move has left the game.")
+    return state
+
+
+def _seats(d: Mapping[str, Any], key: str, players: int) -> tuple[int, ...]:
+    value = d.get(key)
+    if (
+        not isinstance(value, list)
+        or len(set(map(repr, value))) != len(value)
+        or any(not isinstance(x, int) or isinstance(x, bool) or not 0 <= x < players for x in value)
+    ):
+        raise BadState(f"{key} must list distinct seats.")
+    return tuple(value)
+
+
+def _missing(key: str) -> Any:
+    raise BadState(f"{key} is missing.")
+
+
+# ---------------------------------------------------------------------------------------------
+# The Rules object
+
+
+class HedgehogRules:
+    """Der Marsigelwettkampf for 1-5 players (up to 10 with the Xeno option); 1 player is solitaire."""
+
+    name = "hedgehog"
+    title = "Der Marsigelwettkampf"
+    min_players = 1
+    max_players = MAX_PLAYERS
+    options = (
+        OptionSpec("xeno", "Add the Xeno set's colours (orange, purple, cyan, white, clear) for 6-10 players.", False),
+        OptionSpec(
+            "turn_limit",
+            "Turns in all before the game is drawn (in solitaire: failed).",
+            200,
+            minimum=1,
+            maximum=10_000,
+        ),
+    )
+
+    def new_game(self, players: int, options: Mapping[str, Any], rng: random.Random) -> HedgehogState:
+        """The ring laid out for ``players``; the first player drawn from ``rng``."""
+        opts = resolve_options(self.options, options)
+        if not 1 <= players <= MAX_PLAYERS:
+            raise BadOptions(f"Der Marsigelwettkampf is for 1 to {MAX_PLAYERS} players.")
+        if players > RAINBOW_COLOURS and not opts["xeno"]:
+            raise BadOptions("More than 5 players need the xeno option (the Xeno set adds five colours).")
+        return HedgehogState(
+            players=players,
+            xeno=opts["xeno"],
+            turn_limit=opts["turn_limit"],
+            spaces=initial_ring(players),
+            current=rng.randrange(players),
+            roll=None,
+            points=0,
+            moved=False,
+            passed=(),
+            turns=0,
+            out=(),
+            winner=None,
+            finish="",
+        )
+
+    def to_move(self, s: HedgehogState) -> int | None:
+        """The seat whose turn it is; None once over."""
+        return None if s.over else s.current
+
+    def pending_roll(self, s: HedgehogState) -> bool:
+        """True at the start of a turn, before the die is rolled."""
+        return not s.over and s.roll is None
+
+    def roll(self, s: HedgehogState, rng: random.Random) -> Roll:
+        """One d6."""
+        return Roll(rng.randint(1, DIE_FACES))
+
+    def legal_moves(self, s: HedgehogState) -> Sequence[Move]:
+        """Every affordable step, then ``pass``; empty while a roll is pending or once over."""
+        if s.over or s.roll is None:
+            return ()
+        return (*legal_steps(s), Pass())
+
+    def apply(self, s: HedgehogState, m: Move) -> HedgehogState:
+        """The state after ``m``; raises ``IllegalMove``."""
+        if isinstance(m, Roll):
+            if s.over:
+                raise IllegalMove("The game is over.")
+            if s.roll is not None:
+                raise IllegalMove(f"{colour_name(s.current)} has already rolled {s.roll} this turn.")
+            if not isinstance(m.value, int) or not 1 <= m.value <= DIE_FACES:
+                raise IllegalMove(f"A die shows 1 to {DIE_FACES}.")
+            return apply_roll(s, m)
+        if isinstance(m, Step):
+            return apply_step(s, m)
+        if isinstance(m, Pass):
+            _check_turn(s)
+            return end_turn(s, Trace(seat=s.current, kind="pass", roll=s.roll or 0), forced=False)
+        raise IllegalMove("That is not a move of this game.")
+
+    def resign(self, s: HedgehogState, seat: int) -> HedgehogState:
+        """``seat`` leaves; its pieces stay in the ring where they stand (docs/rules/hedgehog.md, Leaving)."""
+        if s.over or seat in s.out or not 0 <= seat < s.players:
+            return s
+        left = frozen_replace(s, out=(*s.out, seat))
+        if s.players == 1:
+            return frozen_replace(left, finish=FINISH_RESIGNED, roll=None, points=0)
+        active = left.active
+        if len(active) == 1:
+            return frozen_replace(left, finish=FINISH_RESIGNED, winner=active[0], roll=None, points=0)
+        if seat == s.current:
+            passed = () if s.moved else s.passed
+            left = frozen_replace(left, current=next_seat(left, seat), roll=None, points=0, moved=False, passed=passed)
+        if everyone_passed(left):
+            return frozen_replace(left, finish=FINISH_PASSES, roll=None, points=0)
+        return left
+
+    def timeout_move(self, s: HedgehogState) -> Move | None:
+        """A player out of time passes (ending the turn, keeping the moves already made)."""
+        if s.over or s.roll is None:
+            return None
+        return Pass()
+
+    def outcome(self, s: HedgehogState) -> Outcome | None:
+        """Ranks and reason once over; solitaire records the turns taken as its score."""
+        if not s.over:
+            return None
+        if s.players == 1:
+            scores = (float(s.turns),)
+            if s.finish == FINISH_TREE:
+                return Outcome((1,), f"Red built a tree in {s.turns} turn{'s' if s.turns != 1 else ''}.", scores)
+            if s.finish == FINISH_LIMIT:
+                return Outcome((2,), f"Failed: no tree within the limit of {s.turn_limit} turns.", scores)
+            return Outcome((2,), f"Failed: Red gave up after {s.turns} turns.", scores)
+        if s.finish == FINISH_TREE and s.winner is not None:
+            where = has_tree(s.spaces, s.winner)
+            return Outcome(
+                default_resign_ranks(s.out, s.players, [s.winner]),
+                f"{colour_name(s.winner)} wins with a tree on space {where}.",
+            )
+        if s.finish == FINISH_RESIGNED and s.winner is not None:
+            return Outcome(
+                default_resign_ranks(s.out, s.players, [s.winner]),
+                f"{colour_name(s.winner)} wins: every other player left.",
+            )
+        reason = (
+            "Drawn: every player passed in one full round."
+            if s.finish == FINISH_PASSES
+            else f"Drawn: the turn limit of {s.turn_limit} turns was reached."
+        )
+        return Outcome(default_resign_ranks(s.out, s.players, s.active), reason)
+
+    def parse_move(self, s: HedgehogState, text: str) -> Move:
+        """``roll N``, ``G2+3`` (clockwise), ``G2-3`` (anticlockwise) or ``pass``; forgiving about case and spaces."""
+        return parse(s, text)
+
+    def format_move(self, s: HedgehogState, m: Move) -> str:
+        """The notation of ``m``."""
+        return notation(m)
+
+    def describe_move(self, s: HedgehogState, m: Move) -> str:
+        """A sentence for the channel log, with what followed (a vanished space, the end of turn, the result)."""
+        who = colour_name(s.current)
+        try:
+            after = self.apply(s, m)
+        except IllegalMove as refused:
+            return f"{who} tries {notation(m)}: {refused}"
+        if isinstance(m, Roll):
+            text = f"{who} rolls {m.value}."
+            if after.last is not None and after.last.kind == "pass":
+                text = f"{who} rolls {m.value} and has no legal move, so passes."
+        elif isinstance(m, Step):
+            text = describe_step(s, m, after)
+        elif s.moved:
+            text = f"{who} ends the turn with {points_text(s.points)} unused."
+        else:
+            text = f"{who} passes."
+        result = self.outcome(after)
+        if result is not None:
+            text += f" {result.reason}"
+        return text
+
+    def seat_name(self, s: HedgehogState, seat: int) -> str:
+        """The seat's colour, e.g. "Red"."""
+        return colour_name(seat)
+
+    def status_line(self, s: HedgehogState) -> str:
+        """Whose turn, rolled or not, points left, turn count."""
+        result = self.outcome(s)
+        if result is not None:
+            return f"Game over. {result.reason}"
+        who = colour_name(s.current)
+        turn = f"turn {s.turns + 1} of {s.turn_limit}"
+        if s.roll is None:
+            return f"{who} to roll ({turn})."
+        return f"{who} to move: rolled {s.roll}, {s.points} point{'s' if s.points != 1 else ''} left ({turn})."
+
+    def to_json(self, s: HedgehogState) -> dict[str, Any]:
+        """A JSON-ready dict of the state."""
+        return state_to_json(s)
+
+    def from_json(self, d: dict[str, Any]) -> HedgehogState:
+        """The state back from ``to_json``; raises ``BadState``."""
+        return state_from_json(d)
+
+
+RULES = HedgehogRules()

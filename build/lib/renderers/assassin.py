@@ -1,0 +1,350 @@
+"""The Martian Assassination Game board as a PNG: board, safehouse, bases, pieces, last path, die, players.
+
+Layout (10x10: 62 px squares; 12x12: 52 px): a header naming the player to move, the board with
+rank numbers on the left and file letters below, and a side panel with the die, what just happened
+and one row per player (role, base markers, captures).  The static board (tiles, coordinates,
+safehouse, base coins) is drawn once per size and copied; labels use the shared cached text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from games.assassin import COLOUR_WORDS, RULES, SAFE, SEAT_COLOURS, State, board, die_word
+from renderers.pyramids import (
+    COLOURS,
+    GRID_LINE,
+    HIGHLIGHT,
+    MARK,
+    PANEL,
+    RGB,
+    TEXT,
+    TEXT_SHADOW,
+    display_name,
+    fixed_palette,
+    font,
+    new_canvas,
+    outline_for,
+    paste_die,
+    paste_pyramid,
+    png_bytes,
+    text,
+)
+
+WIDTH = 960
+HEADER = 60
+LEFT = 34
+BOARD_PX = {10: 620, 12: 624}
+TILE: RGB = (0x9D, 0xA4, 0xAF)
+TILE_EDGE: RGB = (0x3C, 0x41, 0x49)
+SQUARE_LINE: RGB = (0x84, 0x8B, 0x96)
+SAFEHOUSE: RGB = (0x3A, 0x3F, 0x47)
+COIN: RGB = (0xEE, 0xE4, 0xC8)
+DIM: RGB = (0xC4, 0xC8, 0xCE)
+
+
+def _cell(size: int) -> int:
+    return BOARD_PX[size] // size
+
+
+def _height(size: int) -> int:
+    return HEADER + BOARD_PX[size] + 40
+
+
+def square_centre(size: int, square: int) -> tuple[float, float]:
+    """Pixel centre of ``square`` (or of the safehouse for ``SAFE``) on a board of ``size``."""
+    cell = _cell(size)
+    if square == SAFE:
+        half = size // 2
+        return LEFT + half * cell, HEADER + (size - half) * cell
+    file, rank = square % size, square // size
+    return LEFT + (file + 0.5) * cell, HEADER + (size - rank - 0.5) * cell
+
+
+def _box(size: int, square: int) -> tuple[float, float, float, float]:
+    cell = _cell(size)
+    x, y = square_centre(size, square)
+    return x - cell / 2, y - cell / 2, x + cell / 2, y + cell / 2
+
+
+# ------------------------------------------------------------------ encoding
+
+
+PALETTE = fixed_palette(
+    extra=[TILE, TILE_EDGE, SQUARE_LINE, SAFEHOUSE, COIN, DIM], grounds=[TILE, SAFEHOUSE, COIN], inks=[DIM]
+)
+
+
+# ------------------------------------------------------------------ names
+
+
+def _fit(message: str, limit: int) -> str:
+    return message if len(message) <= limit else message[: limit - 1] + "."
+
+
+# ------------------------------------------------------------------ static board
+
+
+@lru_cache(maxsize=2)
+def _background(size: int) -> Image.Image:
+    """Tiles, coordinates, safehouse and base coins for one board size."""
+    image, draw = new_canvas(WIDTH, _height(size))
+    geometry = board(size)
+    cell = _cell(size)
+    top, left = HEADER, LEFT
+    px = BOARD_PX[size]
+    draw.rectangle([left - 3, top - 3, left + size * cell + 3, top + size * cell + 3], fill=TILE_EDGE)
+    for square in range(size * size):
+        if square in geometry.safehouse:
+            continue
+        file, rank = geometry.coords(square)
+        x0, y0 = left + file * cell, top + (size - 1 - rank) * cell
+        # squares pair up into 2x2 piecepack tiles: wide gaps between tiles, thin ones inside
+        gl, gr = (3, 1) if file % 2 == 0 else (1, 3)
+        gt, gb = (1, 3) if rank % 2 == 0 else (3, 1)
+        draw.rectangle([x0 + gl, y0 + gt, x0 + cell - gr, y0 + cell - gb], fill=TILE)
+    half = size // 2
+    sx0, sy0 = left + (half - 1) * cell, top + (size - half - 1) * cell
+    draw.rounded_rectangle(
+        [sx0 + 2, sy0 + 2, sx0 + 2 * cell - 2, sy0 + 2 * cell - 2], radius=8, fill=SAFEHOUSE, outline=DIM, width=2
+    )
+    text(image, (sx0 + cell, sy0 + 13), "SAFEHOUSE", size=12, fill=DIM, anchor="mm", shadow=False)
+    for base in geometry.bases:
+        cx, cy = square_centre(size, base)
+        r = cell * 0.3
+        draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=COIN, outline=TEXT_SHADOW, width=2)
+        draw.text((cx, cy + 1), "A", font=font(int(cell * 0.36)), fill=TEXT_SHADOW, anchor="mm")
+    for k in range(size):
+        x = left + (k + 0.5) * cell
+        text(image, (x, top + px + 18), "abcdefghijkl"[k], size=18, anchor="mm")
+        y = top + (size - k - 0.5) * cell
+        text(image, (left - 17, y), str(k + 1), size=16, anchor="mm")
+    draw.rectangle([WIDTH - 270, top - 3, WIDTH - 10, top + px + 3], fill=PANEL)
+    return image
+
+
+# ------------------------------------------------------------------ pieces and overlays
+
+
+def _crosshair(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float) -> None:
+    """The victim's mark: a ring with four ticks."""
+    cx, cy = centre
+    draw.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], outline=MARK, width=4)
+    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        draw.line(
+            [(cx + dx * (radius - 7), cy + dy * (radius - 7)), (cx + dx * (radius + 7), cy + dy * (radius + 7))],
+            fill=MARK,
+            width=4,
+        )
+
+
+def _draw_piece(image: Image.Image, draw: ImageDraw.ImageDraw, size: int, square: int, seat: int, victim: bool) -> None:
+    cell = _cell(size)
+    cx, cy = square_centre(size, square)
+    if victim:
+        _crosshair(draw, (cx, cy), cell * 0.44 if square != SAFE else cell * 0.62)
+    scale = cell * 0.46
+    paste_pyramid(image, cx, cy + scale * 0.8, 3, SEAT_COLOURS[seat], scale)
+
+
+def _draw_markers(image: Image.Image, draw: ImageDraw.ImageDraw, s: State) -> None:
+    """Small pyramids in each marker's colour along the top of every marked base square."""
+    cell = _cell(s.size)
+    for base in s.board.bases:
+        owners = [seat for seat in s.active() if base in s.markers[seat]]
+        if not owners:
+            continue
+        _, y0, x1, _ = _box(s.size, base)
+        if s.victim in owners:
+            cx, cy = square_centre(s.size, base)
+            r = cell * 0.3 + 3
+            draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=COLOURS[SEAT_COLOURS[s.victim]], width=4)
+        scale = cell * 0.36
+        step = min(scale * 0.62, (cell * 0.7) / len(owners))
+        for k, seat in enumerate(owners):
+            x = x1 - scale * 0.32 - 2 - k * step
+            paste_pyramid(image, x, y0 + scale + 3, 1, SEAT_COLOURS[seat], scale, outline_width=1)
+
+
+def _draw_path(draw: ImageDraw.ImageDraw, s: State) -> None:
+    path = s.last.path
+    if len(path) < 2:
+        return
+    points = [square_centre(s.size, square) for square in path]
+    draw.line(points, fill=TEXT_SHADOW, width=9, joint="curve")
+    draw.line(points, fill=HIGHLIGHT, width=5, joint="curve")
+    sx, sy = points[0]
+    draw.ellipse([sx - 9, sy - 9, sx + 9, sy + 9], outline=HIGHLIGHT, width=3, fill=TEXT_SHADOW)
+    for x, y in points[1:-1]:
+        draw.ellipse([x - 4, y - 4, x + 4, y + 4], fill=HIGHLIGHT)
+    x0, y0, x1, y1 = _box(s.size, path[-1])
+    draw.rectangle([x0 + 1, y0 + 1, x1 - 1, y1 - 1], outline=HIGHLIGHT, width=4)
+
+
+def _draw_targets(draw: ImageDraw.ImageDraw, s: State) -> None:
+    for square in s.reachable:
+        cx, cy = square_centre(s.size, square)
+        draw.ellipse([cx - 8, cy - 8, cx + 8, cy + 8], fill=TEXT, outline=TEXT_SHADOW, width=3)
+
+
+# ------------------------------------------------------------------ header and panel
+
+
+def _player(s: State, seat: int, names: Sequence[str] | None) -> str:
+    colour = COLOUR_WORDS[SEAT_COLOURS[seat]]
+    if (name := display_name(names, seat)) and name != colour:
+        return f"{_fit(name, 18)} ({colour})"
+    return colour
+
+
+def _headline(s: State, names: Sequence[str] | None) -> tuple[str, str]:
+    if s.phase == "over":
+        if s.end == "limit":
+            return "Game over: drawn at the turn limit", "ranked by bases, then captures"
+        assert s.winner is not None
+        why = "last player left" if s.end == "alone" else "all four bases"
+        return f"{_player(s, s.winner, names)} wins!", why
+    who = _player(s, s.turn, names)
+    role = "victim" if s.turn == s.victim else "assassin"
+    if s.phase == "roll":
+        return f"{who} to roll", role
+    if s.phase == "null":
+        return f"{who}: reroll or stay", f"{role} rolled a null"
+    count = len(s.reachable)
+    steps = f"{s.die} step{'s' if s.die != 1 else ''}"
+    return f"{who} to move {steps}", f"{role} - pick one of the {count} dotted square{'s' if count != 1 else ''}"
+
+
+def _short_name(seat: int, names: Sequence[str] | None) -> str:
+    if name := display_name(names, seat):
+        return _fit(name, 14)
+    return COLOUR_WORDS[SEAT_COLOURS[seat]]
+
+
+def _event(s: State, names: Sequence[str] | None) -> tuple[str, RGB] | None:
+    last = s.last
+    if last.seat is None:
+        return None
+    who = _short_name(last.seat, names)
+    name = s.board.name
+    if last.captured is not None:
+        return f"{who} captured {_short_name(last.captured, names)}!", MARK
+    if last.base is not None:
+        return f"{who} marked base {name(last.base)}", HIGHLIGHT
+    if last.passed and last.roll == 0:
+        return f"{who}: null, no move", TEXT
+    if last.passed:
+        return f"{who}: no legal move", TEXT
+    if last.path:
+        return f"{who}: {name(last.path[0])} to {name(last.path[-1])}", TEXT
+    return None
+
+
+def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, s: State, names: Sequence[str] | None) -> None:
+    x0 = WIDTH - 262
+    y = HEADER + 6
+    if s.last.roll is not None and s.phase != "roll":
+        face = {0: "", 1: "A"}.get(s.last.roll, str(s.last.roll))
+        paste_die(image, (x0, y), 52, face)
+        text(image, (x0 + 68, y + 14), f"rolled {die_word(s.last.roll)}", size=18, anchor="lm")
+        text(image, (x0 + 68, y + 38), _short_name(s.last.seat or 0, names), size=16, fill=DIM, anchor="lm")
+    else:
+        draw.rounded_rectangle([x0, y, x0 + 52, y + 52], radius=9, outline=DIM, width=2)
+        text(image, (x0 + 26, y + 26), "?", size=24, fill=DIM, anchor="mm")
+        text(image, (x0 + 68, y + 26), "die not rolled yet", size=16, fill=DIM, anchor="lm")
+    y += 70
+    event = _event(s, names)
+    if event:
+        text(image, (x0 + 4, y), _fit(event[0], 30), size=17, fill=event[1], anchor="lm")
+    y += 22
+    draw.line([(x0, y), (WIDTH - 18, y)], fill=GRID_LINE, width=2)
+    y += 12
+    text(image, (x0 + 34, y), "players", size=12, fill=DIM, anchor="lm", shadow=False)
+    for k, base in enumerate(s.board.bases):
+        text(image, (WIDTH - 90 + k * 18, y), s.board.name(base), size=11, fill=DIM, anchor="mm", shadow=False)
+    y += 8
+    row = 46 if s.players <= 7 else 40
+    outcome = RULES.outcome(s)
+    for seat in range(s.players):
+        _draw_row(image, draw, s, seat, names, x0, y, row, outcome.ranks[seat] if outcome else None)
+        y += row
+    draw.line([(x0, y + 2), (WIDTH - 18, y + 2)], fill=GRID_LINE, width=2)
+    info = f"victim turn {min(s.victim_turns + (s.phase != 'over'), s.limit or 10**9)}"
+    info += f" of {s.limit}" if s.limit else ""
+    text(image, (x0 + 4, y + 18), info, size=15, fill=DIM, anchor="lm")
+    if s.short_game:
+        text(image, (x0 + 4, y + 38), "short game: markers are kept", size=15, fill=DIM, anchor="lm")
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}" + ("th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th"))
+
+
+def _draw_row(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    s: State,
+    seat: int,
+    names: Sequence[str] | None,
+    x0: int,
+    y: int,
+    row: int,
+    rank: int | None,
+) -> None:
+    gone = seat in s.out
+    colour = SEAT_COLOURS[seat]
+    mid = y + row / 2
+    if not gone and seat == s.turn and s.phase != "over":
+        draw.rounded_rectangle([x0 - 6, y + 1, WIDTH - 16, y + row - 2], radius=6, outline=HIGHLIGHT, width=3)
+    paste_pyramid(image, x0 + 12, y + row - 7, 3, colour, 17)
+    label = _fit(display_name(names, seat), 18) or COLOUR_WORDS[colour]
+    text(image, (x0 + 34, mid - row * 0.2), label, size=17, fill=DIM if gone else TEXT, anchor="lm")
+    if gone:
+        role, tint = "left the game", DIM
+    elif seat == s.victim:
+        role, tint = "VICTIM", MARK
+    else:
+        role, tint = "assassin", DIM
+    text(image, (x0 + 34, mid + row * 0.2), role, size=13, fill=tint, anchor="lm")
+    captures = s.captures[seat]
+    note = f"{captures} capture{'s' if captures != 1 else ''}" if captures else ""
+    if rank is not None:
+        note = f"{_ordinal(rank)}" + (f" - {note}" if note else "")
+    if note:
+        text(image, (WIDTH - 30, mid - 9), note, size=13, fill=HIGHLIGHT if rank == 1 else TEXT, anchor="rm")
+    for k, base in enumerate(s.board.bases):
+        bx = WIDTH - 96 + k * 18
+        by = mid + 6
+        if base in s.markers[seat] and not gone:
+            fill = COLOURS[colour]
+            draw.rectangle([bx, by, bx + 12, by + 12], fill=fill, outline=outline_for(fill), width=2)
+        else:
+            draw.rectangle([bx, by, bx + 12, by + 12], outline=GRID_LINE, width=2)
+
+
+# ------------------------------------------------------------------ entry point
+
+
+def render(state: State, *, last_move: Any = None, names: Sequence[str] | None = None) -> bytes:
+    """The board PNG for ``state``; ``names[seat]`` are the players' display names when given."""
+    del last_move  # the state itself carries the last roll, path, base and capture
+    s = state
+    image = _background(s.size).copy()
+    draw = ImageDraw.Draw(image)
+    title, sub = _headline(s, names)
+    if s.phase != "over":
+        draw.polygon([(14, 16), (14, 40), (30, 28)], fill=COLOURS[SEAT_COLOURS[s.turn]], outline=TEXT_SHADOW)
+    text(image, (44, 22), _fit(title, 52), size=26, anchor="lm")
+    text(image, (44, 46), sub, size=15, fill=DIM, anchor="lm")
+    _draw_markers(image, draw, s)
+    _draw_path(draw, s)
+    for seat, square in enumerate(s.positions):
+        if square is not None:
+            _draw_piece(image, draw, s.size, square, seat, seat == s.victim)
+    _draw_targets(draw, s)
+    _draw_panel(image, draw, s, names)
+    return png_bytes(image, PALETTE)

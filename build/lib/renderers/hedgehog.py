@@ -1,0 +1,386 @@
+"""Board picture for Der Marsigelwettkampf: the ring of stacks drawn as a loop.
+
+The top row runs clockwise from left to right and the next row comes back from right to left, so
+the ring reads as one loop with every stack standing upright on its numbered tile (past 20 spaces
+the loop snakes over four rows).  Each pyramid's code is written beside it.  The header names the
+player to move with the die and the points left; the footer says what happened last.
+
+Speed: labels are stamped from the shared cached text masks, and the finished picture is mapped
+onto a fixed palette of the colours this board uses, which keeps a render to a few milliseconds.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from PIL import Image, ImageDraw
+
+from games.hedgehog import COLOUR_NAMES, LETTERS, HedgehogState, Piece, Space, Trace, colour_name, notation, trees
+from games.hedgehog import Step as StepMove
+from renderers.pyramids import (
+    BACKGROUND,
+    GRID_LINE,
+    HIGHLIGHT,
+    MARK,
+    PANEL,
+    RGB,
+    TEXT,
+    colour_swatch,
+    display_name,
+    draw_stack_side,
+    fixed_palette,
+    paste_die,
+    png_bytes,
+    pyramid_size_px,
+    stack_height_px,
+    stack_step,
+    text,
+    text_width,
+)
+
+WIDTH = 960
+MARGIN = 16
+SIDE = 26  # room at each end of a row for the loop's turn
+RETURN = 16  # extra room on the left for the four-row loop's way back up
+HEADER = 112
+LEGEND = 34
+FOOTER = 40
+TILE = 26
+ROW_GAP = 18
+MAX_SCALE = 58.0
+MIN_SCALE = 18.0
+MAX_SLOT = 150.0
+MAX_TILE = 70.0
+TWO_ROWS = 20  # up to this many spaces the loop has two rows, beyond it four
+STACKS_BUDGET = 600  # pixels of stack height the rows share before pieces shrink
+CODE_W = 26  # room for a piece code beside its stack
+TRACK: RGB = (0x9A, 0xA0, 0xAB)
+DARK: RGB = (0x1E, 0x20, 0x24)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """Where one space is drawn: its ring index, left edge, slot width, tile top and row (0 = top)."""
+
+    index: int
+    left: float
+    width: float
+    tile_top: float
+    row: int
+
+    @property
+    def centre(self) -> float:
+        """Horizontal centre of the slot."""
+        return self.left + self.width / 2
+
+
+@dataclass(frozen=True)
+class Pen:
+    """The picture and its drawing context, passed together to the drawing steps."""
+
+    image: Image.Image
+    draw: ImageDraw.ImageDraw
+
+
+# ---------------------------------------------------------------------------------------------
+# Palette
+
+
+PALETTE = fixed_palette(extra=[TRACK, DARK], grounds=[HIGHLIGHT])
+
+
+def encode(image: Image.Image) -> bytes:
+    """PNG bytes of ``image`` mapped onto the board's palette (exact for every solid colour drawn)."""
+    return png_bytes(image, PALETTE)
+
+
+# ---------------------------------------------------------------------------------------------
+# Layout
+
+
+def stack_need(pieces: int, scale: float) -> float:
+    """Pixel height a stack of ``pieces`` needs at ``scale``, with room for a label above it."""
+    return (max(pieces, 1) - 1) * stack_step(scale) + 1.75 * scale + 24
+
+
+def layout(state: HedgehogState) -> tuple[list[Slot], float, int]:
+    """The slots of every space, the pyramid scale and the height of the picture.
+
+    Two rows make the loop; past ``TWO_ROWS`` spaces it snakes over four rows so pieces stay legible.
+    Even rows run left to right, odd rows right to left: clockwise order all the way.
+    """
+    count = len(state.spaces)
+    rows = 1 if count == 1 else 2 if count <= TWO_ROWS else 4
+    per = math.ceil(count / rows)
+    width = min(MAX_SLOT, (WIDTH - 2 * MARGIN - 2 * SIDE - (RETURN if rows > 2 else 0)) / per)
+    start = (WIDTH - per * width) / 2 + (RETURN / 2 if rows > 2 else 0)
+    scale = max(MIN_SCALE, min(MAX_SCALE, width - CODE_W - 12))
+    tallest = [max(len(space.stack) for space in state.spaces[r * per : (r + 1) * per]) for r in range(rows)]
+    need = sum(stack_need(pieces, scale) for pieces in tallest)
+    if need > STACKS_BUDGET:
+        scale = max(MIN_SCALE, scale * STACKS_BUDGET / need)
+    y = float(HEADER + LEGEND)
+    slots = []
+    for r in range(rows):
+        y += stack_need(tallest[r], scale)
+        for k, index in enumerate(range(r * per, min((r + 1) * per, count))):
+            column = k if r % 2 == 0 else per - 1 - k
+            slots.append(Slot(index, start + column * width, width, y, r))
+        y += TILE + ROW_GAP
+    height = int(y - ROW_GAP + 12 + FOOTER)
+    return slots, scale, height
+
+
+# ---------------------------------------------------------------------------------------------
+# Words
+
+
+def who(seat: int, names: Sequence[str] | None) -> str:
+    """The seat as shown: "Red", or "Red (alice)" when a display name is known."""
+    base = colour_name(seat)
+    if name := display_name(names, seat):
+        shown = name if len(name) <= 18 else name[:17] + "..."
+        return f"{base} ({shown})"
+    return base
+
+
+def trace_text(trace: Trace | None) -> str:
+    """The last action in a few words, for the footer."""
+    if trace is None:
+        return ""
+    seat = colour_name(trace.seat)
+    if trace.kind == "roll":
+        return f"Last: {seat} rolled {trace.roll}."
+    if trace.kind == "pass":
+        if trace.forced:
+            return f"Last: {seat} rolled {trace.roll} and could not move, so passed."
+        return f"Last: {seat} ended the turn."
+    assert trace.piece is not None
+    move = notation(StepMove(trace.piece, trace.direction, trace.distance))
+    words = f"Last: {seat} {move}, space {trace.origin} to {trace.target} ({trace.cost} pt)"
+    if trace.carried > 1:
+        words += f", carrying {trace.carried - 1}"
+    if trace.vanished:
+        words += f"; space {trace.origin} vanished"
+    if trace.turn_over:
+        words += "; turn over"
+    return words + "."
+
+
+def result_lines(state: HedgehogState) -> tuple[str, str]:
+    """Headline and detail of a finished game."""
+    if state.winner is not None and state.finish == "tree":
+        where = trees(state.spaces).get(state.winner)
+        return (
+            f"{colour_name(state.winner)} wins!",
+            f"A {COLOUR_NAMES[state.winner]} tree stands on space {where} after {state.turns} turns.",
+        )
+    if state.winner is not None:
+        return f"{colour_name(state.winner)} wins!", "Every other player left the game."
+    if state.players == 1:
+        if state.finish == "limit":
+            return "No tree", f"The turn limit of {state.turn_limit} was reached."
+        return "No tree", f"Given up after {state.turns} turns."
+    if state.finish == "passes":
+        return "Draw", "Every player passed in one full round."
+    return "Draw", f"The turn limit of {state.turn_limit} turns was reached."
+
+
+# ---------------------------------------------------------------------------------------------
+# Drawing
+
+
+def draw_header(pen: Pen, state: HedgehogState, names: Sequence[str] | None) -> None:
+    """Title, turn count, the player to move (or the result), the die and the points left."""
+    pen.draw.rectangle([0, 0, WIDTH, HEADER - 6], fill=PANEL)
+    text(pen.image, (MARGIN, 10), "Der Marsigelwettkampf", size=17)
+    turn = min(state.turns + (0 if state.over else 1), state.turn_limit)
+    text(pen.image, (MARGIN + 236, 10), f"turn {turn} of {state.turn_limit}", size=17)
+    if state.over:
+        headline, detail = result_lines(state)
+        text(pen.image, (MARGIN, 40), headline, size=30, fill=HIGHLIGHT)
+        text(pen.image, (MARGIN, 78), detail, size=18)
+        return
+    colour_swatch(pen.draw, (MARGIN, 43), LETTERS[state.current], size=28)
+    action = "to roll" if state.roll is None else "to move"
+    text(pen.image, (MARGIN + 40, 40), f"{who(state.current, names)} {action}", size=30)
+    if state.roll is None:
+        hint = "Roll the die: /hedgehog roll or the Roll button."
+    else:
+        letter, colour = LETTERS[state.current], COLOUR_NAMES[state.current]
+        hint = f"Move with /hedgehog move (e.g. {letter}2+3 = {colour} medium 3 clockwise) or pass."
+    text(pen.image, (MARGIN, 80), hint, size=17)
+    die_size = 62
+    die_x = WIDTH - MARGIN - die_size - 118
+    paste_die(pen.image, (die_x, 16), die_size, str(state.roll) if state.roll else "?")
+    info_x = die_x + die_size + 12
+    if state.roll is None:
+        text(pen.image, (info_x, 34), "to roll", size=24, fill=HIGHLIGHT)
+    else:
+        points = f"{state.points} point{'s' if state.points != 1 else ''}"
+        text(pen.image, (info_x, 22), points, size=24, fill=HIGHLIGHT)
+        text(pen.image, (info_x, 50), "left to spend", size=16)
+        text(pen.image, (info_x, 72), f"rolled {state.roll}", size=16)
+
+
+def draw_legend(pen: Pen, state: HedgehogState, names: Sequence[str] | None) -> None:
+    """One swatch per seat with its name; the seat to move underlined, seats that left struck out."""
+    x = float(MARGIN)
+    y = HEADER + 4
+    size = 15 if state.players <= 5 else 13
+    for seat in range(state.players):
+        label = who(seat, names) if state.players <= 5 else colour_name(seat)
+        colour_swatch(pen.draw, (x, y + 2), LETTERS[seat], size=16)
+        text(pen.image, (x + 22, y), label, size=size)
+        end = x + 22 + text_width(label, size) + 4
+        if seat in state.out:
+            pen.draw.line([(x + 20, y + 10), (end - 2, y + 10)], fill=MARK, width=3)
+        elif not state.over and seat == state.current:
+            pen.draw.line([(x, y + 22), (end, y + 22)], fill=HIGHLIGHT, width=3)
+        x = end + 14
+    key = "+ = clockwise"
+    key_x = WIDTH - MARGIN - 22 - text_width(key, 15)
+    if key_x > x:
+        text(pen.image, (key_x, y), key, size=15)
+        arrow(pen.draw, WIDTH - MARGIN - 8, y + 10, "right", size=7)
+
+
+def draw_track(draw: ImageDraw.ImageDraw, slots: list[Slot]) -> None:
+    """The loop the spaces sit on, with arrowheads pointing clockwise (the + direction)."""
+    if len(slots) < 2:
+        return
+    rows = slots[-1].row + 1
+    ys = [next(slot for slot in slots if slot.row == r).tile_top + TILE / 2 for r in range(rows)]
+    left = min(slot.left for slot in slots) - SIDE / 2
+    right = max(slot.left + slot.width for slot in slots) + SIDE / 2
+    path = []
+    for r, y in enumerate(ys):
+        path += [(left, y), (right, y)] if r % 2 == 0 else [(right, y), (left, y)]
+    outer = left - RETURN if rows > 2 else left
+    path += [(outer, ys[-1]), (outer, ys[0]), (left, ys[0])]
+    draw.line(path, fill=TRACK, width=4, joint="curve")
+    for r in range(rows - 1):
+        arrow(draw, right if r % 2 == 0 else left, (ys[r] + ys[r + 1]) / 2, "down")
+    arrow(draw, outer, (ys[0] + ys[1]) / 2, "up")
+    for before, after in itertools.pairwise(slots):
+        if before.row == after.row:
+            x = (before.centre + after.centre) / 2
+            arrow(draw, x, before.tile_top + TILE / 2, "right" if before.row % 2 == 0 else "left", size=6)
+
+
+def arrow(draw: ImageDraw.ImageDraw, x: float, y: float, way: str, size: float = 9) -> None:
+    """An arrowhead centred on (x, y) pointing ``way`` (up, down, left, right)."""
+    d = size
+    points = {
+        "down": [(x - d, y - d), (x + d, y - d), (x, y + d)],
+        "up": [(x - d, y + d), (x + d, y + d), (x, y - d)],
+        "right": [(x - d, y - d), (x - d, y + d), (x + d, y)],
+        "left": [(x + d, y - d), (x + d, y + d), (x - d, y)],
+    }[way]
+    draw.polygon(points, fill=TRACK, outline=DARK)
+
+
+def draw_space(
+    pen: Pen, space: Space, slot: Slot, scale: float, *, moved: int, role: str, tree_colour: int | None
+) -> None:
+    """A space's numbered tile with its stack standing on it and each pyramid's code beside it.
+
+    ``role`` is "target" (the last move ended here), "origin" (it started here) or "".  The top
+    ``moved`` pieces are marked as the last move; ``tree_colour`` names the tree standing here.
+    """
+    draw = pen.draw
+    half = min(MAX_TILE, slot.width - 22) / 2
+    tile = [slot.centre - half, slot.tile_top, slot.centre + half, slot.tile_top + TILE]
+    fill, edge = (HIGHLIGHT, DARK) if role == "target" else (PANEL, HIGHLIGHT if role else GRID_LINE)
+    draw.rounded_rectangle(tile, radius=6, fill=fill, outline=edge, width=3 if role else 2)
+    number_at = (slot.centre, slot.tile_top + TILE / 2)
+    size = 17 if slot.width > 40 else 14
+    if role == "target":
+        text(pen.image, number_at, str(space.label), size=size, fill=DARK, anchor="mm", shadow=False)
+    else:
+        text(pen.image, number_at, str(space.label), size=size, anchor="mm")
+
+    pieces = [(LETTERS[p.colour], p.pips) for p in space.stack]
+    low = len(pieces) - moved
+    marks = [HIGHLIGHT if k >= low else None for k in range(len(pieces))]
+    centre_x = slot.left + (slot.width - CODE_W) / 2 + 2
+    base_y = slot.tile_top - 3
+    draw_stack_side(pen.image, centre_x, base_y, pieces, scale, outlines=marks if moved else None)
+    step = stack_step(scale)
+    code_size = int(max(11, min(17, step * 0.85)))
+    code_x = centre_x + scale / 2 + 3
+    for k, piece in enumerate(space.stack):
+        y = base_y - k * step - min(step, scale) / 2
+        text(pen.image, (code_x, y), piece.code, size=code_size, anchor="lm", fill=marks[k] or TEXT)
+    top_y = base_y - stack_height_px(pieces, scale)
+    if moved:
+        # a bar beside the pieces that moved last, visible whatever their colour
+        widest = max(pyramid_size_px(pips, scale)[0] for _, pips in pieces[low:])
+        x = centre_x - widest / 2 - 6
+        draw.line([(x, base_y - low * step), (x, top_y + 4)], fill=HIGHLIGHT, width=4)
+    if tree_colour is not None:
+        text(pen.image, (centre_x, top_y - 3), "TREE", size=16, fill=HIGHLIGHT, anchor="md")
+        want = (Piece(tree_colour, 3), Piece(tree_colour, 2), Piece(tree_colour, 1))
+        start = next(k for k in range(len(pieces) - 2) if space.stack[k : k + 3] == want)
+        x = code_x + code_size * 1.6
+        y_low, y_high = base_y - start * step, base_y - (start + 3) * step
+        draw.line([(x - 5, y_low), (x, y_low), (x, y_high), (x - 5, y_high)], fill=HIGHLIGHT, width=3)
+
+
+def vanished_marker(pen: Pen, state: HedgehogState, slots: list[Slot], label: int) -> None:
+    """A small cross on the loop where space ``label`` used to be, between its former neighbours."""
+    # Labels keep the clockwise order, so the vanished space sat just before the first higher label.
+    slot = slots[sum(1 for space in state.spaces if space.label < label) % len(slots)]
+    y = slot.tile_top + TILE / 2
+    x = slot.left if slot.row % 2 == 0 else slot.left + slot.width
+    r = 9
+    pen.draw.ellipse([x - r, y - r, x + r, y + r], fill=MARK, outline=DARK, width=2)
+    pen.draw.line([(x - 4, y - 4), (x + 4, y + 4)], fill=TEXT, width=2)
+    pen.draw.line([(x - 4, y + 4), (x + 4, y - 4)], fill=TEXT, width=2)
+    text(pen.image, (x, y + r + 2), str(label), size=13, fill=MARK, anchor="ma")
+
+
+def draw_board(state: HedgehogState, names: Sequence[str] | None = None) -> Image.Image:
+    """The whole picture as an RGB image."""
+    slots, scale, height = layout(state)
+    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
+    pen = Pen(image, ImageDraw.Draw(image))
+    draw_header(pen, state, names)
+    draw_legend(pen, state, names)
+    draw_track(pen.draw, slots)
+    trace = state.last if state.last is not None and state.last.kind == "move" else None
+    tree_label = trees(state.spaces).get(state.winner) if state.finish == "tree" and state.winner is not None else None
+    for space, slot in zip(state.spaces, slots, strict=True):
+        role = ""
+        if trace is not None and space.label == trace.target:
+            role = "target"
+        elif trace is not None and space.label == trace.origin:
+            role = "origin"
+        draw_space(
+            pen,
+            space,
+            slot,
+            scale,
+            moved=trace.carried if trace and role == "target" else 0,
+            role=role,
+            tree_colour=state.winner if space.label == tree_label else None,
+        )
+    if trace is not None and trace.vanished:
+        vanished_marker(pen, state, slots, trace.origin)
+    footer = trace_text(state.last) or ("The game has just begun." if state.turns == 0 else "")
+    if footer:
+        text(pen.image, (MARGIN, height - FOOTER + 8), footer, size=18)
+    return image
+
+
+def render(state: HedgehogState, *, last_move: object = None, names: Sequence[str] | None = None) -> bytes:
+    """The board as PNG bytes; ``names[seat]`` are the players' display names when given.
+
+    The state keeps its own record of the last action, which is what the picture highlights, so
+    ``last_move`` is accepted for the common renderer signature and not needed here.
+    """
+    del last_move
+    return encode(draw_board(state, names))

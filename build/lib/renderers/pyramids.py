@@ -1,0 +1,500 @@
+"""Shared drawing primitives: colours, fonts, pyramids in side and top view, stacks, labels.
+
+Proportions follow the physical pieces: bases 9/16, 25/32 and 1 inch, heights 1, 1 3/8 and
+1 3/4 inch for small, medium and large.  Stacks are drawn bottom to top with each piece set a
+little higher than the one below it, so a tree tapers upward and a nest widens upward: the two
+are told apart at a glance.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import unicodedata
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageChops, ImageDraw, ImageFont
+
+RGB = tuple[int, int, int]
+Canvas = ImageDraw.ImageDraw | Image.Image  # a drawing context, or the image it would draw on
+
+# Okabe-Ito colours by piece letter (README: R red, Y yellow, G green, B blue, K black, ...).
+COLOURS: dict[str, RGB] = {
+    "R": (0xD5, 0x5E, 0x00),
+    "Y": (0xF0, 0xE4, 0x42),
+    "G": (0x00, 0x9E, 0x73),
+    "B": (0x00, 0x72, 0xB2),
+    "K": (0x3A, 0x3A, 0x3A),
+    "O": (0xE6, 0x9F, 0x00),
+    "P": (0xCC, 0x79, 0xA7),
+    "C": (0x56, 0xB4, 0xE9),
+    "W": (0xF4, 0xF4, 0xF4),
+    "X": (0xC8, 0xD8, 0xE0),
+}
+COLOUR_NAMES: dict[str, str] = {
+    "R": "red",
+    "Y": "yellow",
+    "G": "green",
+    "B": "blue",
+    "K": "black",
+    "O": "orange",
+    "P": "purple",
+    "C": "cyan",
+    "W": "white",
+    "X": "clear",
+}
+
+BACKGROUND: RGB = (0x6B, 0x71, 0x7C)  # mid-tone: reads on Discord's dark and light themes
+PANEL: RGB = (0x80, 0x86, 0x91)
+GRID_LINE: RGB = (0x4A, 0x4F, 0x58)
+TEXT: RGB = (0xFA, 0xFA, 0xFA)
+TEXT_SHADOW: RGB = (0x20, 0x22, 0x26)
+HIGHLIGHT: RGB = (0xFF, 0xD8, 0x4D)  # last move
+MARK: RGB = (0xFF, 0x4D, 0x6D)  # warnings: pinned, captured
+DIE_FACE: RGB = (0xF7, 0xF7, 0xF2)
+
+# Inches: (base width, height) per pip count.
+PROPORTIONS: dict[int, tuple[float, float]] = {1: (9 / 16, 1.0), 2: (25 / 32, 1.375), 3: (1.0, 1.75)}
+SIZE_WORDS = {1: "small", 2: "medium", 3: "large"}
+
+
+@lru_cache(maxsize=32)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """A scalable font; Pillow's bundled face, so nothing has to be installed."""
+    del bold  # one bundled face; kept in the signature for callers that ask for emphasis
+    return ImageFont.load_default(size=size)
+
+
+@lru_cache(maxsize=1)
+def _notdef() -> bytes:
+    return bytes(font(20).getmask("\uffff"))
+
+
+@lru_cache(maxsize=4096)
+def drawable(ch: str) -> bool:
+    """True when the bundled font has a glyph for ``ch`` (it covers Latin letters and common signs)."""
+    if ch == " ":
+        return True
+    if not ch.isprintable():
+        return False
+    mask = font(20).getmask(ch)
+    return mask.size[0] > 0 and bytes(mask) != _notdef()
+
+
+def clean_name(name: object, empty: str = "?") -> str:
+    """``name`` reduced to what the font can draw: accents dropped ("Zoë" -> "Zoe"), other signs left out.
+
+    Discord names may hold any script or emoji; the embeds show them as they are, the pictures
+    as far as the font allows.  ``empty`` stands in when nothing drawable is left.
+    """
+    out = []
+    for ch in str(name):
+        if drawable(ch):
+            out.append(ch)
+            continue
+        out.extend(
+            part for part in unicodedata.normalize("NFKD", ch) if not unicodedata.combining(part) and drawable(part)
+        )
+    return " ".join("".join(out).split()) or empty
+
+
+def display_name(names: Sequence[str] | None, seat: int) -> str:
+    """The display name ``names`` gives ``seat`` as the font can draw it, or "" when there is none."""
+    return clean_name(names[seat], empty="") if names and seat < len(names) and names[seat] else ""
+
+
+def outline_for(fill: RGB) -> RGB:
+    """A contrasting outline: light around dark pieces, dark around light ones."""
+    luminance = 0.2126 * fill[0] + 0.7152 * fill[1] + 0.0722 * fill[2]
+    return (0xE8, 0xE8, 0xE8) if luminance < 90 else (0x22, 0x22, 0x22)
+
+
+def shade(fill: RGB, factor: float) -> RGB:
+    """``fill`` darkened (factor < 1) or lightened (factor > 1)."""
+    if factor <= 1:
+        return tuple(int(c * factor) for c in fill)  # type: ignore[return-value]
+    return tuple(int(c + (255 - c) * (factor - 1)) for c in fill)  # type: ignore[return-value]
+
+
+def new_canvas(width: int, height: int, colour: RGB = BACKGROUND) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """An RGB image and its drawing context."""
+    image = Image.new("RGB", (width, height), colour)
+    return image, ImageDraw.Draw(image)
+
+
+def blend(a: RGB, b: RGB, t: float) -> RGB:
+    """The colour ``t`` of the way from ``a`` to ``b``."""
+    return (round(a[0] + (b[0] - a[0]) * t), round(a[1] + (b[1] - a[1]) * t), round(a[2] + (b[2] - a[2]) * t))
+
+
+def fixed_palette(extra: Sequence[RGB] = (), grounds: Sequence[RGB] = (), inks: Sequence[RGB] = ()) -> Image.Image:
+    """A palette image holding every colour a board draws, for fast exact PNG encoding.
+
+    It holds the piece colours (with their lit faces and outlines), the interface colours, ``extra``,
+    and the in-between shades where text (``TEXT`` and ``inks``, outlined in ``TEXT_SHADOW``) meets
+    ``BACKGROUND``, ``PANEL``, ``DIE_FACE`` and ``grounds`` -- the soft edges of anti-aliased lettering.
+    """
+    colours: list[RGB] = [BACKGROUND, PANEL, GRID_LINE, TEXT, TEXT_SHADOW, HIGHLIGHT, MARK, DIE_FACE, *extra]
+    for fill in COLOURS.values():
+        colours += [fill, shade(fill, 1.18), shade(fill, 0.7), outline_for(fill)]
+    for ground in (BACKGROUND, PANEL, DIE_FACE, *grounds):
+        colours += [blend(TEXT_SHADOW, ground, t) for t in (0.2, 0.4, 0.6, 0.8)]
+    for ink in (TEXT, HIGHLIGHT, MARK, *inks):
+        colours += [blend(TEXT_SHADOW, ink, t) for t in (0.15, 0.3, 0.45, 0.6, 0.75, 0.9)]
+    colours += [(level, level, level) for level in range(0, 256, 17)]
+    unique = list(dict.fromkeys(colours))[:256]
+    flat = [channel for colour in unique for channel in colour]
+    image = Image.new("P", (1, 1))
+    image.putpalette(flat + [0] * (768 - len(flat)))
+    return image
+
+
+DEFAULT_PALETTE = fixed_palette()
+
+
+def png_bytes(image: Image.Image, palette: Image.Image | None = None) -> bytes:
+    """Encode ``image`` as PNG mapped onto a fixed palette: exact for flat colours, fast and small."""
+    buffer = io.BytesIO()
+    image.quantize(palette=palette or DEFAULT_PALETTE, dither=Image.Dither.NONE).save(buffer, "PNG", compress_level=3)
+    return buffer.getvalue()
+
+
+OUTLINE_PX = 2  # width of the dark outline around text
+
+
+def _pixel(position: int) -> int:
+    """A pen position in 1/64 pixel rounded to a whole pixel, the way FreeType and Pillow round it."""
+    return (position + 32) >> 6
+
+
+@lru_cache(maxsize=4096)
+def _glyph(char: str, size: int, outline: bool) -> tuple[Image.Image, int, int, int]:
+    """One character's mask (outlined when ``outline``), its placing and its advance.
+
+    Returns the mask, the offset of its corner from the pen position on the baseline, and the
+    advance in 1/64 pixel.
+    """
+    face = font(size)
+    stroke = OUTLINE_PX if outline else 0
+    left, top, right, bottom = (int(v) for v in face.getbbox(char, stroke_width=stroke, anchor="ls"))
+    mask = Image.new("L", (max(1, right - left), max(1, bottom - top)), 0)
+    ImageDraw.Draw(mask).text(
+        (-left, -top), char, font=face, fill=255, anchor="ls", stroke_width=stroke, stroke_fill=255
+    )
+    return mask, left, top, round(face.getlength(char) * 64)
+
+
+@lru_cache(maxsize=64)
+def _line_anchor(size: int, vertical: str) -> int:
+    """How far the ascender (a), middle (m) or descender (d) line lies above the baseline, in pixels."""
+    face = font(size)
+    return int(face.getbbox("x", anchor="l" + vertical)[1] - face.getbbox("x", anchor="ls")[1])
+
+
+@lru_cache(maxsize=2048)
+def _text_masks(message: str, size: int, anchor: str) -> tuple[Image.Image, Image.Image, int, int]:
+    """Greyscale masks of ``message`` with and without its outline, and their corner's offset from the anchor.
+
+    Stroking outlines is by far the slowest part of drawing text, so each character's masks are
+    made once (``_glyph``) and a label is put together from them at the pen positions Pillow uses,
+    overlapping edges combined as FreeType's renderer does; the result matches ``ImageDraw.text``.
+    """
+    if len(anchor) != 2 or anchor[0] not in "lmr" or anchor[1] not in "atmsbd":
+        raise ValueError(f"bad anchor specified: {anchor}")
+    face = font(size)
+    left, top, right, bottom = (int(v) for v in face.getbbox(message, stroke_width=OUTLINE_PX, anchor="ls"))
+    box = (max(1, right - left), max(1, bottom - top))
+    outline, body = Image.new("L", box, 0), Image.new("L", box, 0)
+    advances = [_glyph(char, size, False)[3] for char in message]
+    length = sum(advances)
+    if length != round(face.getlength(message) * 64):  # pairs moved by kerning: let Pillow place them
+        ImageDraw.Draw(outline).text(
+            (-left, -top), message, font=face, fill=255, anchor="ls", stroke_width=OUTLINE_PX, stroke_fill=255
+        )
+        ImageDraw.Draw(body).text((-left, -top), message, font=face, fill=255, anchor="ls")
+    else:
+        position = 0
+        for char, advance in zip(message, advances, strict=True):
+            x = _pixel(position) - left
+            for mask, (glyph, gx, gy, _) in ((outline, _glyph(char, size, True)), (body, _glyph(char, size, False))):
+                mask.paste(255, (x + gx, gy - top), glyph)  # "screen" blend, as FreeType joins overlapping glyphs
+            position += advance
+    x_anchor = {"l": 0, "m": _pixel(length // 2), "r": _pixel(length)}[anchor[0]]
+    if anchor[1] == "t":
+        y_anchor = -top - OUTLINE_PX
+    elif anchor[1] == "b":
+        y_anchor = OUTLINE_PX - bottom
+    else:
+        y_anchor = _line_anchor(size, anchor[1]) if anchor[1] != "s" else 0
+    return outline, body, left - x_anchor, top + y_anchor
+
+
+@lru_cache(maxsize=2048)
+def _text_sprite(message: str, size: int, anchor: str, fill: RGB, shadow: bool) -> Image.Image:
+    """``message`` in ``fill`` (outlined when ``shadow``) on a transparent sprite the size of its masks.
+
+    Pasting it gives what drawing the outline and then the letters gives: its alpha is the union of
+    the two masks, its colour their mix (worked out premultiplied, then divided back by alpha).
+    """
+    outline, body, _, _ = _text_masks(message, size, anchor)
+    if not shadow:
+        sprite = Image.new("RGBA", body.size, (*fill, 0))
+        sprite.putalpha(body)
+        return sprite
+    if fill == TEXT_SHADOW:  # letters in the outline colour add nothing (Pillow skips them too)
+        body = Image.new("L", body.size, 0)
+    colour = Image.new("RGB", body.size, (0, 0, 0))
+    colour.paste(TEXT_SHADOW, (0, 0, *body.size), outline)
+    colour.paste(fill, (0, 0, *body.size), body)
+    return Image.merge("RGBa", (*colour.split(), ImageChops.screen(outline, body))).convert("RGBA")
+
+
+def text(
+    draw: Canvas,
+    xy: tuple[float, float],
+    message: str,
+    size: int = 18,
+    fill: RGB = TEXT,
+    anchor: str = "la",
+    shadow: bool = True,
+) -> None:
+    """Draw ``message`` with a thin dark outline so it reads on any background.
+
+    ``draw`` is a drawing context or the image itself; ``anchor`` is Pillow's two-letter text
+    anchor.  Single lines come from cached masks, placed at the nearest whole pixel; on an RGB
+    image they are pasted as one ready-coloured sprite, the fastest way.
+    """
+    if not message:
+        return
+    face = font(size)
+    cacheable = "\n" not in message and isinstance(face, ImageFont.FreeTypeFont)
+    if cacheable and isinstance(draw, Image.Image) and draw.mode == "RGB":
+        _, _, dx, dy = _text_masks(message, size, anchor)
+        sprite = _text_sprite(message, size, anchor, fill, shadow)
+        draw.paste(sprite, (round(xy[0]) + dx, round(xy[1]) + dy), sprite)
+        return
+    pen = draw if isinstance(draw, ImageDraw.ImageDraw) else ImageDraw.Draw(draw)
+    if not cacheable or pen.fontmode != "L":
+        stroke = {"stroke_width": OUTLINE_PX, "stroke_fill": TEXT_SHADOW} if shadow else {}
+        pen.text(xy, message, font=face, fill=fill, anchor=anchor, **stroke)
+        return
+    outline, body, dx, dy = _text_masks(message, size, anchor)
+    corner = (round(xy[0]) + dx, round(xy[1]) + dy)
+    if shadow:
+        pen.bitmap(corner, outline, fill=TEXT_SHADOW)
+    if not shadow or fill != TEXT_SHADOW:
+        pen.bitmap(corner, body, fill=fill)
+
+
+@lru_cache(maxsize=4096)
+def text_width(message: str, size: int) -> float:
+    """Advance width in pixels of ``message`` at ``size``, without its outline."""
+    return font(size).getlength(message)
+
+
+@lru_cache(maxsize=1024)
+def fit_text(message: str, size: int, width: float, tail: str = "...") -> str:
+    """``message``, cut and ended with ``tail`` when needed, so it is at most ``width`` pixels wide."""
+    face = font(size)
+    if face.getlength(message) <= width:
+        return message
+    while message and face.getlength(message + tail) > width:
+        message = message[:-1]
+    return message.rstrip() + tail
+
+
+def pyramid_size_px(pips: int, scale: float) -> tuple[float, float]:
+    """(base width, height) in pixels of a pyramid at ``scale`` pixels per inch."""
+    base, height = PROPORTIONS[pips]
+    return base * scale, height * scale
+
+
+def draw_pyramid_side(
+    draw: ImageDraw.ImageDraw,
+    centre_x: float,
+    base_y: float,
+    pips: int,
+    colour: str,
+    scale: float,
+    *,
+    outline: RGB | None = None,
+    outline_width: int = 2,
+) -> tuple[float, float, float, float]:
+    """A pyramid seen from the side, standing on ``base_y``, with its pips near the base.
+
+    Returns the bounding box (left, top, right, bottom).
+    """
+    fill = COLOURS[colour]
+    width, height = pyramid_size_px(pips, scale)
+    left, right, top = centre_x - width / 2, centre_x + width / 2, base_y - height
+    edge = outline or outline_for(fill)
+    draw.polygon([(left, base_y), (right, base_y), (centre_x, top)], fill=fill, outline=edge, width=outline_width)
+    # a lit face on the left third gives depth without hiding the colour
+    draw.polygon(
+        [
+            (left + outline_width, base_y - outline_width),
+            (centre_x - width / 6, base_y - outline_width),
+            (centre_x, top + outline_width * 2),
+        ],
+        fill=shade(fill, 1.18),
+    )
+    pip_r = max(1.5, scale * 0.045)
+    pip_y = base_y - max(pip_r * 2.2, height * 0.13)
+    gap = pip_r * 2.8
+    pip_fill = outline_for(fill)
+    for k in range(pips):
+        x = centre_x + (k - (pips - 1) / 2) * gap
+        draw.ellipse([x - pip_r, pip_y - pip_r, x + pip_r, pip_y + pip_r], fill=pip_fill)
+    return left, top, right, base_y
+
+
+SPRITE_PAD = 3  # transparent margin around a pyramid sprite, room for its outline
+
+
+@lru_cache(maxsize=512)
+def pyramid_sprite(
+    colour: str, pips: int, scale: float, outline: RGB | None = None, outline_width: int = 2
+) -> Image.Image:
+    """A side-view pyramid (as ``draw_pyramid_side``) drawn once on a transparent sprite.
+
+    The pyramid is centred and stands ``SPRITE_PAD`` pixels above the sprite's bottom edge.
+    """
+    width, height = pyramid_size_px(pips, scale)
+    size = (2 * math.ceil(width / 2) + 2 * SPRITE_PAD, math.ceil(height) + 2 * SPRITE_PAD)  # centre on a whole pixel
+    sprite = Image.new("RGBA", size, (0, 0, 0, 0))
+    draw_pyramid_side(
+        ImageDraw.Draw(sprite),
+        size[0] / 2,
+        size[1] - SPRITE_PAD,
+        pips,
+        colour,
+        scale,
+        outline=outline,
+        outline_width=outline_width,
+    )
+    return sprite
+
+
+def paste_pyramid(
+    image: Image.Image,
+    centre_x: float,
+    base_y: float,
+    pips: int,
+    colour: str,
+    scale: float,
+    *,
+    outline: RGB | None = None,
+    outline_width: int = 2,
+) -> None:
+    """A side-view pyramid standing on ``base_y``, pasted from its cached sprite (to the nearest pixel)."""
+    sprite = pyramid_sprite(colour, pips, scale, outline, outline_width)
+    corner = (round(centre_x) - sprite.width // 2, round(base_y) - sprite.height + SPRITE_PAD)
+    image.paste(sprite, corner, sprite)
+
+
+def stack_step(scale: float) -> float:
+    """Vertical offset between consecutive pieces of a side-view stack."""
+    return scale * 0.62
+
+
+def stack_height_px(pieces: Sequence[tuple[str, int]], scale: float) -> float:
+    """Pixel height of a side-view stack of ``pieces`` (bottom to top)."""
+    if not pieces:
+        return 0.0
+    step = stack_step(scale)
+    return max(k * step + pyramid_size_px(p, scale)[1] for k, (_, p) in enumerate(pieces))
+
+
+def draw_stack_side(
+    draw: Canvas,
+    centre_x: float,
+    base_y: float,
+    pieces: Sequence[tuple[str, int]],
+    scale: float,
+    *,
+    outlines: Sequence[RGB | None] | None = None,
+) -> tuple[float, float, float, float]:
+    """A stack (bottom to top) in side view; each piece sits ``stack_step`` above the one below.
+
+    ``outlines`` may give a highlight colour per piece (None keeps the default outline).  Given the
+    image rather than a drawing context, the pieces are pasted from cached sprites (to the nearest
+    pixel), which is much faster.  Returns the bounding box of the whole stack.
+    """
+    step = stack_step(scale)
+    left, top, right = centre_x, base_y, centre_x
+    for k, (colour, pips) in enumerate(pieces):
+        edge = outlines[k] if outlines else None
+        y, thickness = base_y - k * step, 3 if edge else 2
+        if isinstance(draw, Image.Image):
+            paste_pyramid(draw, centre_x, y, pips, colour, scale, outline=edge, outline_width=thickness)
+            width, height = pyramid_size_px(pips, scale)
+            box = (centre_x - width / 2, y - height, centre_x + width / 2, y)
+        else:
+            box = draw_pyramid_side(draw, centre_x, y, pips, colour, scale, outline=edge, outline_width=thickness)
+        left, top, right = min(left, box[0]), min(top, box[1]), max(right, box[2])
+    return left, top, right, base_y
+
+
+def draw_pyramid_top(
+    draw: ImageDraw.ImageDraw,
+    centre: tuple[float, float],
+    pips: int,
+    colour: str,
+    scale: float,
+    *,
+    outline: RGB | None = None,
+) -> None:
+    """A pyramid seen from above: a square with its diagonals and pips along one edge."""
+    fill = COLOURS[colour]
+    half = PROPORTIONS[pips][0] * scale / 2
+    cx, cy = centre
+    edge = outline or outline_for(fill)
+    draw.rectangle([cx - half, cy - half, cx + half, cy + half], fill=fill, outline=edge, width=2)
+    draw.line([(cx - half, cy - half), (cx + half, cy + half)], fill=shade(fill, 0.7), width=1)
+    draw.line([(cx - half, cy + half), (cx + half, cy - half)], fill=shade(fill, 0.7), width=1)
+    pip_r = max(1.5, scale * 0.04)
+    for k in range(pips):
+        x = cx + (k - (pips - 1) / 2) * pip_r * 2.8
+        y = cy + half - pip_r * 2.2
+        draw.ellipse([x - pip_r, y - pip_r, x + pip_r, y + pip_r], fill=outline_for(fill))
+
+
+def draw_die(
+    draw: ImageDraw.ImageDraw, xy: tuple[float, float], size: float, face: str, label: str | None = None
+) -> None:
+    """A die showing ``face`` (a number or word), with an optional caption under it."""
+    x, y = xy
+    draw.rounded_rectangle([x, y, x + size, y + size], radius=size * 0.18, fill=DIE_FACE, outline=TEXT_SHADOW, width=2)
+    draw.text((x + size / 2, y + size / 2), face, font=font(int(size * 0.55)), fill=TEXT_SHADOW, anchor="mm")
+    if label:
+        text(draw, (x + size / 2, y + size + 4), label, size=max(12, int(size * 0.3)), anchor="ma")
+
+
+@lru_cache(maxsize=128)
+def _die_sprite(size: int, face: str, label: str | None) -> tuple[Image.Image, int]:
+    """``draw_die`` on a transparent sprite and how far right of the sprite's corner the die stands."""
+    right, bottom = size + 1, size + 1
+    margin = 0
+    if label:
+        label_size = max(12, int(size * 0.3))
+        left, _, label_right, label_bottom = font(label_size).getbbox(label, stroke_width=OUTLINE_PX, anchor="ma")
+        margin = max(0, math.ceil(-(size / 2 + left)))
+        right = max(right, math.ceil(size / 2 + label_right))
+        bottom = max(bottom, size + 4 + math.ceil(label_bottom))
+    sprite = Image.new("RGBA", (margin + right + 1, bottom + 1), (0, 0, 0, 0))
+    draw_die(ImageDraw.Draw(sprite), (margin, 0), size, face, label)
+    return sprite, margin
+
+
+def paste_die(image: Image.Image, xy: tuple[float, float], size: int, face: str, label: str | None = None) -> None:
+    """``draw_die`` pasted from a cached sprite: the same die, drawn once per face and caption."""
+    sprite, margin = _die_sprite(size, face, label)
+    image.paste(sprite, (round(xy[0]) - margin, round(xy[1])), sprite)
+
+
+def colour_swatch(draw: ImageDraw.ImageDraw, xy: tuple[float, float], colour: str, size: int = 16) -> None:
+    """A small square of a player's colour, for legends and turn lines."""
+    x, y = xy
+    fill = COLOURS[colour]
+    draw.rectangle([x, y, x + size, y + size], fill=fill, outline=outline_for(fill), width=2)

@@ -1,0 +1,53 @@
+"""The ``/rules`` texts: a quick start that fits a phone, sections without tables or cut sentences."""
+
+from __future__ import annotations
+
+import pytest
+
+import games
+from cogs.help import OPENING_NOTES
+from cogs.help._pages import EMBED_TEXT, SECTION_TITLES, fit, page, plain, section_text, sections
+from cogs.help._quickstart import QUICK_LIMIT, quick_start
+
+NAMES = sorted(games.REGISTRY)
+ENDINGS = (".", ")", "`", "*", ":", '."')
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_every_game_has_a_quick_start_that_fits_a_phone(name: str) -> None:
+    text = quick_start(name)
+    assert 300 < len(text) <= QUICK_LIMIT
+    assert "**Goal:**" in text and "move" in text and f"/{name} move" in text
+    assert "|" not in text
+    assert OPENING_NOTES[name]
+
+
+@pytest.mark.parametrize("name", NAMES)
+@pytest.mark.parametrize("section", list(SECTION_TITLES))
+def test_every_section_button_has_text_without_tables_or_cut_sentences(name: str, section: str) -> None:
+    text = section_text(name, section)
+    assert text and len(text) <= EMBED_TEXT
+    assert not any(line.lstrip().startswith("|") for line in text.splitlines())
+    last = text.rstrip().splitlines()[-1]
+    assert last.endswith(ENDINGS) or last.startswith("• "), text[-80:]  # a whole sentence or a whole row
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_page_shipped_with_the_bot_is_the_rules_page(name: str) -> None:
+    assert page(name).startswith("# ")
+    assert [s.heading for s in sections(name)]
+
+
+def test_unknown_or_hostile_game_names_have_no_page() -> None:
+    assert page("../../pyproject") == "" and page("nosuchgame") == "" and section_text("nosuch", "setup") == ""
+
+
+def test_tables_become_bullet_lines_and_wrapped_lines_join() -> None:
+    markdown = "| a | b |\n|---|---|\n| `x` | does x |\n\nOne sentence\nwrapped here.\n- item\n  goes on"
+    assert plain(markdown) == "• `x`: does x\n\nOne sentence wrapped here.\n- item goes on"
+
+
+def test_long_text_is_cut_between_paragraphs_with_a_pointer_to_the_page() -> None:
+    text = "\n\n".join(f"Paragraph {n} says something complete." for n in range(400))
+    cut = fit(text, 1000, "More in the page.")
+    assert len(cut) <= 1000 and cut.endswith("complete.\n\nMore in the page.")

@@ -1,0 +1,36 @@
+"""Counted nouns read right: ``1 move``, ``2 moves``, everywhere the bot counts something."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from pathlib import Path
+
+from cogs.messages import format_span, plural
+
+ROOT = Path(__file__).resolve().parent.parent
+# an f-string that counts with a fixed plural noun: "{len(moves)} moves", "{count} points"
+FIXED_PLURAL = re.compile(r"\{(len\([^)]*\)|[a-z_]*(count|total|left))\} [a-z]{2,}s\b")
+
+
+def test_plural_says_one_and_many() -> None:
+    assert plural(1, "move") == "1 move"
+    assert plural(0, "move") == "0 moves"
+    assert plural(2, "point") == "2 points"
+    assert plural(1, "match", "matches") == "1 match"
+    assert plural(3, "match", "matches") == "3 matches"
+
+
+def test_spans_use_plurals() -> None:
+    assert format_span(timedelta(days=1, hours=1)) == "1 day 1 hour"
+    assert format_span(timedelta(days=2, hours=3)) == "2 days 3 hours"
+
+
+def test_no_message_counts_with_a_fixed_plural() -> None:
+    found = []
+    for folder in ("cogs",):  # what players read is worded in cogs/
+        for path in (ROOT / folder).rglob("*.py"):
+            for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+                if FIXED_PLURAL.search(line) or re.search(r"\b[a-z]{3,}\(s\)[ .,]", line):
+                    found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
+    assert not found, "count with plural():\n" + "\n".join(found)
