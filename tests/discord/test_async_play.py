@@ -145,10 +145,7 @@ async def test_vacation_pauses_the_clock_within_a_yearly_allowance(table):
     started, _members = await start_game(table)
     first, _ = next_actor(started, table.members)
     result = await first.slash(table.channel, "game vacation", days=3)
-    assert (
-        "is on vacation for 3 days" in result.response.content
-        and "11 vacation days left" in result.response.content
-    )
+    assert "is on vacation for 3 days" in result.response.content and "11 vacation days left" in result.response.content
     await table.env.advance_time(60 * HOUR)  # 2.5 days: without the vacation this was a loss on time
     assert not any("ran out of time" in (m.embeds[0].description or "") for m in table.channel.history() if m.embeds)
     too_long = await first.slash(table.channel, "game vacation", days=12)
