@@ -74,3 +74,12 @@ def test_selfplay_plays_whole_games_and_writes_the_boards(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.count("Der Marsigelwettkampf:") == 3
     assert sorted(p.name for p in tmp_path.glob("*.png")) == [f"hedgehog-00{i}.png" for i in (1, 2, 3)]
+
+
+def test_selfplay_every_keeps_each_board_of_a_game(tmp_path):
+    argv = ["selfplay", "whist", "--games", "1", "--out", str(tmp_path), "--every", "--option", "variant=short"]
+    done = run_bot(argv, tmp_path)
+    assert done.returncode == 0, done.stderr
+    plies = int(done.stdout.split(" after ")[1].split(" plies")[0])
+    boards = sorted(p.name for p in tmp_path.glob("whist-001-*.png"))
+    assert boards == [f"whist-001-{ply:04d}.png" for ply in range(plies + 1)]
