@@ -23,13 +23,19 @@ from games.base import Rules
 __all__ = ["LEVELS", "Budget", "budget_for", "choose_move", "choose_notation", "roll_or_choose"]
 
 
-def budget_for(level: str, budget_ms: float | None = None) -> Budget:
-    """The budget a level thinks with: its default, or ``budget_ms`` milliseconds (iterations capped as usual)."""
+def budget_for(level: str, budget_ms: float | None = None, max_iterations: int | None = None) -> Budget:
+    """The budget a level thinks with: its default, with ``budget_ms`` and ``max_iterations`` overriding.
+
+    ``budget_ms`` alone lifts the iteration cap tenfold, so the time is what bounds the search;
+    ``max_iterations`` alone (no time) makes the search deterministic.
+    """
     _check_level(level)
     default = DEFAULT_BUDGETS.get(level, Budget(max_iterations=1))
-    if budget_ms is None:
+    if budget_ms is None and max_iterations is None:
         return default
-    return Budget(max_ms=budget_ms, max_iterations=10 * (default.max_iterations or 1000))
+    if max_iterations is None:
+        max_iterations = 10 * (default.max_iterations or 1000)
+    return Budget(max_ms=budget_ms, max_iterations=max_iterations)
 
 
 def _check_level(level: str) -> None:
@@ -84,14 +90,19 @@ def roll_or_choose(
 
 
 def choose_notation(
-    game_name: str, state_json: dict[str, Any], level: str, seed: int, budget_ms: float | None = None
+    game_name: str,
+    state_json: dict[str, Any],
+    level: str,
+    seed: int,
+    budget_ms: float | None = None,
+    max_iterations: int | None = None,
 ) -> str:
     """``choose_move`` for a process pool: the state as JSON in, the move's notation out.
 
     A top-level function of plain arguments, so ``ProcessPoolExecutor.submit`` can pickle it.
-    ``budget_ms=None`` uses the level's default budget.
+    With neither ``budget_ms`` nor ``max_iterations`` the level's default budget applies.
     """
     rules = REGISTRY[game_name]
     state = rules.from_json(state_json)
-    move = choose_move(rules, state, level, seed, budget_for(level, budget_ms))
+    move = choose_move(rules, state, level, seed, budget_for(level, budget_ms, max_iterations))
     return rules.format_move(state, move)

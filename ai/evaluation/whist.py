@@ -9,7 +9,6 @@ then the margin).
 from __future__ import annotations
 
 import math
-from collections import Counter
 from typing import Any
 
 from ai.search import Profile
@@ -17,14 +16,20 @@ from games import whist as wh
 from games.base import Rules
 
 ENDGAME_TRICKS = 3  # solve exactly from this many tricks left
-NODE_CAP = 60_000  # give up (and search instead) past this many solver nodes
+NODE_CAP = 60_000
+_RANK = dict(wh.RANK)  # give up (and search instead) past this many solver nodes
 
 
 def _strength(stash: tuple[str, ...]) -> float:
-    counts = Counter(p[0] for p in stash)
-    by_piece = Counter(stash)
-    solids = sum(min(by_piece[wh.piece(c, n)] for n in (1, 2, 3)) for c in wh.COLOUR_ORDER)
-    return sum(wh.RANK[c] * k for c, k in counts.items()) / 3.0 + 2.5 * solids
+    counts: dict[str, int] = {}
+    ranks = 0
+    for p in stash:
+        counts[p] = counts.get(p, 0) + 1
+        ranks += _RANK[p[0]]
+    solids = 0
+    for c in wh.COLOUR_ORDER:
+        solids += min(counts.get(c + "1", 0), counts.get(c + "2", 0), counts.get(c + "3", 0))
+    return ranks / 3.0 + 2.5 * solids
 
 
 def evaluate(s: Any) -> tuple[float, ...]:
