@@ -30,6 +30,6 @@ SETTINGS: dict[str, Settings] = {
 }
 
 DEFAULT_BUDGETS: dict[str, Budget] = {
-    "normal": Budget(max_ms=150, max_iterations=150),
+    "normal": Budget(max_ms=150, max_iterations=100),
     "hard": Budget(max_ms=700, max_iterations=3000),
 }

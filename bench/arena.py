@@ -16,12 +16,12 @@ import json
 import math
 import statistics
 import sys
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
 from typing import Any
 
 import ai
-from ai.budget import stopwatch
+from ai.budget import cpu_stopwatch, stopwatch
 from games import REGISTRY
 from games.playout import roll_rng, setup_rng
 
@@ -40,6 +40,8 @@ class Task:
     seed: int
     hard_ms: float | None
     hard_iterations: int | None
+    normal_ms: float | None = None
+    normal_iterations: int | None = None
 
 
 def ended_by_goal(game: str, state: Any) -> bool:
@@ -59,8 +61,13 @@ def play(task: Task) -> dict[str, Any]:
     """Play one game to its end; the result, whether it ended by goal, and the hard seats' decision times."""
     rules = REGISTRY[task.game]
     state = rules.new_game(len(task.levels), {}, setup_rng(task.seed))
-    hard = ai.Budget(max_ms=task.hard_ms, max_iterations=task.hard_iterations)
+    budgets = {
+        "hard": ai.Budget(max_ms=task.hard_ms, max_iterations=task.hard_iterations),
+        "normal": ai.Budget(max_ms=task.normal_ms, max_iterations=task.normal_iterations),
+        "easy": None,
+    }
     times: list[float] = []
+    cpu: list[float] = []
     ply = 0
     while rules.outcome(state) is None:
         if ply >= MAX_PLIES:
@@ -70,17 +77,22 @@ def play(task: Task) -> dict[str, Any]:
             move = rules.roll(state, roll_rng(task.seed, ply))
         else:
             level = task.levels[seat]
-            started = stopwatch()
-            move = ai.choose_move(
-                rules, state, level, seed=task.seed * 100_003 + ply, budget=hard if level == "hard" else None
-            )
+            started, started_cpu = stopwatch(), cpu_stopwatch()
+            move = ai.choose_move(rules, state, level, seed=task.seed * 100_003 + ply, budget=budgets[level])
             if level == "hard":
                 times.append((stopwatch() - started) * 1000.0)
+                cpu.append((cpu_stopwatch() - started_cpu) * 1000.0)
         state = rules.apply(state, move)
         ply += 1
     outcome = rules.outcome(state)
     assert outcome is not None
-    return {"ranks": list(outcome.ranks), "goal": ended_by_goal(task.game, state), "times": times, "plies": ply}
+    return {
+        "ranks": list(outcome.ranks),
+        "goal": ended_by_goal(task.game, state),
+        "times": times,
+        "cpu": cpu,
+        "plies": ply,
+    }
 
 
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -93,6 +105,16 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return round(max(0.0, centre - half), 3), round(min(1.0, centre + half), 3)
 
 
+def _budgets(args: argparse.Namespace) -> tuple[float | None, int | None, float | None, int | None]:
+    """hard ms, hard iterations, normal ms, normal iterations: a bound of 0 is no bound."""
+    return (
+        args.hard_ms or None,
+        args.hard_iterations or None,
+        args.normal_ms or None,
+        args.normal_iterations or None,
+    )
+
+
 def tasks_for(args: argparse.Namespace) -> list[tuple[str, Task, int]]:
     """Every game to play, tagged with its table key and the seat of the bot measured."""
     out = []
@@ -102,54 +124,26 @@ def tasks_for(args: argparse.Namespace) -> list[tuple[str, Task, int]]:
                 first, second = PAIRINGS[key]
                 for k in range(args.games):
                     levels = (first, second) if k % 2 == 0 else (second, first)
-                    out.append(
-                        (f"{game} {key}", Task(game, levels, 1000 + k, args.hard_ms, args.hard_iterations), k % 2)
-                    )
+                    out.append((f"{game} {key}", Task(game, levels, 1000 + k, *_budgets(args)), k % 2))
         if args.multi:
-            for n in MULTI.get(game, ()):
+            for n in (x for x in MULTI.get(game, ()) if x in args.seats):
                 for k in range(args.games):
                     seat = k % n
                     levels = tuple("hard" if i == seat else "easy" for i in range(n))
                     out.append(
                         (
                             f"{game} {n}p hard+easy",
-                            Task(game, levels, 5000 + k, args.hard_ms, args.hard_iterations),
+                            Task(game, levels, 5000 + k, *_budgets(args)),
                             seat,
                         )
                     )
+    # interleave the pairings, so a run stopped early still has games in every row
+    out.sort(key=lambda item: item[1].seed % 1000)
     return out
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the arena and print the JSON table."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", type=int, default=200, help="seeded games per pairing and player count")
-    parser.add_argument("--only", nargs="*", default=sorted(REGISTRY), help="games to play")
-    parser.add_argument("--pairings", nargs="*", default=list(PAIRINGS), choices=list(PAIRINGS))
-    parser.add_argument("--no-multi", dest="multi", action="store_false", help="skip the multi-player tables")
-    parser.add_argument("--hard-ms", type=float, default=700.0, help="hard bot's time per decision")
-    parser.add_argument("--hard-iterations", type=int, default=3000, help="hard bot's iteration cap per decision")
-    parser.add_argument("--workers", type=int, default=2)
-    args = parser.parse_args(argv)
-    tagged = tasks_for(args)
-    results: dict[str, dict[str, Any]] = {}
-    times: dict[str, list[float]] = {}
-    with ProcessPoolExecutor(max_workers=args.workers) as pool:
-        for (key, task, seat), result in zip(tagged, pool.map(play, [t for _, t, _ in tagged]), strict=True):
-            row = results.setdefault(key, {"games": 0, "wins": 0, "draws": 0, "losses": 0, "goal": 0, "plies": 0})
-            ranks = result["ranks"]
-            first = [i for i, r in enumerate(ranks) if r == 1]
-            row["games"] += 1
-            row["plies"] += result["plies"]
-            if first == [seat]:
-                row["wins"] += 1
-            elif seat in first:
-                row["draws"] += 1
-            else:
-                row["losses"] += 1
-            row["goal"] += 1 if result["goal"] else 0
-            times.setdefault(task.game, []).extend(result["times"])
-            print(f"{key}: {row['wins']}-{row['draws']}-{row['losses']}", file=sys.stderr, flush=True)
+def table_json(results: dict[str, dict[str, Any]], times: dict[str, list[float]], budget: dict[str, Any]) -> str:
+    """The JSON report of what has been played so far."""
     table = {}
     for key, row in results.items():
         n = row["games"]
@@ -175,8 +169,52 @@ def main(argv: list[str] | None = None) -> int:
                 "p99_ms": round(ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)], 1),
                 "max_ms": round(ordered[-1], 1),
             }
-    budget = {"hard_ms": args.hard_ms, "hard_iterations": args.hard_iterations, "normal": "default"}
-    print(json.dumps({"budget": budget, "results": table, "hard_decision_times": decision}, indent=2))
+    return json.dumps({"budget": budget, "results": table, "hard_decision_times": decision}, indent=2)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the arena and print the JSON table."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=200, help="seeded games per pairing and player count")
+    parser.add_argument("--only", nargs="*", default=sorted(REGISTRY), help="games to play")
+    parser.add_argument("--pairings", nargs="*", default=list(PAIRINGS), choices=list(PAIRINGS))
+    parser.add_argument("--no-multi", dest="multi", action="store_false", help="skip the multi-player tables")
+    parser.add_argument("--hard-ms", type=float, default=700.0, help="hard bot's time per decision (0: none)")
+    parser.add_argument("--hard-iterations", type=int, default=3000, help="hard bot's iterations (0: no cap)")
+    parser.add_argument("--normal-ms", type=float, default=150.0, help="normal bot's time per decision (0: none)")
+    parser.add_argument("--normal-iterations", type=int, default=100, help="normal bot's iterations (0: no cap)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seats", nargs="*", type=int, default=[3, 4], help="multi-player seat counts")
+    parser.add_argument("--out", help="also rewrite this file with the table after every game")
+    args = parser.parse_args(argv)
+    tagged = tasks_for(args)
+    budget = dict(zip(("hard_ms", "hard_iterations", "normal_ms", "normal_iterations"), _budgets(args), strict=True))
+    results: dict[str, dict[str, Any]] = {}
+    times: dict[str, list[float]] = {}
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        futures = {pool.submit(play, task): (key, task, seat) for key, task, seat in tagged}
+        for future in as_completed(futures):
+            key, task, seat = futures[future]
+            result = future.result()
+            row = results.setdefault(key, {"games": 0, "wins": 0, "draws": 0, "losses": 0, "goal": 0, "plies": 0})
+            ranks = result["ranks"]
+            first = [i for i, r in enumerate(ranks) if r == 1]
+            row["games"] += 1
+            row["plies"] += result["plies"]
+            if first == [seat]:
+                row["wins"] += 1
+            elif seat in first:
+                row["draws"] += 1
+            else:
+                row["losses"] += 1
+            row["goal"] += 1 if result["goal"] else 0
+            times.setdefault(task.game, []).extend(result["times"])
+            times.setdefault(task.game + " cpu", []).extend(result["cpu"])
+            print(f"{key}: {row['wins']}-{row['draws']}-{row['losses']}", file=sys.stderr, flush=True)
+            if args.out:
+                with open(args.out, "w", encoding="utf-8") as handle:
+                    handle.write(table_json(results, times, budget))
+    print(table_json(results, times, budget))
     return 0
 
 

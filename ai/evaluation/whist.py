@@ -16,7 +16,7 @@ from games import whist as wh
 from games.base import Rules
 
 ENDGAME_TRICKS = 3  # solve exactly from this many tricks left
-NODE_CAP = 60_000
+NODE_CAP = 20_000
 _RANK = dict(wh.RANK)  # give up (and search instead) past this many solver nodes
 
 
