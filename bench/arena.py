@@ -23,7 +23,7 @@ from typing import Any
 import ai
 from ai.budget import cpu_stopwatch, stopwatch
 from games import REGISTRY
-from games.playout import roll_rng, setup_rng
+from games.playout import playout, roll_rng, setup_rng
 
 TWO_PLAYER_GAMES = ("combat", "treasure", "whist", "hedgehog")
 MULTI = {"combat": (3, 4), "treasure": (3, 4), "assassin": (3, 4), "hedgehog": (3, 4)}
@@ -95,6 +95,31 @@ def play(task: Task) -> dict[str, Any]:
     }
 
 
+def time_decisions(game: str, players: int, count: int, seed: int) -> dict[str, list[float]]:
+    """Wall and CPU milliseconds of ``count`` hard decisions at its default budget, on states of a random game."""
+    rules = REGISTRY[game]
+    states = [s for s in playout(rules, players, seed=seed) if rules.outcome(s) is None and not rules.pending_roll(s)]
+    picks = states[:: max(1, len(states) // count)][:count]
+    wall, cpu = [], []
+    for k, state in enumerate(picks):
+        started, started_cpu = stopwatch(), cpu_stopwatch()
+        ai.choose_move(rules, state, "hard", seed=k)
+        wall.append((stopwatch() - started) * 1000.0)
+        cpu.append((cpu_stopwatch() - started_cpu) * 1000.0)
+    return {"wall": wall, "cpu": cpu}
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    """Count, median, p99 and maximum of some milliseconds."""
+    ordered = sorted(values)
+    return {
+        "decisions": len(ordered),
+        "median_ms": round(statistics.median(ordered), 1),
+        "p99_ms": round(ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)], 1),
+        "max_ms": round(ordered[-1], 1),
+    }
+
+
 def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     """The 95% Wilson score interval of a proportion (draws may make ``successes`` fractional)."""
     if n == 0:
@@ -159,17 +184,29 @@ def table_json(results: dict[str, dict[str, Any]], times: dict[str, list[float]]
             "goal_finish_rate": round(row["goal"] / n, 3),
             "mean_plies": round(row["plies"] / n),
         }
-    decision = {}
-    for game, values in times.items():
-        if values:
-            ordered = sorted(values)
-            decision[game] = {
-                "decisions": len(ordered),
-                "median_ms": round(statistics.median(ordered), 1),
-                "p99_ms": round(ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)], 1),
-                "max_ms": round(ordered[-1], 1),
-            }
+    decision = {game: summary(values) for game, values in times.items() if values}
     return json.dumps({"budget": budget, "results": table, "hard_decision_times": decision}, indent=2)
+
+
+def timing(args: argparse.Namespace) -> int:
+    """Time hard decisions at the default budget (what a bot seat uses) and print wall and CPU summaries."""
+    seats = {"assassin": 4}
+    report: dict[str, Any] = {"budget": str(ai.budget_for("hard")), "games": {}}
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        jobs = {
+            game: [pool.submit(time_decisions, game, seats.get(game, 2), args.timing, seed) for seed in (1, 2)]
+            for game in args.only
+        }
+        for game, futures in jobs.items():
+            wall: list[float] = []
+            cpu: list[float] = []
+            for future in futures:
+                result = future.result()
+                wall += result["wall"]
+                cpu += result["cpu"]
+            report["games"][game] = {"wall": summary(wall), "cpu": summary(cpu)}
+    print(json.dumps(report, indent=2))
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -186,7 +223,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seats", nargs="*", type=int, default=[3, 4], help="multi-player seat counts")
     parser.add_argument("--out", help="also rewrite this file with the table after every game")
+    parser.add_argument("--timing", type=int, default=0, help="only time N hard decisions per game")
     args = parser.parse_args(argv)
+    if args.timing:
+        return timing(args)
     tagged = tasks_for(args)
     budget = dict(zip(("hard_ms", "hard_iterations", "normal_ms", "normal_iterations"), _budgets(args), strict=True))
     results: dict[str, dict[str, Any]] = {}
