@@ -261,10 +261,10 @@ class Search:
                         return child, move, True
             untried = [m for m in moves if m not in children or children[m].visits == 0]
             move = untried[self.rng.randrange(len(untried))]
-            child = children.get(move)
-            if child is None:
-                child = children[move] = Node(self.players)
-            return child, move, True
+            opening = children.get(move)
+            if opening is None:
+                opening = children[move] = Node(self.players)
+            return opening, move, True
         log_n = math.log(max(node.visits, 1))
         c = settings.exploration
         best_move, best_value = opened[0], -1.0

@@ -76,6 +76,7 @@ def play(task: Task) -> dict[str, Any]:
         if rules.pending_roll(state):
             move = rules.roll(state, roll_rng(task.seed, ply))
         else:
+            assert seat is not None
             level = task.levels[seat]
             started, started_cpu = stopwatch(), cpu_stopwatch()
             move = ai.choose_move(rules, state, level, seed=task.seed * 100_003 + ply, budget=budgets[level])
@@ -148,7 +149,7 @@ def tasks_for(args: argparse.Namespace) -> list[tuple[str, Task, int]]:
             for key in args.pairings:
                 first, second = PAIRINGS[key]
                 for k in range(args.games):
-                    levels = (first, second) if k % 2 == 0 else (second, first)
+                    levels: tuple[str, ...] = (first, second) if k % 2 == 0 else (second, first)
                     out.append((f"{game} {key}", Task(game, levels, 1000 + k, *_budgets(args)), k % 2))
         if args.multi:
             for n in (x for x in MULTI.get(game, ()) if x in args.seats):

@@ -73,6 +73,7 @@ def policy(rules: Rules, s: Any, moves: Sequence[Any], rng: random.Random) -> An
     best: list[Any] = []
     best_gain = -99.0
     for m in moves:
+        gain: float
         if isinstance(m, cb.Step):
             gain = min(_DIST[m.frm][h] for h in homes) - min(_DIST[m.to][h] for h in homes)
         elif isinstance(m, cb.Pass):

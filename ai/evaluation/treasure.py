@@ -40,10 +40,10 @@ def policy(rules: Rules, s: Any, moves: Sequence[Any], rng: random.Random) -> An
     best: list[Any] = []
     best_gain = -1
     for m in moves:
-        what = board.get(getattr(m, "dst", None))
+        what = board.get(m.dst) if isinstance(m, th.Step) else None
         gain = 0
         if what is not None:
-            gain = what[1] if what[0] == "pyramid" else th.COIN_POINTS  # type: ignore[assignment]
+            gain = int(what[1]) if what[0] == "pyramid" else th.COIN_POINTS
         if gain > best_gain:
             best, best_gain = [m], gain  # type: ignore[assignment]
         elif gain == best_gain:
