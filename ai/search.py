@@ -60,21 +60,13 @@ class Profile:
 
 
 def outcome_rewards(outcome: Outcome) -> tuple[float, ...]:
-    """Per-seat rewards of a finished game: winners share 1, the others get a little by rank.
-
-    A game everyone shares (a draw) pays each seat a little less than its share.
-    """
+    """Per-seat rewards of a finished game: winners share 1, the others get a little by rank."""
     ranks = outcome.ranks
     n = len(ranks)
     if n == 1:
         return (1.0 if ranks[0] == 1 and "fail" not in outcome.reason.lower() else 0.0,)
     winners = sum(1 for r in ranks if r == 1)
-    if winners == n:  # a draw: a little worse than its share, so bots play for the goal
-        return (DRAW_SHARE / n,) * n
     return tuple(1.0 / winners if r == 1 else 0.1 * (n - r) / (n - 1) for r in ranks)
-
-
-DRAW_SHARE = 0.8
 
 
 class Node:

@@ -130,7 +130,7 @@ def test_budgets_need_a_bound():
 
 def test_outcome_rewards_share_first_place():
     assert outcome_rewards(Outcome((1, 2), "x")) == (1.0, 0.0)
-    assert outcome_rewards(Outcome((1, 1), "draw")) == (0.4, 0.4)
+    assert outcome_rewards(Outcome((1, 1), "draw")) == (0.5, 0.5)
     three = outcome_rewards(Outcome((2, 1, 3), "x"))
     assert three[1] == 1.0 and three[0] > three[2] == 0.0
 
