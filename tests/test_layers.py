@@ -112,3 +112,19 @@ def test_nothing_reads_outside_the_project():
         if ".venv" in path.parts:
             continue
         assert marker not in path.read_text(encoding="utf-8"), f"{path} refers to files outside the project"
+
+
+def test_ai_is_pure_and_only_its_budget_reads_the_clock():
+    """``ai`` knows nothing of Discord, the database or the bot; only the budget clock imports ``time``."""
+    forbidden = {"bot", "cogs", "renderers", "discord", "sqlalchemy", "aiosqlite", "asyncio", "datetime"}
+    clock_module = "ai/budget.py"
+    problems = []
+    for path in python_files("ai"):
+        roots = {name.split(".")[0] for name in imported_modules(parse(path))}
+        bad = roots & forbidden
+        if bad:
+            problems.append(f"{path.relative_to(ROOT)} imports {sorted(bad)}")
+        if "time" in roots and path.relative_to(ROOT).as_posix() != clock_module:
+            problems.append(f"{path.relative_to(ROOT)} imports time (only {clock_module} may)")
+    assert python_files("ai"), "the ai package is missing"
+    assert not problems, "\n".join(problems)

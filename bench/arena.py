@@ -1,0 +1,263 @@
+"""Bot against bot: win rates with 95% Wilson intervals, goal-finish shares and decision times, as JSON.
+
+    python -m bench.arena --games 60            # every pairing, 60 seeded games each
+    python -m bench.arena --games 20 --only whist combat --pairings hard-easy
+
+Pairings (2 players, in every game that seats two): hard v easy, hard v normal, normal v easy; the
+first bot takes seat 0 in even games and seat 1 in odd ones.  Multi-player: one hard bot and easy
+bots at 3 and 4 seats, the hard bot's seat rotating.  A draw counts half a win in the score rate.
+Games run in a pool of two worker processes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import statistics
+import sys
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass
+from typing import Any
+
+import ai
+from ai.budget import cpu_stopwatch, stopwatch
+from games import REGISTRY
+from games.playout import playout, roll_rng, setup_rng
+
+TWO_PLAYER_GAMES = ("combat", "treasure", "whist", "hedgehog")
+MULTI = {"combat": (3, 4), "treasure": (3, 4), "assassin": (3, 4), "hedgehog": (3, 4)}
+PAIRINGS = {"hard-easy": ("hard", "easy"), "hard-normal": ("hard", "normal"), "normal-easy": ("normal", "easy")}
+MAX_PLIES = 20_000
+
+
+@dataclass(frozen=True)
+class Task:
+    """One game to play: which game, the level of every seat, the seed and the budgets."""
+
+    game: str
+    levels: tuple[str, ...]
+    seed: int
+    hard_ms: float | None
+    hard_iterations: int | None
+    normal_ms: float | None = None
+    normal_iterations: int | None = None
+
+
+def ended_by_goal(game: str, state: Any) -> bool:
+    """True when the game ended by someone reaching its goal, not a turn, stall or pass limit."""
+    if game == "combat":
+        return "turn limit" not in state.reason
+    if game == "treasure":
+        return not state.pyramids
+    if game == "assassin":
+        return state.end == "bases"
+    if game == "hedgehog":
+        return state.finish == "tree"
+    return True
+
+
+def play(task: Task) -> dict[str, Any]:
+    """Play one game to its end; the result, whether it ended by goal, and the hard seats' decision times."""
+    rules = REGISTRY[task.game]
+    state = rules.new_game(len(task.levels), {}, setup_rng(task.seed))
+    budgets = {
+        "hard": ai.Budget(max_ms=task.hard_ms, max_iterations=task.hard_iterations),
+        "normal": ai.Budget(max_ms=task.normal_ms, max_iterations=task.normal_iterations),
+        "easy": None,
+    }
+    times: list[float] = []
+    cpu: list[float] = []
+    ply = 0
+    while rules.outcome(state) is None:
+        if ply >= MAX_PLIES:
+            raise RuntimeError(f"{task.game} seed {task.seed}: no end after {MAX_PLIES} plies")
+        seat = rules.to_move(state)
+        if rules.pending_roll(state):
+            move = rules.roll(state, roll_rng(task.seed, ply))
+        else:
+            assert seat is not None
+            level = task.levels[seat]
+            started, started_cpu = stopwatch(), cpu_stopwatch()
+            move = ai.choose_move(rules, state, level, seed=task.seed * 100_003 + ply, budget=budgets[level])
+            if level == "hard":
+                times.append((stopwatch() - started) * 1000.0)
+                cpu.append((cpu_stopwatch() - started_cpu) * 1000.0)
+        state = rules.apply(state, move)
+        ply += 1
+    outcome = rules.outcome(state)
+    assert outcome is not None
+    return {
+        "ranks": list(outcome.ranks),
+        "goal": ended_by_goal(task.game, state),
+        "times": times,
+        "cpu": cpu,
+        "plies": ply,
+    }
+
+
+def time_decisions(game: str, players: int, count: int, seed: int) -> dict[str, list[float]]:
+    """Wall and CPU milliseconds of ``count`` hard decisions at its default budget, on states of a random game."""
+    rules = REGISTRY[game]
+    states = [s for s in playout(rules, players, seed=seed) if rules.outcome(s) is None and not rules.pending_roll(s)]
+    picks = states[:: max(1, len(states) // count)][:count]
+    wall, cpu = [], []
+    for k, state in enumerate(picks):
+        started, started_cpu = stopwatch(), cpu_stopwatch()
+        ai.choose_move(rules, state, "hard", seed=k)
+        wall.append((stopwatch() - started) * 1000.0)
+        cpu.append((cpu_stopwatch() - started_cpu) * 1000.0)
+    return {"wall": wall, "cpu": cpu}
+
+
+def summary(values: list[float]) -> dict[str, float]:
+    """Count, median, p99 and maximum of some milliseconds."""
+    ordered = sorted(values)
+    return {
+        "decisions": len(ordered),
+        "median_ms": round(statistics.median(ordered), 1),
+        "p99_ms": round(ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)], 1),
+        "max_ms": round(ordered[-1], 1),
+    }
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a proportion (draws may make ``successes`` fractional)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return round(max(0.0, centre - half), 3), round(min(1.0, centre + half), 3)
+
+
+def _budgets(args: argparse.Namespace) -> tuple[float | None, int | None, float | None, int | None]:
+    """hard ms, hard iterations, normal ms, normal iterations: a bound of 0 is no bound."""
+    return (
+        args.hard_ms or None,
+        args.hard_iterations or None,
+        args.normal_ms or None,
+        args.normal_iterations or None,
+    )
+
+
+def tasks_for(args: argparse.Namespace) -> list[tuple[str, Task, int]]:
+    """Every game to play, tagged with its table key and the seat of the bot measured."""
+    out = []
+    for game in args.only:
+        if game in TWO_PLAYER_GAMES:
+            for key in args.pairings:
+                first, second = PAIRINGS[key]
+                for k in range(args.games):
+                    levels: tuple[str, ...] = (first, second) if k % 2 == 0 else (second, first)
+                    out.append((f"{game} {key}", Task(game, levels, 1000 + k, *_budgets(args)), k % 2))
+        if args.multi:
+            for n in (x for x in MULTI.get(game, ()) if x in args.seats):
+                for k in range(args.games):
+                    seat = k % n
+                    levels = tuple("hard" if i == seat else "easy" for i in range(n))
+                    out.append(
+                        (
+                            f"{game} {n}p hard+easy",
+                            Task(game, levels, 5000 + k, *_budgets(args)),
+                            seat,
+                        )
+                    )
+    # interleave the pairings, so a run stopped early still has games in every row
+    out.sort(key=lambda item: item[1].seed % 1000)
+    return out
+
+
+def table_json(results: dict[str, dict[str, Any]], times: dict[str, list[float]], budget: dict[str, Any]) -> str:
+    """The JSON report of what has been played so far."""
+    table = {}
+    for key, row in results.items():
+        n = row["games"]
+        score = row["wins"] + 0.5 * row["draws"]
+        table[key] = {
+            "games": n,
+            "wins": row["wins"],
+            "draws": row["draws"],
+            "losses": row["losses"],
+            "score_rate": round(score / n, 3),
+            "ci95": wilson(score, n),
+            "first_place_rate": round((row["wins"] + row["draws"]) / n, 3),
+            "goal_finish_rate": round(row["goal"] / n, 3),
+            "mean_plies": round(row["plies"] / n),
+        }
+    decision = {game: summary(values) for game, values in times.items() if values}
+    return json.dumps({"budget": budget, "results": table, "hard_decision_times": decision}, indent=2)
+
+
+def timing(args: argparse.Namespace) -> int:
+    """Time hard decisions at the default budget (what a bot seat uses) and print wall and CPU summaries."""
+    seats = {"assassin": 4}
+    report: dict[str, Any] = {"budget": str(ai.budget_for("hard")), "games": {}}
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        jobs = {
+            game: [pool.submit(time_decisions, game, seats.get(game, 2), args.timing, seed) for seed in (1, 2)]
+            for game in args.only
+        }
+        for game, futures in jobs.items():
+            wall: list[float] = []
+            cpu: list[float] = []
+            for future in futures:
+                result = future.result()
+                wall += result["wall"]
+                cpu += result["cpu"]
+            report["games"][game] = {"wall": summary(wall), "cpu": summary(cpu)}
+    print(json.dumps(report, indent=2))
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the arena and print the JSON table."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--games", type=int, default=200, help="seeded games per pairing and player count")
+    parser.add_argument("--only", nargs="*", default=sorted(REGISTRY), help="games to play")
+    parser.add_argument("--pairings", nargs="*", default=list(PAIRINGS), choices=list(PAIRINGS))
+    parser.add_argument("--no-multi", dest="multi", action="store_false", help="skip the multi-player tables")
+    parser.add_argument("--hard-ms", type=float, default=700.0, help="hard bot's time per decision (0: none)")
+    parser.add_argument("--hard-iterations", type=int, default=3000, help="hard bot's iterations (0: no cap)")
+    parser.add_argument("--normal-ms", type=float, default=150.0, help="normal bot's time per decision (0: none)")
+    parser.add_argument("--normal-iterations", type=int, default=100, help="normal bot's iterations (0: no cap)")
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seats", nargs="*", type=int, default=[3, 4], help="multi-player seat counts")
+    parser.add_argument("--out", help="also rewrite this file with the table after every game")
+    parser.add_argument("--timing", type=int, default=0, help="only time N hard decisions per game")
+    args = parser.parse_args(argv)
+    if args.timing:
+        return timing(args)
+    tagged = tasks_for(args)
+    budget = dict(zip(("hard_ms", "hard_iterations", "normal_ms", "normal_iterations"), _budgets(args), strict=True))
+    results: dict[str, dict[str, Any]] = {}
+    times: dict[str, list[float]] = {}
+    with ProcessPoolExecutor(max_workers=args.workers) as pool:
+        futures = {pool.submit(play, task): (key, task, seat) for key, task, seat in tagged}
+        for future in as_completed(futures):
+            key, task, seat = futures[future]
+            result = future.result()
+            row = results.setdefault(key, {"games": 0, "wins": 0, "draws": 0, "losses": 0, "goal": 0, "plies": 0})
+            ranks = result["ranks"]
+            first = [i for i, r in enumerate(ranks) if r == 1]
+            row["games"] += 1
+            row["plies"] += result["plies"]
+            if first == [seat]:
+                row["wins"] += 1
+            elif seat in first:
+                row["draws"] += 1
+            else:
+                row["losses"] += 1
+            row["goal"] += 1 if result["goal"] else 0
+            times.setdefault(task.game, []).extend(result["times"])
+            times.setdefault(task.game + " cpu", []).extend(result["cpu"])
+            print(f"{key}: {row['wins']}-{row['draws']}-{row['losses']}", file=sys.stderr, flush=True)
+            if args.out:
+                with open(args.out, "w", encoding="utf-8") as handle:
+                    handle.write(table_json(results, times, budget))
+    print(table_json(results, times, budget))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
