@@ -55,6 +55,8 @@ class Stats:
     timings: dict[int, Timing] = field(default_factory=dict)
     moves_sent: int = 0
     games_finished: int = 0
+    read_errors: int = 0
+    last_read_error: str = ""
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -195,11 +197,15 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     workdir = Path(tempfile.mkdtemp(prefix="pyramid-load-"))
     url = args.database or f"sqlite+aiosqlite:///{workdir}/load.db"
     seeds = iter(range(10**9))
-    overrides = dict(kv.split("=", 1) for kv in args.setting)
-    bot = create_bot(
-        Settings(token="bench", database_url=url, scheduler_interval_seconds=3600, **overrides),
-        new_seed=lambda: f"load-{next(seeds)}",
-    )
+    overrides = dict(kv.split("=", 1) for kv in args.setting)  # e.g. RENDER_WORKERS=0
+    env = {
+        "DISCORD_TOKEN": "bench",
+        "DATABASE_URL": url,
+        "SCHEDULER_INTERVAL_SECONDS": "3600",
+        "SHARD_COUNT": "1",
+        **{k.upper(): v for k, v in overrides.items()},
+    }
+    bot = create_bot(Settings.from_env(env, dotenv=None), new_seed=lambda: f"load-{next(seeds)}")
     stats = Stats()
     done_events: dict[int, asyncio.Event] = {}
 
@@ -266,11 +272,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             channel = channels[index]
             await asyncio.sleep(rng.random() * args.think)  # spread the first moves
             while time.perf_counter() < stop_at:
-                options = await bot.service.legal_moves(channel.id, a.id)
-                actor = a
-                if not options:
-                    options = await bot.service.legal_moves(channel.id, b.id)
-                    actor = b
+                try:  # what the player's move menu offers them
+                    options = await bot.service.legal_moves(channel.id, a.id)
+                    actor = a
+                    if not options:
+                        options = await bot.service.legal_moves(channel.id, b.id)
+                        actor = b
+                except Exception as error:  # the database refused even a read: count it and look again
+                    stats.read_errors += 1
+                    stats.last_read_error = repr(error)[:200]
+                    await asyncio.sleep(1)
+                    continue
                 if not options:  # the game ended: open the next one
                     stats.games_finished += 1
                     await open_table(index)
@@ -319,6 +331,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "deferred": sum(1 for t in move_ids if t.deferred),
             "late_acks": late,
             "failed_moves": failed,
+            "menu_read_errors": stats.read_errors,
+            "last_menu_read_error": stats.last_read_error,
             "rss_mb": current_rss_mb(),
             "rss_peak_mb": rss_mb(),
             "database_mb": round(db_bytes / 1024 / 1024, 1) if db_bytes else None,

@@ -44,7 +44,8 @@ class Settings:
     db_pool_size: int = 10  # connections kept open (PostgreSQL; SQLite readers)
     db_max_overflow: int = 20  # extra connections under bursts
     db_pool_timeout: float = 30.0  # seconds an action waits for a connection before it fails
-    shard_count: int | None = None  # Discord shards of the whole bot (None: Discord's recommendation)
+    # Discord shards of the whole bot (default: SHARD_COUNT, else Discord's recommendation at login)
+    shard_count: int | None = field(default_factory=lambda: _int_or_none("SHARD_COUNT", os.environ.get("SHARD_COUNT")))
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: all of them)
 
     @classmethod

@@ -11,9 +11,10 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 # Tests draw boards in threads of the test process and never acknowledge a move early for being slow
-# (a busy machine must not change what a test sees); tests of those paths set them explicitly.
+# (a busy machine must not change what a test sees), as one shard; tests of those paths set them explicitly.
 os.environ.setdefault("RENDER_WORKERS", "0")
 os.environ.setdefault("ACK_AFTER_SECONDS", "600")
+os.environ.setdefault("SHARD_COUNT", "1")  # the offline Discord runs the bot as one shard
 
 
 def worker_database_url(url: str) -> str:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -222,3 +223,56 @@ async def _started_whist(session, channel: int = 42, guild_id: int = 9, clock_da
     await games.join(channel, BOB)
     report = await games.start(channel, ALICE)
     return report.game
+
+
+async def test_two_processes_over_one_database_fire_each_deadline_once_and_never_double_a_move(db_url: str) -> None:
+    """Two sessions with engines of their own (two bot processes, or a shard handing over) work the same
+    games at once: every due clock event is written once, every delivery claimed once, no move twice."""
+    now = datetime(2026, 3, 1, tzinfo=UTC)
+    clock = [now]
+    one, two = [await open_session(db_url, render=False, clock=lambda: clock[0]) for _ in range(2)]
+    try:
+        channels = list(range(600, 612))
+        for channel in channels:
+            await _started_whist(one, channel, clock_days=1)
+        # both processes receive a move for every game at the same moment: one wins, one is refused
+        options = [
+            await one.games.legal_moves(c, ALICE.user_id) or await one.games.legal_moves(c, BOB.user_id)
+            for c in channels
+        ]
+
+        async def attempt(session, channel: int, option) -> bool:
+            actor = ALICE if await session.games.legal_moves(channel, ALICE.user_id) else BOB
+            try:
+                await session.games.move(channel, actor, option.value)
+                return True
+            except Exception:
+                return False
+
+        results = await asyncio.gather(
+            *(attempt(s, c, o[0]) for c, o in zip(channels, options, strict=True) for s in (one, two))
+        )
+        assert sum(results) == len(channels)
+        # deadlines and reminders fall due: both processes tick together, twice
+        for days in (1, 2, 4, 8):
+            clock[0] = now + timedelta(days=days, minutes=1)
+            await asyncio.gather(one.timekeeper.tick(), two.timekeeper.tick())
+            await asyncio.gather(one.timekeeper.tick(), two.timekeeper.tick())
+        pending = await one._store.undelivered()
+        keys = [(d.game_id, d.ply, d.kind, d.user_id, json.dumps(d.payload, sort_keys=True)) for d in pending]
+        assert keys
+        assert len(keys) == len(set(keys))  # each reminder and timeout report written once
+        claimed = await asyncio.gather(one.games.claim_deliveries(), two.games.claim_deliveries())
+        ids = [d.id for batch in claimed for d in batch]
+        assert ids and len(ids) == len(set(ids))  # no event is claimed by both
+        timeouts = 0
+        for channel in channels:
+            game, log = await one.games.history(channel)
+            plies = [row.ply for row in log]
+            assert plies == list(range(len(log)))  # no ply written twice, none missing
+            assert game.ply == len(log)
+            timeouts += sum(1 for row in log if row.kind == "removed")
+        assert timeouts  # the deadlines did fire
+    finally:
+        await one.close()
+        await two.close()
