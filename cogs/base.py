@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot.session import MoveOption, rules_for
 from cogs import lobby, table
 from cogs.messages import NO_PINGS, players_line, report_payload
-from cogs.replies import actor_of, answer, refusals
+from cogs.replies import actor_of, answer, paced, refusals
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -109,9 +109,9 @@ class GameCog(commands.GroupCog):
 
     async def submit(self, interaction: discord.Interaction, notation: str) -> None:
         """Play ``notation`` (typed, or a stamped suggestion) for the caller and post the result."""
-        report = await self.bot.service.move(
-            channel_of(interaction), actor_of(interaction), notation, token=interaction.token
-        )
+        channel_id = channel_of(interaction)
+        work = self.bot.service.move(channel_id, actor_of(interaction), notation, token=interaction.token)
+        report = await paced(interaction, channel_id, work)
         await table.show(interaction, report)
 
     @move.autocomplete("notation")
@@ -167,5 +167,6 @@ class DiceGameCog(GameCog):
     @app_commands.command(name="roll", description="Roll the dice when it is your turn to roll.")
     @refusals
     async def roll(self, interaction: discord.Interaction) -> None:
-        report = await self.bot.service.roll(channel_of(interaction), actor_of(interaction), token=interaction.token)
+        work = self.bot.service.roll(channel_of(interaction), actor_of(interaction), token=interaction.token)
+        report = await paced(interaction, channel_of(interaction), work)
         await table.show(interaction, report)

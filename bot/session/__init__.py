@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from bot.session.ratings import RatingService
 from bot.session.service import (
@@ -82,11 +83,22 @@ async def open_session(
     render: bool = True,
     missed_turns_limit: int = 3,
     vacation_days_per_year: int = 14,
+    renderer: Any = None,
+    shards: tuple[int, tuple[int, ...]] | None = None,
+    **pool: Any,
 ) -> Session:
-    """Open (and migrate) the database and build the services over it."""
-    store = await Store.open(database_url)
+    """Open (and migrate) the database and build the services over it.
+
+    ``renderer`` draws the boards (a ``bot.render_pool.RenderPool``; default: threads of this process).
+    ``shards`` (shard count, this process's shard ids) keeps the scheduler and the announcer to this
+    process's guilds when the bot runs as several shard processes.  ``pool`` holds the connection
+    pool's settings (``pool_size``, ``max_overflow``, ``pool_timeout``).
+    """
+    store = await Store.open(database_url, **pool)
+    store.shards = shards
     kwargs = {"clock": clock} if clock is not None else {}
     games = GameService(store, render=render, new_seed=new_seed, **kwargs)
+    games.renderer = renderer
     ratings = RatingService(store, **kwargs)
     games.listeners.append(ratings.on_report)
     return Session(

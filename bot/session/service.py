@@ -217,6 +217,7 @@ class GameService:
         self._idle.set()
         self.listeners: list[Callable[[Report], Any]] = []
         self.tables = TableMessages(store)
+        self.renderer: Any = None  # a bot.render_pool.RenderPool: boards drawn in worker processes
 
     # ------------------------------------------------------------------ the unit of work
 
@@ -280,6 +281,8 @@ class GameService:
         if not self.render_enabled or state is None:
             return None
         names = [game.name_at(s.seat) for s in game.seats]
+        if self.renderer is not None:
+            return await self.renderer.render(game.game, rules_for(game.game).to_json(state), last_move, names)
         return await asyncio.to_thread(render_game, game.game, state, last_move=last_move, names=names)
 
     # ------------------------------------------------------------------ lobby

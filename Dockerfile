@@ -1,0 +1,16 @@
+# The bot in one image: `docker build -t pyramid-games-bot .`, then see compose.yaml and docs/deploy.md.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
+WORKDIR /app
+RUN useradd --create-home --uid 1000 bot
+COPY pyproject.toml README.md LICENSE ./
+COPY bot ./bot
+COPY cogs ./cogs
+COPY games ./games
+COPY renderers ./renderers
+RUN pip install '.[postgres]'
+USER bot
+# SQLite (the default) keeps its file here; mount a volume to keep games across restarts
+VOLUME ["/app/data"]
+CMD ["python", "-m", "bot"]

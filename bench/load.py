@@ -1,0 +1,364 @@
+"""Load test: K busy channels playing Martian Whist at once through the real bot, in process.
+
+The bot runs unmodified inside SimCord (the offline Discord used by the tests).  Tables are set up with
+ordinary slash commands; then every channel plays on its own: its player to move waits ``--think``
+seconds (a player reading the board), then sends ``/whist move`` with one of their legal moves.  During
+the run interactions are emitted straight into SimCord's gateway without waiting for the bot to settle,
+so many are in flight at once, as on a busy Discord.
+
+Measured, in real time: moves per second; p50/p95/p99 from the command to its answer with the board;
+the acknowledgement time (first response or deferral) and how many exceeded Discord's 3-second window;
+failed moves (no board in the answer); the process RSS and the database size.
+
+Usage::
+
+    python -m bench.load --channels 100 --seconds 30 [--think 5] [--database URL] [--profile out.prof]
+
+prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import json
+import os
+import random
+import resource
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ACK_WINDOW = 3.0  # Discord's deadline for the first response to an interaction
+SUPPORT_GAME = "whist"  # no dice: every action is a move
+
+
+@dataclass
+class Timing:
+    """What happened to one interaction."""
+
+    sent: float
+    acked: float | None = None
+    done: float | None = None
+    deferred: bool = False
+    board: bool = False
+
+
+@dataclass
+class Stats:
+    """Everything measured during the run."""
+
+    timings: dict[int, Timing] = field(default_factory=dict)
+    moves_sent: int = 0
+    games_finished: int = 0
+    read_errors: int = 0
+    last_read_error: str = ""
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    """The ``q`` quantile (0..1) of ``values``, nearest rank."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+
+
+def rss_mb() -> float:
+    """The peak resident set size of this process, in MB."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return round(peak / 1024 if sys.platform != "darwin" else peak / 1024 / 1024, 1)
+
+
+def current_rss_mb() -> float:
+    """The current resident set size, in MB (Linux), else the peak."""
+    try:
+        with open("/proc/self/statm") as handle:
+            pages = int(handle.read().split()[1])
+        return round(pages * os.sysconf("SC_PAGE_SIZE") / 1024 / 1024, 1)
+    except OSError:
+        return rss_mb()
+
+
+class CallbackSet:
+    """SimCord's list of pending bot callbacks, with O(1) removal.
+
+    SimCord prunes that list only when an operation settles; the load phase never settles (many
+    interactions are in flight at once), so the list grows and every ``remove`` scans it.  Swapping
+    in this container keeps the harness out of the figures.
+    """
+
+    def __init__(self, items: Any = ()) -> None:
+        self._items: dict[int, Any] = {id(item): item for item in items}
+
+    def append(self, item: Any) -> None:
+        self._items[id(item)] = item
+
+    def remove(self, item: Any) -> None:
+        if self._items.pop(id(item), None) is None:
+            raise ValueError(item)
+
+    def clear(self) -> None:
+        self._items.clear()
+
+    def __iter__(self) -> Any:
+        return iter(list(self._items.values()))
+
+    def __len__(self) -> int:
+        return len(self._items)
+
+
+class Transport:
+    """Emits slash commands into SimCord without waiting, and watches their records."""
+
+    def __init__(self, env: Any, stats: Stats) -> None:
+        from simcord.backend.models.interaction import Interaction
+
+        self.env = env
+        self.stats = stats
+        self._roots: dict[str, dict[str, Any]] = {}
+        timings = stats.timings
+
+        def wrap(name: str) -> None:
+            original = getattr(Interaction, name)
+
+            def patched(record: Any, *args: Any, **kwargs: Any) -> Any:
+                timing = timings.get(record.id)
+                if timing is not None and timing.acked is None:
+                    timing.acked = time.perf_counter()
+                    timing.deferred = name in ("defer", "defer_update")
+                return original(record, *args, **kwargs)
+
+            setattr(Interaction, name, patched)
+
+        for name in ("respond_with_message", "defer", "defer_update", "update_source"):
+            wrap(name)
+
+    def slash(self, actor: Any, channel: Any, name: str, **options: Any) -> int:
+        """Send ``/name options`` as ``actor`` in ``channel``; returns the interaction id."""
+        from discord.enums import AppCommandType, InteractionType
+        from simcord import actors, interactions
+
+        parts = name.split()
+        root = self._roots.get(parts[0])
+        if root is None:
+            root = self._roots[parts[0]] = actors._resolve_visible_command(
+                actor, channel.id, parts[0], AppCommandType.chat_input.value
+            )
+        leaf, nesting = interactions.walk_to_subcommand(root, parts[1:])
+        leaf_options, resolved = interactions.build_options(actor, name, leaf, options, channel_id=channel.id)
+        data: dict[str, Any] = {
+            "id": root["id"],
+            "name": root["name"],
+            "type": root.get("type", 1),
+            "options": interactions.nest_options(root, nesting, leaf_options),
+        }
+        if resolved:
+            data["resolved"] = resolved
+        record, payload = interactions.base_payload(
+            self.env.backend,
+            type=InteractionType.application_command.value,
+            channel_id=channel.id,
+            guild_id=actor.guild.id,
+            user_id=actor.id,
+            data=data,
+        )
+        self.stats.timings[record.id] = Timing(time.perf_counter())
+        self.env.backend.emit("INTERACTION_CREATE", payload)
+        return record.id
+
+    def has_board(self, interaction_id: int) -> bool:
+        """True when the interaction's answer (its response or a follow-up) shows a board."""
+        backend = self.env.backend
+        record = backend.interactions.get(interaction_id) if hasattr(backend, "interactions") else None
+        if record is None:
+            return False
+        ids = [record.message_id, *record.followup_ids]
+        for message_id in ids:
+            if message_id is None:
+                continue
+            stored = backend.messages.get(record.channel_id, {}).get(message_id)
+            if stored is not None and getattr(stored, "attachments", None):
+                return True
+        return False
+
+
+async def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Set up ``args.channels`` tables, play for ``args.seconds``, and measure."""
+    import discord
+    import simcord
+
+    from bot.client import create_bot
+    from bot.settings import Settings
+
+    workdir = Path(tempfile.mkdtemp(prefix="pyramid-load-"))
+    url = args.database or f"sqlite+aiosqlite:///{workdir}/load.db"
+    seeds = iter(range(10**9))
+    overrides = dict(kv.split("=", 1) for kv in args.setting)  # e.g. RENDER_WORKERS=0
+    env = {
+        "DISCORD_TOKEN": "bench",
+        "DATABASE_URL": url,
+        "SCHEDULER_INTERVAL_SECONDS": "3600",
+        "SHARD_COUNT": "1",
+        **{k.upper(): v for k, v in overrides.items()},
+    }
+    bot = create_bot(Settings.from_env(env, dotenv=None), new_seed=lambda: f"load-{next(seeds)}")
+    stats = Stats()
+    done_events: dict[int, asyncio.Event] = {}
+
+    def finished(interaction_id: int) -> None:
+        timing = stats.timings.get(interaction_id)
+        if timing is not None:
+            timing.done = time.perf_counter()
+        event = done_events.get(interaction_id)
+        if event is not None:
+            event.set()
+
+    call = bot.tree._call
+
+    async def timed_call(interaction: discord.Interaction) -> None:
+        try:
+            await call(interaction)
+        finally:
+            finished(interaction.id)
+
+    bot.tree._call = timed_call  # type: ignore[method-assign]
+    async with simcord.run(bot, settle_timeout=600.0, check_errors=False) as env:
+        transport = Transport(env, stats)
+        env._work.callbacks = CallbackSet(env._work.callbacks)
+        guild = env.create_guild("Load Club")
+        users = [guild.add_member(env.create_user(f"player{i}")) for i in range(min(400, 2 * args.channels))]
+        channels = [guild.create_text_channel(f"table-{i}") for i in range(args.channels)]
+        rng = random.Random(7)
+        pairs = [(users[(2 * i) % len(users)], users[(2 * i + 1) % len(users)]) for i in range(args.channels)]
+
+        async def send(actor: Any, channel: Any, name: str, **options: Any) -> Timing:
+            interaction_id = transport.slash(actor, channel, name, **options)
+            event = done_events[interaction_id] = asyncio.Event()
+            timing = stats.timings[interaction_id]
+            await event.wait()
+            done_events.pop(interaction_id, None)
+            timing.board = transport.has_board(interaction_id)
+            return timing
+
+        async def open_table(index: int) -> None:
+            a, b = pairs[index]
+            channel = channels[index]
+            await send(a, channel, f"{SUPPORT_GAME} new", variant="normal")
+            await send(b, channel, f"{SUPPORT_GAME} join")
+            await send(a, channel, f"{SUPPORT_GAME} start")
+
+        setup_started = time.perf_counter()
+        gate = asyncio.Semaphore(50)
+
+        async def gated(index: int) -> None:
+            async with gate:
+                await open_table(index)
+
+        await asyncio.gather(*(gated(i) for i in range(args.channels)))
+        setup_seconds = time.perf_counter() - setup_started
+        for timing in stats.timings.values():
+            timing.board = False
+        stats.timings.clear()
+
+        stop_at = time.perf_counter() + args.seconds
+        move_ids: list[Timing] = []
+
+        async def play(index: int) -> None:
+            a, b = pairs[index]
+            channel = channels[index]
+            await asyncio.sleep(rng.random() * args.think)  # spread the first moves
+            while time.perf_counter() < stop_at:
+                try:  # what the player's move menu offers them
+                    options = await bot.service.legal_moves(channel.id, a.id)
+                    actor = a
+                    if not options:
+                        options = await bot.service.legal_moves(channel.id, b.id)
+                        actor = b
+                except Exception as error:  # the database refused even a read: count it and look again
+                    stats.read_errors += 1
+                    stats.last_read_error = repr(error)[:200]
+                    await asyncio.sleep(1)
+                    continue
+                if not options:  # the game ended: open the next one
+                    stats.games_finished += 1
+                    await open_table(index)
+                    continue
+                choice = rng.choice(options)
+                stats.moves_sent += 1
+                timing = await send(actor, channel, f"{SUPPORT_GAME} move", notation=choice.value)
+                move_ids.append(timing)
+                await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
+
+        profiler = cProfile.Profile() if args.profile else None
+        if profiler is not None:
+            profiler.enable()
+        started = time.perf_counter()
+        await asyncio.gather(*(play(i) for i in range(args.channels)))
+        elapsed = time.perf_counter() - started
+        if profiler is not None:
+            profiler.disable()
+            profiler.dump_stats(args.profile)
+
+        answered = [t for t in move_ids if t.done is not None]
+        latencies = [t.done - t.sent for t in answered]  # type: ignore[operator]
+        acks = [t.acked - t.sent for t in move_ids if t.acked is not None]
+        late = sum(1 for t in move_ids if t.acked is None or t.acked - t.sent > ACK_WINDOW)
+        failed = sum(1 for t in move_ids if t.done is None or not t.board)
+        db_bytes = 0
+        if url.startswith("sqlite"):
+            db_bytes = sum(p.stat().st_size for p in workdir.glob("load.db*"))
+        result = {
+            "benchmark": "load",
+            "database": url.split(":", 1)[0],
+            "channels": args.channels,
+            "seconds": round(elapsed, 1),
+            "think_seconds": args.think,
+            "setup_seconds": round(setup_seconds, 1),
+            "moves": len(move_ids),
+            "moves_per_second": round(sum(1 for t in answered if t.done <= stop_at) / args.seconds, 1),
+            "games_finished": stats.games_finished,
+            "latency_p50_ms": _ms(percentile(latencies, 0.50)),
+            "latency_p95_ms": _ms(percentile(latencies, 0.95)),
+            "latency_p99_ms": _ms(percentile(latencies, 0.99)),
+            "latency_max_ms": _ms(max(latencies) if latencies else None),
+            "ack_p50_ms": _ms(percentile(acks, 0.50)),
+            "ack_p99_ms": _ms(percentile(acks, 0.99)),
+            "ack_max_ms": _ms(max(acks) if acks else None),
+            "deferred": sum(1 for t in move_ids if t.deferred),
+            "late_acks": late,
+            "failed_moves": failed,
+            "menu_read_errors": stats.read_errors,
+            "last_menu_read_error": stats.last_read_error,
+            "rss_mb": current_rss_mb(),
+            "rss_peak_mb": rss_mb(),
+            "database_mb": round(db_bytes / 1024 / 1024, 1) if db_bytes else None,
+            "settings": overrides,
+        }
+    return result
+
+
+def _ms(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds * 1000, 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments, run the load and print the figures as JSON."""
+    parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.split("\n")[0])
+    parser.add_argument("--channels", type=int, default=10, help="channels playing at once (K)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="how long to play")
+    parser.add_argument("--think", type=float, default=5.0, help="a player's mean pause between moves, seconds")
+    parser.add_argument("--database", default="", help="DATABASE_URL (default: a fresh SQLite file)")
+    parser.add_argument("--profile", default="", help="write a cProfile of the run to this file")
+    parser.add_argument("--setting", action="append", default=[], help="a Settings field override, name=value")
+    args = parser.parse_args(argv)
+    result = asyncio.run(run(args))
+    print(json.dumps(result, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
