@@ -15,8 +15,8 @@ import discord
 from discord.ext import commands
 
 from bot.pacing import Pacer
-from bot.render_pool import RenderPool, auto_workers
-from bot.session import GameService, Session, Timekeeper, UndoDesk, open_session
+from bot.render_pool import RenderPool, ai_pool, auto_workers
+from bot.session import Autoplayer, GameService, Session, Thinking, Timekeeper, UndoDesk, open_session
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -67,6 +67,11 @@ class PyramidBot(commands.AutoShardedBot):
         return self.session.games
 
     @property
+    def autoplay(self) -> Autoplayer:
+        """The computer players of the session layer."""
+        return self.session.autoplay
+
+    @property
     def timekeeper(self) -> Timekeeper:
         """Clocks, reminders and vacations."""
         return self.session.timekeeper
@@ -94,6 +99,8 @@ class PyramidBot(commands.AutoShardedBot):
             pool_size=settings.db_pool_size,
             max_overflow=settings.db_max_overflow,
             pool_timeout=settings.db_pool_timeout,
+            ai_executor=ai_pool(settings.ai_workers),
+            thinking=Thinking(settings.ai_budget_ms, settings.ai_max_iterations),
         )
         log.info("boards drawn by %s worker processes", renderer.workers or "no")
         for name in (*self.game_cogs, *CORE_COGS):

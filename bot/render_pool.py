@@ -20,7 +20,7 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
-_POOLS: dict[int, ProcessPoolExecutor] = {}
+_POOLS: dict[tuple[str, int], ProcessPoolExecutor] = {}
 
 
 def auto_workers(setting: int = -1) -> int:
@@ -50,16 +50,28 @@ def _warm() -> None:
     import renderers  # noqa: F401
 
 
-def _pool(workers: int) -> ProcessPoolExecutor:
-    pool = _POOLS.get(workers)
+def _warm_ai() -> None:
+    """Import the search once per worker, before the first decision."""
+    import ai  # noqa: F401
+
+
+def _pool(workers: int, purpose: str = "boards") -> ProcessPoolExecutor:
+    pool = _POOLS.get((purpose, workers))
     if pool is None:
         # forkserver: never fork a process that runs an event loop and database threads
         method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
         pool = ProcessPoolExecutor(
-            max_workers=workers, mp_context=multiprocessing.get_context(method), initializer=_warm
+            max_workers=workers,
+            mp_context=multiprocessing.get_context(method),
+            initializer=_warm if purpose == "boards" else _warm_ai,
         )
-        _POOLS[workers] = pool
+        _POOLS[(purpose, workers)] = pool
     return pool
+
+
+def ai_pool(workers: int) -> Executor | None:
+    """The processes that search computer players' moves (None with 0 workers: threads of this process)."""
+    return _pool(workers, "ai") if workers > 0 else None
 
 
 class RenderPool:
@@ -89,7 +101,7 @@ class RenderPool:
             return await loop.run_in_executor(self._executor, draw, game, state_json, last_move, names)
         except BrokenProcessPool:
             log.warning("a board worker died; drawing in process from now on")
-            _POOLS.pop(self.workers, None)
+            _POOLS.pop(("boards", self.workers), None)
             self._executor = None
             return await asyncio.to_thread(draw, game, state_json, last_move, names)
 

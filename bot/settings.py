@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/pyramids.db"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class SettingsError(Exception):
@@ -47,6 +48,16 @@ class Settings:
     # Discord shards of the whole bot (default: SHARD_COUNT, else Discord's recommendation at login)
     shard_count: int | None = field(default_factory=lambda: _int_or_none("SHARD_COUNT", os.environ.get("SHARD_COUNT")))
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: all of them)
+    # computer players (see docs/ai.md)
+    ai_budget_ms: float = 700.0  # thinking time per decision of a normal or hard bot
+    ai_max_iterations: int | None = None  # a cap on search iterations (fixed: bots play the same game every run)
+    ai_workers: int = 1  # processes that search bots' moves; 0 searches in a thread of this process
+
+    def __post_init__(self) -> None:
+        if self.log_level not in LOG_LEVELS:
+            raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {self.log_level!r}.")
+        if self.ai_workers < 0 or self.ai_budget_ms <= 0:
+            raise SettingsError("AI_WORKERS must be 0 or more and AI_BUDGET_MS more than 0.")
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Settings:
@@ -76,6 +87,9 @@ class Settings:
             db_pool_timeout=_float("DB_POOL_TIMEOUT", env.get("DB_POOL_TIMEOUT"), 30.0),
             shard_count=_int_or_none("SHARD_COUNT", env.get("SHARD_COUNT")),
             shard_ids=_id_list("SHARD_IDS", env.get("SHARD_IDS")),
+            ai_budget_ms=_float("AI_BUDGET_MS", env.get("AI_BUDGET_MS"), 700.0),
+            ai_max_iterations=_int_or_none("AI_MAX_ITERATIONS", env.get("AI_MAX_ITERATIONS")),
+            ai_workers=_int_or_default("AI_WORKERS", env.get("AI_WORKERS"), 1),
         )
 
     def owns_guild(self, guild_id: int | None) -> bool:

@@ -30,7 +30,14 @@ CLOCK_CHOICES = [
     *[app_commands.Choice(name=f"{d} day{'s' if d > 1 else ''} per move", value=d) for d in (1, 2, 3, 5, 7, 14)],
 ]
 AUTOCOMPLETE_LIMIT = 25
+BOT_LEVEL_CHOICES = [
+    app_commands.Choice(name="easy: any legal move", value="easy"),
+    app_commands.Choice(name="normal: searches a little", value="normal"),
+    app_commands.Choice(name="hard: searches hard", value="hard"),
+]
 NEW_GAME_DESCRIPTIONS = {
+    "bots": "Computer players to seat at once (the game is then unrated)",
+    "bot_level": "How well those computer players play (default normal)",
     "clock": "Time allowed per move",
     "bank": "Extra days each player may draw on when a move takes longer (needs a clock)",
     "thread": "Play in a new thread of this channel",
@@ -80,10 +87,20 @@ class GameCog(commands.GroupCog):
         clock: int = 0,
         bank: int = 0,
         thread: bool = False,
+        bots: int = 0,
+        bot_level: str = "normal",
     ) -> None:
         """Open a new game of this cog's kind in the channel (or a new thread) with the caller seated."""
         await lobby.open_game(
-            interaction, self.game_name, options, players=players, clock=clock, bank=bank, thread=thread
+            interaction,
+            self.game_name,
+            options,
+            players=players,
+            clock=clock,
+            bank=bank,
+            thread=thread,
+            bots=bots,
+            bot_level=bot_level,
         )
 
     @app_commands.command(name="join", description="Join the game waiting for players in this channel.")

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, DiceGameCog
+from cogs.base import BOT_LEVEL_CHOICES, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, DiceGameCog
 from cogs.replies import refusals
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ class HedgehogCog(
         turn_limit="Turns in all before the game is drawn",
         **NEW_GAME_DESCRIPTIONS,
     )
-    @app_commands.choices(clock=CLOCK_CHOICES)
+    @app_commands.choices(clock=CLOCK_CHOICES, bot_level=BOT_LEVEL_CHOICES)
     @refusals
     async def new(
         self,
@@ -39,6 +39,8 @@ class HedgehogCog(
         clock: int = 0,
         bank: app_commands.Range[int, 0, 30] = 0,
         thread: bool = False,
+        bots: app_commands.Range[int, 0, 9] = 0,
+        bot_level: str = "normal",
     ) -> None:
         await self.create(
             interaction,
@@ -47,6 +49,8 @@ class HedgehogCog(
             clock=clock,
             bank=bank,
             thread=thread,
+            bots=bots,
+            bot_level=bot_level,
         )
 
 

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.session import ServiceError
-from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, DiceGameCog
+from cogs.base import BOT_LEVEL_CHOICES, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, DiceGameCog
 from cogs.replies import refusals
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ class TreasureCog(
         stall_limit="Rounds without any capture that end the game",
         **NEW_GAME_DESCRIPTIONS,
     )
-    @app_commands.choices(clock=CLOCK_CHOICES)
+    @app_commands.choices(clock=CLOCK_CHOICES, bot_level=BOT_LEVEL_CHOICES)
     @refusals
     async def new(
         self,
@@ -55,6 +55,8 @@ class TreasureCog(
         clock: int = 0,
         bank: app_commands.Range[int, 0, 30] = 0,
         thread: bool = False,
+        bots: app_commands.Range[int, 0, 9] = 0,
+        bot_level: str = "normal",
     ) -> None:
         await self.create(
             interaction,
@@ -63,6 +65,8 @@ class TreasureCog(
             clock=clock,
             bank=bank,
             thread=thread,
+            bots=bots,
+            bot_level=bot_level,
         )
 
     @app_commands.command(name="arrange", description="Before the first roll: set out your coins on your home row.")

@@ -18,7 +18,7 @@ FORBIDDEN = {
     "games": {"discord", "sqlalchemy", "aiosqlite", "PIL", "bot", "cogs", "renderers", "time", "datetime", "asyncio"},
     "renderers": {"discord", "sqlalchemy", "aiosqlite", "bot", "cogs", "asyncio"},
     "bot": {"cogs"},
-    "cogs": {"games", "sqlalchemy", "aiosqlite"},
+    "cogs": {"games", "ai", "sqlalchemy", "aiosqlite"},
 }
 SESSION = ROOT / "bot" / "session"
 PRIVATE_TO_SESSION = {"bot.session.store", "bot.session.schema"}

@@ -54,6 +54,12 @@ class SeatRow:
     bank_seconds: int | None = None
     missed_turns: int = 0
     removed: bool = False
+    ai_level: str | None = None  # a computer player's level; None for a person
+
+    @property
+    def is_bot(self) -> bool:
+        """True when a computer player holds the seat."""
+        return self.ai_level is not None
 
 
 @dataclass(frozen=True)
@@ -102,6 +108,23 @@ class GameRow:
             if seat.user_id == user_id:
                 return seat.seat
         return None
+
+    def bot_at(self, seat: int | None) -> SeatRow | None:
+        """The seat row at ``seat`` when a computer player holds it."""
+        for row in self.seats:
+            if row.seat == seat and row.is_bot:
+                return row
+        return None
+
+    @property
+    def has_bots(self) -> bool:
+        """True when a computer player sits at the table."""
+        return any(row.is_bot for row in self.seats)
+
+    @property
+    def humans(self) -> tuple[SeatRow, ...]:
+        """The seats held by people."""
+        return tuple(row for row in self.seats if not row.is_bot)
 
     def user_at(self, seat: int) -> int | None:
         """The user holding ``seat``."""
@@ -502,8 +525,19 @@ class Store:
             ids.append(int(result.inserted_primary_key[0]))
         return ids
 
-    async def set_seats(self, game: GameRow, new_seats: Sequence[tuple[int, str]], now: datetime) -> None:
-        """Replace the lobby's seats (join/leave) in seat order."""
+    async def channels_with_bots(self) -> list[int]:
+        """The channels of running games with a computer player at the table."""
+        query = (
+            select(games.c.channel_id)
+            .join(seats, seats.c.game_id == games.c.id)
+            .where(games.c.status == "active", seats.c.ai_level.is_not(None))
+            .distinct()
+        )
+        async with self.engine.connect() as conn:
+            return [row.channel_id for row in (await conn.execute(query)).all()]
+
+    async def set_seats(self, game: GameRow, new_seats: Sequence[SeatRow], now: datetime) -> None:
+        """Replace the lobby's seats (join, leave, a bot added) in seat order; only user, name and level are kept."""
         async with self.engine.begin() as conn:
             await self._bump(conn, game, now)
             await conn.execute(seats.delete().where(seats.c.game_id == game.id))
@@ -514,12 +548,13 @@ class Store:
                         {
                             "game_id": game.id,
                             "seat": i,
-                            "user_id": uid,
-                            "display_name": name[:100],
+                            "user_id": row.user_id,
+                            "display_name": row.display_name[:100],
                             "missed_turns": 0,
                             "removed": 0,
+                            "ai_level": row.ai_level,
                         }
-                        for i, (uid, name) in enumerate(new_seats)
+                        for i, row in enumerate(new_seats)
                     ],
                 )
 
@@ -753,6 +788,7 @@ def _game_row(row: Any, seat_rows: Sequence[Any]) -> GameRow:
                 s["bank_seconds"],
                 s["missed_turns"] or 0,
                 bool(s["removed"]),
+                s["ai_level"],
             )
             for s in seat_rows
         ),

@@ -1,0 +1,136 @@
+"""Computer players at a Discord table: seated by option or menu, acting by themselves, never rated.
+
+Bots search in a thread with a small fixed iteration budget here (``ai_workers=0``,
+``ai_max_iterations``), so these games are the same on every run.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+from tests.discord.helpers import embed_of, field, living_board, refusal
+
+MENTION = re.compile(r"<@!?(\d+)>")
+QUICK = {"ai_workers": 0, "ai_max_iterations": 20}
+
+
+def acting(board: Any, members: list[Any]) -> tuple[Any | None, str, str]:
+    """(the member to act or None, 'roll'/'move'/'', the field's text) as the living board says."""
+    embed = board.embeds[0]
+    if field(embed, "Result") is not None:
+        return None, "", field(embed, "Result") or ""
+    for kind in ("roll", "move"):
+        value = field(embed, f"To {kind}")
+        if value:
+            found = MENTION.search(value)
+            member = next((m for m in members if found and m.id == int(found.group(1))), None)
+            return member, kind, value
+    raise AssertionError(f"the board names nobody to act: {embed.to_dict()}")
+
+
+async def play_against_bots(table: Any, bot: Any, human: Any, game: str, rng: random.Random) -> Any:
+    """Play ``human``'s turns with suggestions and Roll until the game ends; the bots play theirs."""
+    for _ in range(3000):
+        await bot.autoplay.wait()
+        board = living_board(table.env, table.channel.id)
+        member, kind, text = acting(board, table.members)
+        if not kind:
+            return board
+        assert member is human, f"a bot's turn was left waiting: {text}"
+        if kind == "roll":
+            await human.click(board, label="Roll")
+        else:
+            choices = await human.autocomplete(table.channel, f"{game} move", "notation", "")
+            await human.slash(table.channel, f"{game} move", notation=rng.choice(choices)["value"])
+    raise AssertionError("the game did not end")
+
+
+async def test_one_person_plays_a_whole_practice_game_against_two_bots(table, simcord_env, make_bot):
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    alice = table.members[0]
+    opened = await alice.slash(table.channel, "hedgehog new", players=3, bots=2, bot_level="normal")
+    players = field(embed_of(opened), "Players") or ""
+    assert "Normal bot" in players and "Normal bot 2" in players and "(3/3)" in players
+    assert "practice game, unrated" in embed_of(opened).footer.text
+    await alice.click(opened.response.message, label="Start")
+    final = await play_against_bots(table, simcord_env.bot, alice, "hedgehog", random.Random(2))
+    result = field(final.embeds[0], "Result") or ""
+    assert "alice" in result and "Normal bot" in result
+    game = await simcord_env.bot.service.latest_game(table.channel.id)
+    assert game is not None and game.status == "finished" and not game.rated
+    assert simcord_env.errors == []
+
+
+async def test_a_bot_added_from_the_lobby_menu_plays_and_the_game_is_unrated(table, simcord_env, make_bot):
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "treasure new", players=3)
+    await bob.click(opened.response.message, label="Join")
+    added = await alice.select(opened.response.message, ["hard"])
+    assert "Hard bot takes a seat" in added.response.content
+    assert "computer players: unrated" in embed_of(added).footer.text
+    stranger = await table.members[4].select(opened.response.message, ["easy"])
+    assert refusal(stranger) == "Only the players of this game can add a bot to it."
+    assert refusal(await bob.select(opened.response.message, ["easy"])).startswith("This game is full")
+    started = await alice.click(opened.response.message, label="Start")
+    assert started is not None
+    rng = random.Random(5)
+    for _ in range(40):  # a few rounds: both people and the bot take turns
+        await simcord_env.bot.autoplay.wait()
+        board = living_board(table.env, table.channel.id)
+        member, kind, _ = acting(board, table.members)
+        if not kind:
+            break
+        assert member in (alice, bob)
+        if kind == "roll":
+            await member.click(board, label="Roll")
+        else:
+            choices = await member.autocomplete(table.channel, "treasure move", "notation", "")
+            if not choices:  # setting out the coins
+                await member.slash(table.channel, "treasure arrange", order="default")
+            else:
+                await member.slash(table.channel, "treasure move", notation=rng.choice(choices)["value"])
+    game = await simcord_env.bot.service.latest_game(table.channel.id)
+    assert game is not None and not game.rated
+    bot_seat = next(s for s in game.seats if s.is_bot)
+    moves = [row for row in (await simcord_env.bot.service.history(table.channel.id))[1] if row.seat == bot_seat.seat]
+    assert moves, "the bot never acted"
+    assert simcord_env.errors == []
+
+
+async def test_a_table_of_only_bots_is_refused(table, make_bot, simcord_env):
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    alice = table.members[0]
+    refused = await alice.slash(table.channel, "combat new", players=2, bots=2)
+    assert refusal(refused) == "At most 1 bot: a game needs at least one person at its table of 2."
+    opened = await alice.slash(table.channel, "combat new", players=2, bots=1)
+    left = await alice.click(opened.response.message, label="Leave")
+    assert "the game is closed" in left.response.content
+    assert await simcord_env.bot.service.live_game(table.channel.id) is None
+
+
+async def test_a_bot_whose_turn_came_before_a_restart_plays_after_it(table, simcord_env, make_bot):
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    alice = table.members[0]
+    opened = await alice.slash(table.channel, "whist new", bots=1, bot_level="easy")
+    bots = simcord_env.bot.autoplay
+    await bots.stop()  # the bots' process dies before their turn comes
+    await alice.click(opened.response.message, label="Start")
+    if await bots.bot_turn(table.channel.id) is None:  # alice drafts first: her pick hands the turn over
+        await alice_moves(table, alice)
+    assert await bots.bot_turn(table.channel.id) is not None
+    before = await simcord_env.bot.service.latest_game(table.channel.id)
+    await simcord_env.restart_bot(make_bot(**QUICK))  # the clock loop wakes the bots at start
+    await simcord_env.bot.autoplay.wait()
+    member, kind, _ = acting(living_board(table.env, table.channel.id), table.members)
+    assert member is alice and kind == "move"
+    after = await simcord_env.bot.service.latest_game(table.channel.id)
+    assert before is not None and after is not None and after.ply > before.ply
+    assert simcord_env.errors == []
+
+
+async def alice_moves(table: Any, alice: Any) -> None:
+    choices = await alice.autocomplete(table.channel, "whist move", "notation", "")
+    await alice.slash(table.channel, "whist move", notation=choices[0]["value"])
