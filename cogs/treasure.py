@@ -20,9 +20,10 @@ def _compact(text: str) -> str:
 
 
 def choice_label(notation: str, description: str) -> str:
-    """A short suggestion label: ``3:c2xd3 — takes a medium yellow pyramid (+2)``, ``arrange 012345 — null c1, ...``."""
-    if notation.startswith("arrange"):
-        return f"{notation} — {description.partition(': ')[2].rstrip('.')}"[:100]
+    """A short suggestion label: ``3:c2xd3 — takes a medium yellow pyramid (+2)``, ``arrange 012345 — null ace …``."""
+    if notation.startswith("arrange"):  # the channel sentence never names an arrangement: spell the digits
+        words = " ".join(("null", "ace", "2", "3", "4", "5")[int(d)] for d in notation.split()[-1] if d in "012345")
+        return f"{notation} — {words}"[:100]
     for verb, shown in ((", taking ", "takes "), (", capturing ", "captures ")):
         if verb in description:
             return f"{notation} — {shown}{description.split(verb, 1)[1].split('. Scores')[0]}"[:100]

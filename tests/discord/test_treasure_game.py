@@ -73,11 +73,14 @@ async def test_two_players_arrange_and_play_to_the_end_with_refused_input(table,
     assert await second.autocomplete(table.channel, "treasure arrange", "order", "") == []
 
     arranged = await first.slash(table.channel, "treasure arrange", order="5 4 3 2 1 0")
-    assert accepted(arranged) and "sets out their coins: 5 " in embed_of(arranged).description
+    # arrangements stay hidden until both have arranged: the channel is told who, never how
+    assert accepted(arranged) and "set out their coins face down" in embed_of(arranged).description
     seat = 0 if first is alice else 1
     state = await current_state(bot, table.channel.id)
-    assert state.coins[seat] == tuple(reversed(geometry(2).home[seat]))
+    assert state.coins[seat] == geometry(2).home[seat] and state.pending[seat] == (5, 4, 3, 2, 1, 0)
     result = await second.slash(table.channel, "treasure arrange", order="default")
+    state = await current_state(bot, table.channel.id)
+    assert state.coins[seat] == tuple(reversed(geometry(2).home[seat]))
     actor, kind = next_actor(result, table.members)
     assert (actor, kind) == (first, "roll")
     assert refusal(await first.slash(table.channel, "treasure move", notation="c3")).startswith("Roll first")

@@ -362,15 +362,42 @@ def test_option_short_game_keeps_markers_through_captures_and_four_in_total_wins
     assert RULES.outcome(won).winners == (1,)
 
 
-def test_option_turn_limit_200_victim_turns_draw_ranked_by_bases_then_captures():
+def test_ruling_victim_turn_limit_is_a_ranked_finish_by_bases_then_captures():
+    # "Reaching it is a ranked finish, not a draw: players are ranked by bases held, then captures;
+    # equal counts share a place. The result names it 'finished at the limit'."
     state = make(4, 0, {0: "c3", **FAR}, markers={0: ("e1",)}, captures={1: 2, 2: 2}, victim_turns=199)
     after = play(state, 1, "c4")
     outcome = RULES.outcome(after)
     assert outcome is not None and after.victim_turns == 200
     assert outcome.ranks == (1, 2, 2, 4)
-    assert "drawn" in outcome.reason
+    assert outcome.winners == (0,) and not outcome.is_draw
+    assert "finished at the limit" in outcome.reason
+    assert "draw" not in outcome.reason.lower()
+    assert "draw" not in RULES.describe_move(RULES.apply(state, Roll(1)), Move(sq("c4"))).lower()
+    assert "finished at the limit" in RULES.status_line(after)
     unlimited = make(4, 0, {0: "c3", **FAR}, limit=0, victim_turns=199)
     assert RULES.outcome(play(unlimited, 1, "c4")) is None
+
+
+def test_ruling_victim_turn_limit_captures_break_equal_bases_and_equal_counts_share_a_place():
+    # no bases anywhere: captures decide; 3 and 1 level on one capture share second place
+    state = make(4, 0, {0: "c3", **FAR}, captures={0: 0, 1: 1, 2: 3, 3: 1}, victim_turns=199)
+    outcome = RULES.outcome(play(state, 1, "c4"))
+    assert outcome.ranks == (4, 2, 1, 2)
+    assert "finished at the limit" in outcome.reason and "draw" not in outcome.reason.lower()
+
+
+def test_ruling_victim_turn_limit_is_drawn_only_when_every_player_shares_first_place():
+    # "calls it drawn only when every player shares first place"
+    level = make(4, 0, {0: "c3", **FAR}, victim_turns=199)
+    outcome = RULES.outcome(play(level, 1, "c4"))
+    assert outcome.ranks == (1, 1, 1, 1) and outcome.is_draw
+    assert "finished at the limit" in outcome.reason and "drawn" in outcome.reason
+    # a seat that left ranks last, so the rest sharing first is not a draw
+    left = RULES.resign(make(4, 0, {0: "c3", **FAR}, victim_turns=199), 3)
+    outcome = RULES.outcome(play(left, 1, "c4"))
+    assert outcome.ranks == (1, 1, 1, 4) and not outcome.is_draw
+    assert "draw" not in outcome.reason.lower()
 
 
 def test_options_defaults_and_refusals():

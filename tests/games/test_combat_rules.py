@@ -31,10 +31,12 @@ from games.combat import (
     TIEBREAK_ROLL,
     WILD,
     CombatState,
+    Counter,
     Pass,
     Piece,
     Roll,
     home_squares,
+    parse_extra_blocked,
     square,
     start_squares,
     turn_order,
@@ -129,9 +131,9 @@ def test_option_extra_blocked_squares():
         RULES.new_game(2, {"blocked": "c1"}, random.Random(1))
     with pytest.raises(BadOptions, match="start or home"):
         RULES.new_game(2, {"blocked": "d6"}, random.Random(1))
-    # a whole rank cut across the board separates every start square from its home squares
+    # a whole rank cut across the board separates South's start squares from their home squares
     with pytest.raises(BadOptions, match="cut"):
-        RULES.new_game(2, {"blocked": "a3 b3 e3 f3"}, random.Random(1))
+        RULES.new_game(2, {"blocked": "a2 b2 c2 d2 e2 f2"}, random.Random(1))
 
 
 def test_colours_by_seat_and_edges_by_player_count():
@@ -785,17 +787,46 @@ def test_decision_winner_moving_onto_its_home_square_is_capped():
 
 
 def test_decision_extra_blocked_squares_limits():
-    with pytest.raises(BadOptions, match="At most 4"):
-        RULES.new_game(2, {"blocked": "b2 b3 b4 e2 e3"}, random.Random(0))
     with pytest.raises(BadOptions, match="already blocked"):
         RULES.new_game(2, {"blocked": "c3"}, random.Random(0))
     with pytest.raises(BadOptions, match="not a square"):
         RULES.new_game(2, {"blocked": "z9"}, random.Random(0))
-    # in a two-player game the West and East edges are nobody's, so they may be blocked
-    assert square("a3") in RULES.new_game(2, {"blocked": "a3"}, random.Random(0)).blocked
-    with pytest.raises(BadOptions, match="home"):
-        RULES.new_game(3, {"blocked": "a3"}, random.Random(0))
     assert RULES.new_game(2, {"variant": "simple", "blocked": "c3 d4"}, random.Random(0)).extra == sq("c3 d4")
+
+
+def test_ruling_extra_blocked_squares_never_a_start_or_home_square_of_any_seat_colour():
+    # "they may not be start or home squares of any seat colour (seated or not)"
+    for name in ("c1", "d1", "c6", "d6", "a3", "a4", "f3", "f4"):
+        for players in (2, 3, 4):
+            with pytest.raises(BadOptions, match="start or home"):
+                RULES.new_game(players, {"blocked": name}, random.Random(0))
+
+
+def test_ruling_extra_blocked_squares_have_no_fixed_maximum():
+    # "no fixed maximum": any count that keeps every start square connected to every home square
+    many = "b2 b3 b4 b5 e2 e3 e4 e5"
+    state = RULES.new_game(4, {"blocked": many}, random.Random(0))
+    assert set(sq(many)) <= set(state.blocked) and len(state.extra) == 8
+    simple = RULES.new_game(2, {"variant": "simple", "blocked": "b2 b3 b4 b5 e2 e3 e4 e5 c3 d4"}, random.Random(0))
+    assert len(simple.extra) == 10
+
+
+def test_ruling_extra_blocked_squares_keep_every_start_connected_to_every_home():
+    # "every start square must stay connected (king moves) to every home square", for every colour:
+    # walling off West's a3/a4 cuts them from East's home, even in a two-player game
+    with pytest.raises(BadOptions, match=r"cut (a3|f3) off"):
+        RULES.new_game(2, {"blocked": "a2 b2 b3 b4 b5 a5"}, random.Random(0))
+    with pytest.raises(BadOptions, match="cut"):
+        RULES.new_game(2, {"blocked": "b2 b3 b4 b5 e2 e3 e4 e5 b1 b6"}, random.Random(0))
+
+
+def test_ruling_player_count_is_checked_before_the_blocked_squares():
+    # the player count is validated first, with a sentence, never an IndexError
+    for players in (0, 1, 5, 9):
+        with pytest.raises(BadOptions, match="2 to 4 players"):
+            RULES.new_game(players, {"blocked": "b2 e5"}, random.Random(0))
+        with pytest.raises(BadOptions, match="2 to 4 players"):
+            parse_extra_blocked("b2 e5", players, "standard")
 
 
 def test_decision_timeout_takes_the_safe_choice():
@@ -803,9 +834,17 @@ def test_decision_timeout_takes_the_safe_choice():
     assert RULES.timeout_move(state) == Pass()
     attack = play(state, "R2 b2-b3")
     assert RULES.timeout_move(attack) == Pass() and play(attack, "no attack").phase == OFFER
-    counter = play(attack, "b3xb4", "roll 5 3")
-    assert RULES.timeout_move(counter) == Pass()
-    assert RULES.timeout_move(play(counter, "counter")) is None  # a roll: the service rolls instead
+
+
+def test_ruling_timeout_during_the_counter_offer_calls_the_counter():
+    # a counter is only offered to a defender who lost the first roll with equal pips, so it can only help
+    state = play(position(2, {"b2": "R2", "b4": "Y2", "e6": "Y1"}), "R2 b2-b3", "b3xb4", "roll 5 3")
+    assert state.phase == COUNTER and RULES.to_move(state) == YELLOW
+    assert RULES.timeout_move(state) == Counter()
+    assert RULES.format_move(state, RULES.timeout_move(state)) == "counter"
+    called = RULES.apply(state, RULES.timeout_move(state))
+    assert called.phase == COUNTER_ROLL and called.fight.called
+    assert RULES.timeout_move(called) is None  # a roll: the service rolls instead
 
 
 # ----------------------------------------------------------------------------------------------

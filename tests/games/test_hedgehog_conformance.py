@@ -21,7 +21,7 @@ def options(players: int, **extra: object) -> dict[str, object]:
 def test_rules_object_shape():
     rules: Rules = RULES
     assert rules.name == "hedgehog" and rules.min_players == 1 and rules.max_players == 10
-    assert {spec.name for spec in rules.options} == {"xeno", "turn_limit"}
+    assert {spec.name for spec in rules.options} == {"xeno", "round_limit", "turn_limit"}
 
 
 @pytest.mark.parametrize("players", RAINBOW)
@@ -33,7 +33,8 @@ def test_deep_playouts_default_options(players: int):
 @pytest.mark.parametrize("players", [*RAINBOW, *XENO])
 def test_deep_playouts_short_turn_limit(players: int):
     # A short limit keeps each deep game brief, so many more seeds (and every ending) are covered.
-    result = check_playouts(RULES, players, options(players, turn_limit=30), seeds=range(100, 110), deep=True)
+    short = options(players, turn_limit=30, round_limit=6)
+    result = check_playouts(RULES, players, short, seeds=range(100, 110), deep=True)
     assert result["games"] == 10
 
 
@@ -81,6 +82,6 @@ def test_every_ending_occurs_in_random_play():
     endings: set[str] = set()
     for players in (1, 2, 3):
         for seed in range(60):
-            *_, last = playout(RULES, players, options(players, turn_limit=60), seed=seed)
+            *_, last = playout(RULES, players, options(players, turn_limit=60, round_limit=20), seed=seed)
             endings.add(last.finish)
     assert endings == {"tree", "passes", "limit"}

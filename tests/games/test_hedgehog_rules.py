@@ -25,6 +25,7 @@ from games.hedgehog import (
     Space,
     Step,
 )
+from games.playout import playout
 
 R, Y, G, B, K = range(5)
 
@@ -342,10 +343,64 @@ def test_a_turn_that_moves_a_piece_breaks_the_round_of_passes():
     assert not state.over and state.passed == (R, Y)
 
 
-def test_turn_limit_option_reaching_it_is_a_draw():
-    assert RULES.new_game(3, {}, random.Random(0)).turn_limit == 200
-    assert RULES.new_game(3, {"turn_limit": 2}, random.Random(0)).turn_limit == 2
+def _limit_games(players: int, rounds: int, resign_at: int | None = None) -> list[HedgehogState]:
+    """Final states of random games that ran to the round limit (one seat leaving at ply ``resign_at``)."""
+    ends = []
+    for seed in range(40):
+        states = []
+        for ply, state in enumerate(playout(RULES, players, {"round_limit": rounds}, seed=seed)):
+            if resign_at is not None and ply == resign_at and not state.over:
+                break
+            states.append(state)
+        last = states[-1]
+        if resign_at is not None and not last.over:
+            last = RULES.resign(last, (last.current + 1) % players)
+            chooser = random.Random(seed)
+            while not last.over:
+                moves = RULES.legal_moves(last) or [Roll(chooser.randint(1, 6))]
+                last = RULES.apply(last, moves[chooser.randrange(len(moves))])
+        if last.finish == FINISH_LIMIT:
+            ends.append(last)
+    return ends
+
+
+def test_ruling_turn_limit_counts_rounds_default_40_every_player_has_had_40_turns():
+    # "turn limit, counted in rounds (default 40 rounds: the game stops once every player has had
+    # 40 turns, so the limit scales with the table); reaching it is a draw"
+    for players in (2, 3, 5):
+        state = RULES.new_game(players, {}, random.Random(0))
+        assert state.round_limit == 40 and state.turn_limit == 40 * players
+        assert RULES.status_line(state).endswith("(round 1 of 40).")
+    ends = _limit_games(3, 2)
+    assert ends
+    for state in ends:
+        assert state.seat_turns == (2, 2, 2) and state.turns == 6
+        result = RULES.outcome(state)
+        assert result.is_draw and "2 rounds" in result.reason and "every player has had 2 turns" in result.reason
+
+
+def test_ruling_round_limit_after_a_player_leaves_every_remaining_player_has_had_the_rounds():
+    ends = _limit_games(3, 3, resign_at=3)
+    assert ends
+    for state in ends:
+        (gone,) = state.out
+        assert all(state.seat_turns[seat] == 3 for seat in state.active)
+        assert state.seat_turns[gone] <= 3
+        assert RULES.outcome(state).ranks[gone] == 3
+
+
+def test_ruling_solitaire_keeps_its_own_turn_limit():
+    state = RULES.new_game(1, {}, random.Random(0))
+    assert state.turn_limit == 200 and state.round_limit == 0
+    assert RULES.new_game(1, {"turn_limit": 3, "round_limit": 1}, random.Random(0)).turn_limit == 3
+
+
+def test_a_game_stored_before_rounds_were_counted_keeps_its_total_turn_limit():
     state = position("R3", "Y2", "G1", "R2", "Y1", "G3", "R1", "Y3", "G2", players=3, roll=None, turn_limit=2)
+    stored = RULES.to_json(state)
+    del stored["round_limit"], stored["seat_turns"]
+    state = RULES.from_json(stored)
+    assert state.round_limit == 0 and state.seat_turns == ()
     state = RULES.apply(RULES.apply(state, Roll(6)), Pass())  # turn 1
     assert not state.over
     state = RULES.apply(RULES.apply(RULES.apply(state, Roll(6)), step("Y2-1")), Pass())  # turn 2

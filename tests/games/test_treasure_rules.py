@@ -22,6 +22,7 @@ from games.treasure import (
     Step,
     TreasureState,
     geometry,
+    revealed_rows,
     score,
 )
 
@@ -182,16 +183,54 @@ def test_each_player_may_arrange_their_coins_before_the_first_turn() -> None:
     assert s.coins[1 - first] == home[1 - first]
 
 
-def test_arranging_goes_clockwise_from_the_first_player_and_later_players_see_earlier_rows() -> None:
+def test_arranging_goes_clockwise_from_the_first_player() -> None:
     for seed in range(8):
         s = RULES.new_game(4, {}, setup_rng(seed))
         order = []
         while s.phase == "arrange":
             order.append(s.turn)
             s = RULES.apply(s, Arrange((1, 0, 2, 3, 4, 5)))
-            assert s.coins[order[-1]][1] == geometry(4).home[order[-1]][0]  # already on the board
         assert order == [(order[0] + k) % 4 for k in range(4)]
         assert s.turn == order[0]
+        assert all(s.coins[seat][1] == geometry(4).home[seat][0] for seat in range(4))
+
+
+def test_ruling_arrangements_stay_hidden_until_every_player_has_arranged() -> None:
+    # "Players arrange at the same time, so nobody sees another's row before choosing their own:
+    # arrangements stay hidden until every player has arranged."
+    home = geometry(3).home
+    s = RULES.new_game(3, {}, setup_rng(2))
+    standard = s.coins
+    secret = {0: (5, 4, 3, 2, 1, 0), 1: (2, 0, 5, 1, 4, 3), 2: (0, 5, 1, 4, 2, 3)}
+    seen_json = []
+    for count in range(3):
+        seat = s.turn
+        move = Arrange(secret[seat])
+        said = RULES.describe_move(s, move)
+        s = RULES.apply(s, move)
+        if count < 2:
+            assert s.phase == "arrange" and revealed_rows(s) == (False, False, False)
+            assert s.coins == standard  # the board still shows the stand-in order only
+            assert "face down" in said and "null" not in said and "5" not in said
+            assert "null" not in RULES.status_line(s) and "face down" in RULES.status_line(s)
+            assert RULES.seat_name(s, seat) in said
+            seen_json.append(RULES.to_json(s)["coins"])
+            assert RULES.from_json(RULES.to_json(s)) == s  # the secret survives a restart
+    assert seen_json[0] == seen_json[1] == RULES.to_json(RULES.new_game(3, {}, setup_rng(2)))["coins"]
+    assert s.phase == "roll" and revealed_rows(s) == (True, True, True)
+    for seat, order in secret.items():
+        assert tuple(home[seat][order.index(v)] for v in range(6)) == s.coins[seat]
+    assert "revealed" in said and "Red 5 4 3 2 ace null" in said  # the last arrangement shows every row at once
+
+
+def test_ruling_arrangements_are_revealed_when_the_last_one_still_to_arrange_leaves() -> None:
+    s = RULES.new_game(3, {}, setup_rng(2))
+    first = s.turn
+    s = RULES.apply(s, Arrange((5, 4, 3, 2, 1, 0)))
+    s = RULES.apply(s, Arrange((5, 4, 3, 2, 1, 0)))
+    s = RULES.resign(s, s.turn)
+    assert s.phase == "roll" and RULES.to_move(s) == first and revealed_rows(s) == (True, True, True)
+    assert s.coins[first] == tuple(reversed(geometry(3).home[first]))
 
 
 def test_arrange_setting_off_starts_in_the_standard_order() -> None:
@@ -485,6 +524,54 @@ def test_stall_rounds_count_only_players_still_in() -> None:
         assert RULES.outcome(s) is None
     s = RULES.apply(s, Roll(5, KING))
     assert RULES.outcome(s) is not None and "2 rounds" in s.reason
+
+
+def test_ruling_stall_limit_counts_quiet_rounds_and_a_resignation_never_shortens_the_window() -> None:
+    # "stall limit (default 40 rounds without any capture)": rounds are counted as they are played,
+    # so a player leaving neither adds nor removes rounds already run.
+    s = position(
+        3,
+        coins={0: {0: "c1", 1: "d1"}, 1: {0: "a3", 1: "a4"}, 2: {0: "c10", 1: "d10"}},
+        pyramids={"e5": 1},
+        stall_limit=3,
+    )
+    for _ in range(7):  # two whole quiet rounds, then Red's turn of the third
+        s = RULES.apply(s, Roll(5, KING))
+    assert (s.quiet, s.quiet_rounds, s.turn) == (7, 2, 1)
+    s = RULES.resign(s, 2)  # 7 quiet turns over 2 players would already be "3 rounds": not so
+    assert RULES.outcome(s) is None and s.quiet_rounds == 2
+    s = RULES.apply(s, Roll(5, KING))  # Green completes the third round of the two left
+    assert RULES.outcome(s) is not None and "3 rounds" in s.reason
+
+
+def test_ruling_stall_round_closes_when_the_only_player_still_to_play_in_it_leaves() -> None:
+    s = position(
+        3,
+        coins={0: {0: "c1", 1: "d1"}, 1: {0: "a3", 1: "a4"}, 2: {0: "c10", 1: "d10"}},
+        pyramids={"e5": 1},
+        stall_limit=5,
+    )
+    for _ in range(2):
+        s = RULES.apply(s, Roll(5, KING))
+    assert (s.quiet_rounds, s.turn) == (0, 2)
+    s = RULES.resign(s, 2)  # everyone still in has had a turn in this round
+    assert s.quiet_rounds == 1 and RULES.to_move(s) == 0
+
+
+def test_a_game_stored_before_quiet_rounds_were_counted_still_loads() -> None:
+    s = position(
+        3,
+        coins={0: {0: "c1", 1: "d1"}, 1: {0: "a3", 1: "a4"}, 2: {0: "c10", 1: "d10"}},
+        pyramids={"e5": 1},
+        stall_limit=3,
+    )
+    for _ in range(7):
+        s = RULES.apply(s, Roll(5, KING))
+    old = RULES.to_json(s)
+    for key in ("quiet_rounds", "quiet_seen", "pending"):
+        del old[key]
+    loaded = RULES.from_json(old)
+    assert loaded == s
 
 
 # ------------------------------------------------------------------------------ Leaving and clocks
