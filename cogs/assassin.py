@@ -46,7 +46,7 @@ class AssassinCog(
         players="Most players who may join (3-9)",
         board="10x10, or 12x12 for 6 to 9 players",
         short_game="Base markers survive captures: four bases in total wins",
-        turn_limit="End the game drawn after 200 victim turns (on by default)",
+        turn_limit="Finish after 200 victim turns, ranked by bases, then captures (on by default)",
         **NEW_GAME_DESCRIPTIONS,
     )
     @app_commands.choices(board=BOARD_CHOICES, clock=CLOCK_CHOICES, bot_level=BOT_LEVEL_CHOICES)

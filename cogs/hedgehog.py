@@ -25,7 +25,8 @@ class HedgehogCog(
     @app_commands.describe(
         players="Most players who may join (1-5, up to 10 with the Xeno set)",
         xeno="Add the Xeno set's colours for 6-10 players",
-        turn_limit="Turns in all before the game is drawn",
+        round_limit="Rounds before the game is drawn (every player has had this many turns)",
+        turn_limit="Solitaire only: turns before the attempt fails",
         **NEW_GAME_DESCRIPTIONS,
     )
     @app_commands.choices(clock=CLOCK_CHOICES, bot_level=BOT_LEVEL_CHOICES)
@@ -35,7 +36,8 @@ class HedgehogCog(
         interaction: discord.Interaction,
         players: app_commands.Range[int, 1, 10] = 5,
         xeno: bool = False,
-        turn_limit: app_commands.Range[int, 10, 2000] = 200,
+        round_limit: app_commands.Range[int, 1, 2000] = 40,
+        turn_limit: app_commands.Range[int, 1, 2000] = 200,
         clock: int = 0,
         bank: app_commands.Range[int, 0, 30] = 0,
         thread: bool = False,
@@ -44,7 +46,7 @@ class HedgehogCog(
     ) -> None:
         await self.create(
             interaction,
-            {"xeno": xeno, "turn_limit": turn_limit},
+            {"xeno": xeno, "round_limit": round_limit, "turn_limit": turn_limit},
             players=players,
             clock=clock,
             bank=bank,

@@ -67,7 +67,7 @@ def test_selfplay_plays_whole_games_and_writes_the_boards(tmp_path):
             "--out",
             str(tmp_path),
             "--option",
-            "turn_limit=40",
+            "round_limit=10",
         ],
         tmp_path,
     )

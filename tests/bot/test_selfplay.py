@@ -12,7 +12,7 @@ from bot.session.store import Store
 
 # Short settings keep random games brief; every game still ends by its own rules.
 CASES = [
-    ("hedgehog", 4, {"turn_limit": 40}),
+    ("hedgehog", 4, {"round_limit": 10}),
     ("combat", 2, {"turn_limit": 30}),
     ("combat", 4, {"variant": "advanced", "turn_limit": 30}),
     ("treasure", 2, {"stall_limit": 8}),
