@@ -248,7 +248,7 @@ def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, s: State, names: 
     x0 = WIDTH - 262
     y = HEADER + 6
     if s.last.roll is not None and s.phase != "roll":
-        face = {0: "", 1: "A"}.get(s.last.roll, str(s.last.roll))
+        face = {0: "null", 1: "A"}.get(s.last.roll, str(s.last.roll))
         paste_die(image, (x0, y), 52, face)
         text(image, (x0 + 68, y + 14), f"rolled {die_word(s.last.roll)}", size=18, anchor="lm")
         text(image, (x0 + 68, y + 38), _short_name(s.last.seat or 0, names), size=16, fill=DIM, anchor="lm")
