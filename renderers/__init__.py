@@ -25,11 +25,11 @@ def render_game(game: str, state: Any, *, last_move: Any = None, names: Sequence
 def layout_for(game: str, state: Any, *, last_move: Any = None, names: Sequence[str] | None = None) -> Layout:
     """The geometry ``render_game`` draws for ``state`` of ``game``: size, texts with font sizes, pieces.
 
-    Games whose renderer has its own ``layout`` use it; for the others the picture is drawn while
-    recording what the shared primitives draw.
+    Games whose renderer has its own ``board_layout`` use it; for the others the picture is drawn
+    while recording what the shared primitives draw.
     """
     module = importlib.import_module(f"renderers.{game}")
-    own = getattr(module, "layout", None)
+    own = getattr(module, "board_layout", None)
     if own is not None:
         return own(state, last_move=last_move, names=names)
     with recording() as drawn:

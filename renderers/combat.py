@@ -114,6 +114,9 @@ def layout(
     return promised
 
 
+board_layout = layout  # the name renderers.layout_for looks for
+
+
 def _compose(state: CombatState, last_move: object | None, names: Sequence[str] | None) -> Image.Image:
     panel = _panel_lines(state, names)
     height = PANEL_TOP + _panel_height(state, panel)
