@@ -533,6 +533,11 @@ def draw_pyramid_top(
         draw.ellipse([x - pip_r, y - pip_r, x + pip_r, y + pip_r], fill=outline_for(fill))
 
 
+def _label_px(size: float) -> int:
+    """Caption size under a die of ``size`` pixels: never below 17 px (12 px on a phone at 560 wide)."""
+    return max(17, int(size * 0.3))
+
+
 NULL_FACES = frozenset({"", "0", "null", "n"})  # die faces drawn as the null symbol
 
 
@@ -556,7 +561,7 @@ def draw_die(
     else:
         draw.text((x + size / 2, y + size / 2), face, font=font(int(size * 0.55)), fill=TEXT_SHADOW, anchor="mm")
     if label:
-        text(draw, (x + size / 2, y + size + 4), label, size=max(12, int(size * 0.3)), anchor="ma")
+        text(draw, (x + size / 2, y + size + 4), label, size=_label_px(size), anchor="ma")
 
 
 @lru_cache(maxsize=128)
@@ -565,7 +570,7 @@ def _die_sprite(size: int, face: str, label: str | None) -> tuple[Image.Image, i
     right, bottom = size + 1, size + 1
     margin = 0
     if label:
-        label_size = max(12, int(size * 0.3))
+        label_size = _label_px(size)
         left, _, label_right, label_bottom = font(label_size).getbbox(label, stroke_width=OUTLINE_PX, anchor="ma")
         margin = max(0, math.ceil(-(size / 2 + left)))
         right = max(right, math.ceil(size / 2 + label_right))
@@ -578,6 +583,11 @@ def _die_sprite(size: int, face: str, label: str | None) -> tuple[Image.Image, i
 def paste_die(image: Image.Image, xy: tuple[float, float], size: int, face: str, label: str | None = None) -> None:
     """``draw_die`` pasted from a cached sprite: the same die, drawn once per face and caption."""
     sprite, margin = _die_sprite(size, face, label)
+    if label:  # the sprite is cached, so its caption is recorded here rather than when it was drawn
+        px = _label_px(size)
+        left, top, right, bottom = font(px).getbbox(label, anchor="ma")
+        cx, cy = xy[0] + size / 2, xy[1] + size + 4
+        _layout.note_text(label, px, (cx + left, cy + top, cx + right, cy + bottom))
     image.paste(sprite, (round(xy[0]) - margin, round(xy[1])), sprite)
 
 

@@ -25,7 +25,7 @@ from renderers.pyramids import pyramid_size_px
 
 GAMES = sorted(games.REGISTRY)
 # Boards redrawn phone first; the others keep their wide layout for now (see docs/boards.md).
-PHONE_FIRST = {"combat", "hedgehog"}
+PHONE_FIRST = {"combat", "hedgehog", "treasure"}
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank"]
 
 
@@ -125,3 +125,31 @@ def test_combat_key_is_in_words():
     words = _layout("combat", state, last).joined_text()
     assert "#1" not in words and "lost 3S" not in words
     assert "last move" in words and "home" in words
+
+
+def test_treasure_every_movable_coin_shows_its_number_on_its_square():
+    from games.treasure import RULES as TREASURE
+    from renderers.treasure import _box
+
+    checked = 0
+    for state, last in positions("treasure"):
+        promised = _layout("treasure", state, last)
+        for move in TREASURE.legal_moves(state) if state.phase == "move" else ():
+            drawn = {t.text for t in promised.texts_in(_box(state.players, move.src))}
+            assert str(move.value) in drawn
+            checked += 1
+    assert checked > 0
+
+
+def test_hedgehog_every_movable_pyramid_shows_its_code():
+    from games.hedgehog import RULES as HEDGEHOG
+
+    checked = 0
+    for state, last in positions("hedgehog"):
+        drawn = {t.text for t in _layout("hedgehog", state, last).texts}
+        for move in HEDGEHOG.legal_moves(state):
+            piece = getattr(move, "piece", None)
+            if piece is not None:
+                assert piece.code in drawn
+                checked += 1
+    assert checked > 0
