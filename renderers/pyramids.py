@@ -63,7 +63,7 @@ TEXT_SHADOW: RGB = (0x20, 0x22, 0x26)
 HIGHLIGHT: RGB = (0x3C, 0xFF, 0xA5)
 # The last move: a two-tone band, black outside and white inside, which no piece colour looks like.
 LAST_OUTER: RGB = (0x00, 0x00, 0x00)
-LAST_INNER: RGB = (0xFF, 0xFF, 0xFF)
+LAST_INNER: RGB = (0xFA, 0xFA, 0xFA)  # the text white: the palette keeps one white
 BORDER: RGB = (0xD8, 0xDB, 0xE0)  # light frame round every picture: it stands out on Discord's dark theme
 BORDER_PX = 3
 MARK: RGB = (0xFF, 0x4D, 0x6D)  # warnings: pinned, captured
