@@ -286,6 +286,33 @@ def _text_sprite(message: str, size: int, anchor: str, fill: RGB, shadow: bool) 
     return Image.merge("RGBa", (*colour.split(), ImageChops.screen(outline, body))).convert("RGBA")
 
 
+@lru_cache(maxsize=2048)
+def _words(message: str, size: int) -> tuple[tuple[float, str], ...]:
+    """The words of ``message`` with the pen offset at which each starts (word widths plus spaces)."""
+    space = _word_width(" ", size)
+    out, pen = [], 0.0
+    for word in message.split(" "):
+        if word:
+            out.append((pen, word))
+            pen += _word_width(word, size)
+        pen += space
+    return tuple(out)
+
+
+@lru_cache(maxsize=8192)
+def _word_width(word: str, size: int) -> float:
+    return font(size).getlength(word)
+
+
+def _paste_text(
+    image: Image.Image, xy: tuple[float, float], message: str, size: int, anchor: str, fill: RGB, shadow: bool
+) -> None:
+    """One cached, ready-coloured text sprite pasted at the nearest whole pixel."""
+    _, _, dx, dy = _text_masks(message, size, anchor)
+    sprite = _text_sprite(message, size, anchor, fill, shadow)
+    image.paste(sprite, (round(xy[0]) + dx, round(xy[1]) + dy), sprite)
+
+
 def text(
     draw: Canvas,
     xy: tuple[float, float],
@@ -309,9 +336,13 @@ def text(
         _layout.note_text(message, size, (xy[0] + left, xy[1] + top, xy[0] + right, xy[1] + bottom))
     cacheable = "\n" not in message and isinstance(face, ImageFont.FreeTypeFont)
     if cacheable and isinstance(draw, Image.Image) and draw.mode == "RGB":
-        _, _, dx, dy = _text_masks(message, size, anchor)
-        sprite = _text_sprite(message, size, anchor, fill, shadow)
-        draw.paste(sprite, (round(xy[0]) + dx, round(xy[1]) + dy), sprite)
+        if len(message) > 14 and " " in message and anchor[1] in "amsd":
+            # sentences change from board to board, their words much less: paste word by word
+            left = xy[0] - {"l": 0.0, "m": text_width(message, size) / 2, "r": text_width(message, size)}[anchor[0]]
+            for offset, word in _words(message, size):
+                _paste_text(draw, (left + offset, xy[1]), word, size, "l" + anchor[1], fill, shadow)
+            return
+        _paste_text(draw, xy, message, size, anchor, fill, shadow)
         return
     pen = draw if isinstance(draw, ImageDraw.ImageDraw) else ImageDraw.Draw(draw)
     if not cacheable or pen.fontmode != "L":
@@ -328,17 +359,21 @@ def text(
 
 @lru_cache(maxsize=4096)
 def text_width(message: str, size: int) -> float:
-    """Advance width in pixels of ``message`` at ``size``, without its outline."""
-    return font(size).getlength(message)
+    """Advance width in pixels of ``message`` at ``size``, without its outline.
+
+    Measured word by word (cached) plus the spaces, which is how ``text`` places the words.
+    """
+    if " " not in message:
+        return _word_width(message, size)
+    return sum(_word_width(word, size) for word in message.split(" ")) + message.count(" ") * _word_width(" ", size)
 
 
 @lru_cache(maxsize=1024)
 def fit_text(message: str, size: int, width: float, tail: str = "...") -> str:
     """``message``, cut and ended with ``tail`` when needed, so it is at most ``width`` pixels wide."""
-    face = font(size)
-    if face.getlength(message) <= width:
+    if text_width(message, size) <= width:
         return message
-    while message and face.getlength(message + tail) > width:
+    while message and text_width(message + tail, size) > width:
         message = message[:-1]
     return message.rstrip() + tail
 

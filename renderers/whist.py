@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from PIL import Image, ImageDraw
@@ -87,10 +88,20 @@ def board_layout(state: WhistState, *, last_move: Any = None, names: Sequence[st
     return promised
 
 
+def _height_bound(s: WhistState, drafting: bool) -> int:
+    """A height the picture fits in (it is cut to what was drawn), cheaper than a huge canvas."""
+    stashes = 2 * STASH + 16
+    if drafting:
+        return min(MAX_HEIGHT, HEADER + -(-len(s.row) // PER_ROW) * ROW_H + 6 * 22 + stashes)
+    per_row = (WIDTH - 2 * MARGIN) // KEPT_STEP
+    kept = sum(64 + -(-len(kept_trees(s, seat)) // per_row) * 70 for seat in (0, 1))
+    return min(MAX_HEIGHT, HEADER + TRICK + 5 * 22 + kept + stashes)
+
+
 def draw_board(state: WhistState, names: Sequence[str] | None = None) -> Image.Image:
     """The picture as an RGB image: drawn on a tall canvas, then cut to what was drawn."""
     drafting = any(state.row)  # the draft layout, also for a game that ended (by leaving) in the draft
-    image = Image.new("RGB", (WIDTH, MAX_HEIGHT), BACKGROUND)
+    image = Image.new("RGB", (WIDTH, _height_bound(state, drafting)), BACKGROUND)
     draw = ImageDraw.Draw(image)
     _header(image, draw, state, names)
     y = HEADER
@@ -173,24 +184,14 @@ def draft_slot(index: int, count: int, top: int = HEADER) -> tuple[float, float,
 
 def _draft_row(image: Image.Image, draw: ImageDraw.ImageDraw, s: WhistState, top: int) -> int:
     last_tree = s.last_take[1] if s.last_take and s.last_take[1] >= 0 else None
-    scale = DRAFT_SCALE
     for index, tree in enumerate(s.row):
         cx, base_y, slot = draft_slot(index, len(s.row), top)
-        if index == last_tree:
-            last_move_frame(draw, (cx - slot / 2 + 1, base_y - 98, cx + slot / 2 - 1, base_y + 44), 5)
-        if tree:
-            draw_stack_side(image, cx, base_y, _pieces(tree), scale)
-            text(image, (cx, base_y + 32), tree[-1], size=MIN_PX, anchor="mm", fill=DIM)  # what a take names
-        else:
-            draw.line([(cx - scale * 0.4, base_y), (cx + scale * 0.4, base_y)], fill=DIM, width=2)
-        text(
-            image,
-            (cx, base_y + 13),
-            tree_letter(index),
-            size=MIN_PX + 1,
-            anchor="mm",
-            fill=HIGHLIGHT if index == last_tree else TEXT,
-        )
+        tile, texts = _draft_tile(tuple(tree), tree_letter(index), index == last_tree, slot)
+        corner = (round(cx - slot / 2), round(base_y) - TILE_TOP)
+        image.paste(tile, corner)
+        for t in texts:  # the cached tile's texts, so the layout knows them too
+            box = (t.box[0] + corner[0], t.box[1] + corner[1], t.box[2] + corner[0], t.box[3] + corner[1])
+            geometry.note_text(t.text, t.px, box)
     rows = -(-len(s.row) // PER_ROW)
     y = top + 100 + (rows - 1) * ROW_H + 62
     note = ""
@@ -211,6 +212,32 @@ def _draft_row(image: Image.Image, draw: ImageDraw.ImageDraw, s: WhistState, top
         text(image, (MARGIN, y), line, size=MIN_PX, anchor="lm", fill=DIM)
         y += 22
     return y + 4
+
+
+TILE_TOP = 100  # a draft tile reaches this far above its tree's base
+
+
+@lru_cache(maxsize=512)
+def _draft_tile(
+    tree: tuple[str, ...], letter: str, last: bool, slot: float
+) -> tuple[Image.Image, tuple[geometry.TextBox, ...]]:
+    """One draft tree with its letter and top code (framed when it was the last pick), and its texts.
+
+    Cached: a pick changes one tree, so the others come from the cache.
+    """
+    with geometry.recording() as drawn:
+        image = Image.new("RGB", (round(slot), TILE_TOP + 48), BACKGROUND)
+        draw = ImageDraw.Draw(image)
+        cx, base_y = slot / 2, TILE_TOP
+        if last:
+            last_move_frame(draw, (0, base_y - 98, round(slot) - 1, base_y + 44), 5)
+        if tree:
+            draw_stack_side(image, cx, base_y, _pieces(tree), DRAFT_SCALE)
+            text(image, (cx, base_y + 32), tree[-1], size=MIN_PX, anchor="mm", fill=DIM)  # what a take names
+        else:
+            draw.line([(cx - DRAFT_SCALE * 0.4, base_y), (cx + DRAFT_SCALE * 0.4, base_y)], fill=DIM, width=2)
+        text(image, (cx, base_y + 13), letter, size=MIN_PX + 1, anchor="mm", fill=HIGHLIGHT if last else TEXT)
+    return image, tuple(drawn.texts)
 
 
 # --- tricks ---------------------------------------------------------------------------------------
@@ -371,17 +398,42 @@ def _stash_panel(
     for k, pips in enumerate(columns):
         heading = f"{SEGMENTS[k]} {sizes[pips]}/{s.cap}"
         text(image, (col_x[k] + 40, y0 + 42), heading, size=MIN_PX, anchor="mm", fill=DIM)
-    for r, colour in enumerate(COLOUR_ORDER):
-        y = y0 + 70 + r * 27
-        text(image, (x0 + 12, y), COLOUR_WORDS[colour], size=MIN_PX, anchor="lm", fill=DIM)
-        for k, pips in enumerate(columns):
-            code = f"{colour}{pips}"
-            n = counts[code]
-            cx = col_x[k] + 8
-            if highlight == (seat, code):
-                last_move_frame(draw, (cx - 15, y - 14, cx + 86, y + 13), 4)
-            if n:
-                paste_pyramid(image, cx, y + 11, pips, colour, 15.0, outline_width=1)
-                text(image, (cx + 15, y), f"{code} x{n}", size=MIN_PX, anchor="lm")
-            else:
-                text(image, (cx + 14, y), "-", size=MIN_PX, anchor="lm", fill=DIM)
+    shown = tuple(counts[f"{colour}{pips}"] for colour in COLOUR_ORDER for pips in columns)
+    marked = highlight[1] if highlight is not None and highlight[0] == seat else ""
+    body, texts = _stash_body(shown, marked, round(width))
+    corner = (round(x0) + 4, round(y0) + BODY_TOP)  # inside the panel's outline
+    image.paste(body, corner)
+    for t in texts:  # the cached body's texts, so the layout knows them too
+        box = (t.box[0] + corner[0], t.box[1] + corner[1], t.box[2] + corner[0], t.box[3] + corner[1])
+        geometry.note_text(t.text, t.px, box)
+
+
+BODY_TOP = 54  # where a stash's table of pyramids starts, below its title and size headings
+
+
+@lru_cache(maxsize=256)
+def _stash_body(shown: tuple[int, ...], marked: str, width: int) -> tuple[Image.Image, tuple[geometry.TextBox, ...]]:
+    """A stash's table (colour rows, size columns, ``code xN`` cells) on the panel colour, and its texts.
+
+    Cached: one move changes one stash, so the other player's table is drawn from the cache.
+    """
+    with geometry.recording() as drawn:
+        image = Image.new("RGB", (width - 8, 5 * 27 + 4), PANEL)
+        draw = ImageDraw.Draw(image)
+        columns = (3, 2, 1)
+        col_x = [88 + k * (width - 100) / 3 for k in range(3)]
+        for r, colour in enumerate(COLOUR_ORDER):
+            y = 70 - BODY_TOP + r * 27
+            text(image, (8, y), COLOUR_WORDS[colour], size=MIN_PX, anchor="lm", fill=DIM)
+            for k, pips in enumerate(columns):
+                code = f"{colour}{pips}"
+                n = shown[r * 3 + k]
+                cx = col_x[k] + 8
+                if marked == code:
+                    last_move_frame(draw, (cx - 15, y - 14, cx + 86, y + 13), 4)
+                if n:
+                    paste_pyramid(image, cx, y + 11, pips, colour, 15.0, outline_width=1)
+                    text(image, (cx + 15, y), f"{code} x{n}", size=MIN_PX, anchor="lm")
+                else:
+                    text(image, (cx + 14, y), "-", size=MIN_PX, anchor="lm", fill=DIM)
+    return image, tuple(drawn.texts)
