@@ -1,20 +1,30 @@
 """Render time and PNG size for every game, on states taken from seeded random playouts.
 
-Usage: ``python -m bench.render [game ...] [--states N]``; prints JSON.
+Usage: ``python -m bench.render [game ...] [--states N] [--pictures DIR]``; prints JSON.
+
+With ``--pictures DIR`` it also writes each game's opening, middle and final position as seen on a
+phone (scaled to 400 px wide), the pictures in ``docs/images``.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import json
 import statistics
 import sys
 import time
+from pathlib import Path
 from typing import Any
+
+from PIL import Image
 
 import games
 from games.playout import playout
 from renderers import renderer_for
+from renderers.layout import PHONE_WIDTH
+
+PICTURE_PLAYERS = {"combat": 4, "treasure": 4, "whist": 2, "assassin": 5, "hedgehog": 4}
 
 
 def sample_states(game: str, count: int) -> list[tuple[Any, Any]]:
@@ -62,12 +72,36 @@ def measure(game: str, count: int) -> dict[str, Any]:
     }
 
 
+def phone_pictures(game: str, folder: Path, seed: int = 4) -> list[Path]:
+    """Write the opening, a middle and the final position of a seeded game, scaled to phone width."""
+    rules = games.REGISTRY[game]
+    players = PICTURE_PLAYERS.get(game, max(2, rules.min_players))
+    moves: list[Any] = [None]
+    states = list(playout(rules, players, seed=seed, on_ply=lambda ply: moves.append(ply.move)))
+    names = ["Alice", "Bob", "Carol", "Dave", "Erin"][:players]
+    written = []
+    for tag, index in (("opening", 0), ("middle", len(states) // 2), ("final", len(states) - 1)):
+        data = renderer_for(game)(states[index], last_move=moves[index], names=names)
+        board = Image.open(io.BytesIO(data)).convert("RGB")
+        height = round(board.height * PHONE_WIDTH / board.width)
+        small = board.resize((PHONE_WIDTH, height), Image.Resampling.LANCZOS)
+        path = folder / f"{game}-{tag}.png"
+        small.quantize(colors=96, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(path, optimize=True)
+        written.append(path)
+    return written
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print its JSON."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("games", nargs="*", default=sorted(games.REGISTRY))
     parser.add_argument("--states", type=int, default=120)
+    parser.add_argument("--pictures", type=Path, default=None, help="also write phone-size pictures here")
     args = parser.parse_args(argv)
+    if args.pictures is not None:
+        args.pictures.mkdir(parents=True, exist_ok=True)
+        for game in args.games:
+            phone_pictures(game, args.pictures)
     json.dump({"benchmark": "render", "results": [measure(g, args.states) for g in args.games]}, sys.stdout, indent=2)
     print()
     return 0

@@ -10,8 +10,8 @@ from PIL import Image
 
 from games.assassin import RULES, SAFE, SEAT_COLOURS, Roll, State
 from games.playout import playout
-from renderers.assassin import SAFEHOUSE, render, square_centre
-from renderers.pyramids import COLOURS, HIGHLIGHT, MARK, TEXT
+from renderers.assassin import SAFEHOUSE, WIDTH, _cell, render, square_centre
+from renderers.pyramids import COLOURS, HIGHLIGHT, LAST_INNER, MARK
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 NAMES = ["alice", "bob", "a_rather_long_display_name", "dan", "eve", "frank", "gina", "hal", "ivy"]
@@ -68,7 +68,7 @@ def test_png_signature_dimensions_and_size(state):
     assert png.startswith(PNG_SIGNATURE)
     assert len(png) < 200 * 1024
     width, height = pixels(png).size
-    assert 800 <= width <= 1000 and 600 <= height <= 800
+    assert width == WIDTH and 700 <= height <= 1500  # a phone portrait
 
 
 def test_same_state_gives_same_bytes():
@@ -80,7 +80,7 @@ def test_same_state_gives_same_bytes():
 def test_victim_carries_the_crosshair():
     image = pixels(render(position()))
     x, y = square_centre(10, sq("c3"))
-    ring = 62 * 0.44
+    ring = _cell(10) * 0.44
     assert close(at(image, (x + ring + 4, y)), MARK)
     # an assassin carries no crosshair
     ax, ay = square_centre(10, sq("j10"))
@@ -90,9 +90,9 @@ def test_victim_carries_the_crosshair():
 def test_empty_safehouse_is_drawn_dark_and_the_victim_shows_inside_it():
     empty = pixels(render(position()))
     x, y = square_centre(10, SAFE)
-    assert close(at(empty, (x + 20, y + 40)), SAFEHOUSE)
+    assert close(at(empty, (x + 40, y + 20)), SAFEHOUSE)
     inside = pixels(render(position(positions=(SAFE, sq("a1"), sq("j10"), sq("j1")))))
-    assert close(at(inside, (x, y + 20)), COLOURS[SEAT_COLOURS[0]])
+    assert close(at(inside, (x, y + 10)), COLOURS[SEAT_COLOURS[0]])
 
 
 def test_last_path_is_highlighted():
@@ -100,22 +100,22 @@ def test_last_path_is_highlighted():
     moved = RULES.apply(state, RULES.parse_move(state, "c5"))
     image = pixels(render(moved))
     (x0, y0), (x1, y1) = square_centre(10, sq("c3")), square_centre(10, sq("c4"))
-    assert close(at(image, ((x0 + x1) / 2, (y0 + y1) / 2)), HIGHLIGHT)
+    assert close(at(image, ((x0 + x1) / 2, (y0 + y1) / 2)), LAST_INNER)  # white inside a black edge
 
 
 def test_reachable_squares_are_dotted_after_a_roll():
     rolled = RULES.apply(position(), Roll(1))
     image = pixels(render(rolled))
     for name in ("c2", "c4", "b3", "d3"):
-        assert close(at(image, square_centre(10, sq(name))), TEXT)
-    assert not close(at(image, square_centre(10, sq("e3"))), TEXT)
+        assert close(at(image, square_centre(10, sq(name))), HIGHLIGHT)
+    assert not close(at(image, square_centre(10, sq("e3"))), HIGHLIGHT)
 
 
 def test_bases_marked_by_the_victim_are_ringed_in_its_colour():
     state = position(markers=((sq("e1"),), (), (), ()))
     image = pixels(render(state))
     x, y = square_centre(10, sq("e1"))
-    radius = 62 * 0.3 + 3
+    radius = _cell(10) * 0.3 + 3
     assert close(at(image, (x - radius + 1.5, y)), COLOURS[SEAT_COLOURS[0]])
     jx, jy = square_centre(10, sq("j5"))
     assert not close(at(image, (jx - radius + 1.5, jy)), COLOURS[SEAT_COLOURS[0]])

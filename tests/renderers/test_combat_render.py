@@ -11,8 +11,8 @@ from PIL import Image
 
 from games.combat import RULES, Step, square
 from games.playout import playout
-from renderers.combat import BLOCKED, HATCH, LAST, render, square_box
-from renderers.pyramids import COLOURS, MARK
+from renderers.combat import BLOCKED, HATCH, LAST, STACK_X, WIDTH, _home_bar, render, square_box
+from renderers.pyramids import COLOURS, LAST_OUTER, MARK
 from tests.games.test_combat_rules import _put, play, position, sq
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -40,7 +40,7 @@ def test_png_signature_size_and_width():
         assert data.startswith(PNG_SIGNATURE)
         assert len(data) < 200 * 1024
         width, height = _image(data).size
-        assert 800 <= width <= 1000 and height < 1000
+        assert width == WIDTH and height < 1400  # a phone-shaped portrait
 
 
 def test_same_state_gives_the_same_bytes():
@@ -58,19 +58,24 @@ def test_blocked_squares_are_dark_and_hatched():
         assert any(_close(c, BLOCKED) for c in colours) and any(_close(c, HATCH) for c in colours)
 
 
-def test_home_squares_are_tinted_in_their_owners_colour():
+def test_home_squares_are_framed_and_barred_in_their_owners_colour():
     image = _image(render(RULES.new_game(4, {}, random.Random(0))))
     for name, letter in (("c6", "R"), ("c1", "Y"), ("a3", "B"), ("f4", "G")):
-        left, top, _, _ = square_box(square(name))
-        # the owner's colour frames the square just inside its edge
+        left, top, right, _bottom = square_box(square(name))
+        # the owner's colour frames the square just inside its edge, not a tint over all of it
         assert _close(image.getpixel((left + 4, top + 60)), COLOURS[letter], tolerance=20)
+        assert not _close(image.getpixel(((left + right) // 2 + 20, top + 20)), COLOURS[letter], tolerance=40)
+        # and a bar in that colour runs outside the board edge beside it
+        bar = _home_bar(square(name))
+        centre = (round((bar[0] + bar[2]) / 2), round((bar[1] + bar[3]) / 2))
+        assert _close(image.getpixel(centre), COLOURS[letter], tolerance=12)
 
 
 def test_pyramid_colours_and_the_player_to_move_are_shown():
     state = position(2, {"b2": "R3", "e5": "Y3"}, current=1)
     image = _image(render(state))
-    left, top, right, bottom = square_box(square("e5"))
-    column = [image.getpixel(((left + right) // 2 + 4, y)) for y in range(top + 40, bottom - 12)]
+    left, top, _right, bottom = square_box(square("e5"))
+    column = [image.getpixel((left + STACK_X + 4, y)) for y in range(top + 40, bottom - 12)]
     assert any(_close(c, COLOURS["Y"], tolerance=40) for c in column)
     # the swatch before the turn line is the colour of the seat to move (Yellow)
     assert _close(image.getpixel((24, 53)), COLOURS["Y"], tolerance=10)
@@ -83,7 +88,8 @@ def test_last_move_is_outlined_and_pinned_pyramids_marked():
     image = _image(render(after, last_move=move))
     for name in ("b2", "b3"):
         left, top, right, bottom = square_box(square(name))
-        assert _close(image.getpixel(((left + right) // 2, bottom - 4)), LAST)
+        assert _close(image.getpixel((left + 8, bottom - 4)), LAST)  # white inside
+        assert _close(image.getpixel((left + 8, bottom - 2)), LAST_OUTER)  # black outside
     pinned = position(2, {"d2": "Y2/R1", "f5": "Y1"})
     picture = _image(render(pinned))
     left, top, right, bottom = square_box(square("d2"))

@@ -11,7 +11,7 @@ from PIL import Image
 
 from games.hedgehog import RULES, HedgehogState, Pass, Piece, Roll, Space, Step
 from games.playout import playout
-from renderers.hedgehog import MARGIN, TILE, WIDTH, layout, render
+from renderers.hedgehog import CODE_W, MARGIN, TILE, WIDTH, layout, render
 from renderers.pyramids import BACKGROUND, COLOURS, HIGHLIGHT, MARK, PANEL, pyramid_size_px
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -66,7 +66,7 @@ def test_png_format_width_and_size(state: HedgehogState):
     assert data.startswith(PNG_SIGNATURE)
     assert len(data) < LIMIT
     image = picture(data)
-    assert image.width == WIDTH and 400 <= image.height <= 1400
+    assert image.width == WIDTH and 400 <= image.height <= 1800  # a phone portrait: scrolls, never shrinks
 
 
 def test_same_state_same_bytes():
@@ -99,7 +99,7 @@ def test_last_move_target_tile_is_highlighted_and_moved_pieces_marked():
     # the tile of space 10, left of its number
     assert image.getpixel((int(slot.centre - 26), int(slot.tile_top + TILE / 2))) == HIGHLIGHT
     # the bar beside the moved piece (R1 on top of Y3)
-    centre_x = slot.left + (slot.width - 26) / 2 + 2
+    centre_x = slot.left + (slot.width - CODE_W) / 2 + 2
     bar_x = centre_x - pyramid_size_px(1, scale)[0] / 2 - 6
     bar_y = slot.tile_top - 3 - scale * 0.62 - 4
     assert image.getpixel((round(bar_x), round(bar_y))) == HIGHLIGHT
@@ -112,7 +112,7 @@ def test_each_pyramid_is_drawn_in_its_colour_on_its_space():
     for space, slot in zip(state.spaces, slots, strict=True):
         piece = space.stack[0]
         width, height = pyramid_size_px(piece.pips, scale)
-        centre_x = slot.left + (slot.width - 26) / 2 + 2
+        centre_x = slot.left + (slot.width - CODE_W) / 2 + 2
         base_y = slot.tile_top - 3
         spot = (round(centre_x + 0.2 * width), round(base_y - 0.25 * height))
         assert image.getpixel(spot) == COLOURS["RYGB"[piece.colour]], space.code

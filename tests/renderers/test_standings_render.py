@@ -75,7 +75,7 @@ def test_leaderboard_picture():
     image = open_png(render_leaderboard(leaderboard_rows(24), title="Leaderboard: Martian Combat"))
     assert 800 <= image.width <= 1000
     assert 600 <= image.height <= 1100
-    assert near(image.getpixel((2, 2)), BACKGROUND)
+    assert near(image.getpixel((6, 6)), BACKGROUND)  # inside the light border
 
 
 def test_leaderboard_shows_the_top_twenty_only():
@@ -138,7 +138,7 @@ def test_bracket_pictures(count):
         bracket = bracket.with_winner(match.round, match.slot, rng.choice(match.players))
     full = open_png(render_bracket(bracket, {"s1": "Top seed"}, title="Cup"))
     assert 800 <= full.width <= 1000 and full.size == empty.size
-    assert near(full.getpixel((2, 2)), BACKGROUND)
+    assert near(full.getpixel((6, 6)), BACKGROUND)  # inside the light border
     assert count_near(full, HIGHLIGHT) > count_near(empty, HIGHLIGHT)
 
 

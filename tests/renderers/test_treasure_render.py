@@ -10,8 +10,8 @@ from PIL import Image
 
 from games.playout import playout, setup_rng
 from games.treasure import RULES, Roll, Step, TreasureState
-from renderers.pyramids import BACKGROUND, COLOURS, HIGHLIGHT
-from renderers.treasure import TILE, _box, _centre, render
+from renderers.pyramids import BACKGROUND, COLOURS, HIGHLIGHT, LAST_INNER
+from renderers.treasure import TILE, WIDTH, _box, _centre, render
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -44,7 +44,7 @@ def test_png_signature_size_and_limits(players: int) -> None:
         assert data.startswith(PNG_SIGNATURE)
         assert len(data) < 200 * 1024
         image = pixels(data)
-        assert 800 <= image.width <= 1000 and 600 <= image.height <= 800
+        assert image.width == WIDTH and 700 <= image.height <= 1500  # a phone portrait
 
 
 def test_same_state_gives_the_same_bytes() -> None:
@@ -92,7 +92,7 @@ def test_last_move_and_reachable_squares_are_highlighted() -> None:
     moved = RULES.apply(state, Step(0, sq("a1"), sq("a2")))
     image = pixels(render(moved, last_move=Step(0, sq("a1"), sq("a2"))))
     x0, y0, _, _ = _box(2, sq("a1"))
-    assert close(image.getpixel((x0 + 4, y0 + 20)), HIGHLIGHT)  # the start square is outlined
+    assert close(image.getpixel((x0 + 4, y0 + 20)), LAST_INNER)  # the start square is framed black and white
 
 
 def test_the_player_to_move_is_named_with_their_colour() -> None:

@@ -9,8 +9,8 @@ from PIL import Image
 
 from games.playout import playout, setup_rng
 from games.whist import RULES, TRICKS, Play, Steal, Take, WhistState, canonical
-from renderers.pyramids import COLOURS, GRID_LINE, HIGHLIGHT
-from renderers.whist import HEADER, MARGIN, WIDTH, render
+from renderers.pyramids import COLOURS, GRID_LINE, HIGHLIGHT, LAST_INNER, LAST_OUTER
+from renderers.whist import DRAFT_SCALE, HEADER, TRICK_X, WIDTH, draft_slot, render
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -30,7 +30,7 @@ def test_every_state_renders_a_small_png_of_the_right_width(short_game):
         assert data.startswith(PNG_SIGNATURE)
         assert len(data) < 200 * 1024
         image = _image(data)
-        assert image.width == WIDTH and 400 <= image.height <= 800
+        assert image.width == WIDTH and 400 <= image.height <= 1400
 
 
 def test_normal_game_mid_draft_and_mid_tricks_render():
@@ -54,11 +54,9 @@ def test_header_band_and_draft_tree_colours():
     state = RULES.new_game(2, {"variant": "short"}, setup_rng(9))
     image = _image(render(state))
     assert image.getpixel((4, 4)) == GRID_LINE
-    slot = (WIDTH - 2 * MARGIN) / len(state.row)
-    scale = min(42.0, slot * 0.86)
-    base_y = HEADER + 108
+    scale = DRAFT_SCALE
     for index, tree in enumerate(state.row):
-        cx = MARGIN + slot * (index + 0.5)
+        cx, base_y, _ = draft_slot(index, len(state.row))
         large = tree[0][0]
         assert image.getpixel((round(cx + scale * 0.25), base_y - 4)) == COLOURS[large], tree
 
@@ -70,12 +68,12 @@ def test_last_pick_is_outlined_and_emptied_tree_is_bare():
         state = RULES.apply(state, Take(index, state.row[index][-1]))
     assert state.row[index] == ()
     image = _image(render(state))
-    slot = (WIDTH - 2 * MARGIN) / len(state.row)
-    cx = MARGIN + slot * (index + 0.5)
-    left = round(cx - slot / 2 + 2)
-    assert image.getpixel((left, HEADER + 60)) == HIGHLIGHT
+    cx, base_y, slot = draft_slot(index, len(state.row))
+    left = int(cx - slot / 2 + 1)
+    assert image.getpixel((left, base_y - 40)) == LAST_OUTER  # framed black outside,
+    assert image.getpixel((left + 2, base_y - 40)) == LAST_INNER  # white inside
     # nothing stands on the emptied tree: the background shows where its large was
-    assert image.getpixel((round(cx + 8), HEADER + 104)) == image.getpixel((2, HEADER + 104))
+    assert image.getpixel((round(cx + 8), base_y - 4)) == image.getpixel((6, base_y - 4))  # inside the light border
 
 
 def test_the_trick_shows_both_trees_and_the_winner():
@@ -91,8 +89,8 @@ def test_the_trick_shows_both_trees_and_the_winner():
     state = RULES.apply(state, Play(("R3", "Y2", "G1")))
     state = RULES.apply(state, Play(("K3", "K2", "K1")))
     image = _image(render(state))
-    base_y = HEADER + 168
-    left_x, right_x = 230, WIDTH - 230
+    base_y = HEADER + 150
+    left_x, right_x = TRICK_X
     assert image.getpixel((left_x + 12, base_y - 5)) == COLOURS["R"]
     assert image.getpixel((right_x + 12, base_y - 5)) == COLOURS["K"]
     # the winning (right) tree has a highlighted outline at its base edge, the losing one does not
