@@ -1,6 +1,7 @@
 """Hostile input at scale: every command, option, autocomplete and button of the bot, through SimCord.
 
-Usage: ``python -m bench.fuzz [--inputs N] [--seed S] [--database-url URL]``; prints JSON.
+Usage: ``python -m bench.fuzz [--inputs N] [--seed S] [--jobs J] [--database-url URL]``; prints JSON.
+With ``--jobs J`` the inputs are shared by J processes (seeds S, S+1, ...), each with its own database.
 
 Sends N interactions (default 100,000) drawn by Hypothesis from the bot's own command tree (see
 ``tests/fuzz`` and docs/robustness.md) in every phase of a game and a tournament, and counts what the
@@ -14,10 +15,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import multiprocessing
 import sys
 import tempfile
 import time
 from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -71,38 +74,76 @@ def report(tally: Tally, commands: list[str], notes: list[str], seconds: float, 
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Run the benchmark and print its JSON."""
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--inputs", type=int, default=100_000, help="interactions to send (default 100000)")
-    parser.add_argument("--seed", type=int, default=int(time.time()) % 100_000, help="Hypothesis seed")
-    parser.add_argument("--database-url", default="", help="default: a new SQLite file in a temporary folder")
-    args = parser.parse_args(argv)
+def one_run(
+    inputs: int, seed: int, database_url: str = "", report_progress: bool = True
+) -> tuple[Tally, list[str], list[str]]:
+    """One fuzzing run of ``inputs`` interactions drawn with ``seed``: its tally, commands and notes."""
     folder = tempfile.TemporaryDirectory()
-    url = args.database_url or f"sqlite+aiosqlite:///{Path(folder.name) / 'fuzz.db'}"
+    url = database_url or f"sqlite+aiosqlite:///{Path(folder.name) / 'fuzz.db'}"
     marks = iter(range(5_000, 10**9, 5_000))
     next_mark = next(marks)
 
     def progress(tally: Tally) -> None:
         nonlocal next_mark
         if tally.inputs >= next_mark:
-            print(f"{tally.inputs} inputs, {sum(tally.problems.values())} findings", file=sys.stderr, flush=True)
+            print(f"seed {seed}: {tally.inputs} inputs, {sum(tally.problems.values())} findings", file=sys.stderr)
             next_mark = next(marks)
 
+    try:
+        result = run(
+            url,
+            math.ceil(inputs / STEPS_PER_CASE),
+            seed=seed,
+            fast=True,
+            known=known_failure,
+            progress=progress,
+            limit=inputs,
+        )
+    finally:
+        folder.cleanup()
+    return result.tally, result.commands, result.notes
+
+
+def merged(tallies: list[Tally]) -> Tally:
+    """The sum of several runs' tallies."""
+    total = Tally()
+    for tally in tallies:
+        total.inputs += tally.inputs
+        total.answered += tally.answered
+        total.refused += tally.refused
+        total.problems.update(tally.problems)
+        for label, counts in tally.per_command.items():
+            total.per_command.setdefault(label, Counter()).update(counts)
+        total.times.extend(tally.times)
+        total.findings.extend(tally.findings)
+        total.expected.extend(tally.expected)
+    return total
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark and print its JSON."""
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--inputs", type=int, default=100_000, help="interactions to send (default 100000)")
+    parser.add_argument("--seed", type=int, default=int(time.time()) % 100_000, help="Hypothesis seed")
+    parser.add_argument("--jobs", type=int, default=1, help="processes sharing the inputs (default 1)")
+    parser.add_argument("--database-url", default="", help="default: a new SQLite file in a temporary folder")
+    args = parser.parse_args(argv)
     started = time.perf_counter()
-    result = run(
-        url,
-        math.ceil(args.inputs / STEPS_PER_CASE),
-        seed=args.seed,
-        fast=True,
-        known=known_failure,
-        progress=progress,
-        limit=args.inputs,
-    )
+    jobs = max(1, args.jobs)
+    if jobs == 1:
+        tally, commands, notes = one_run(args.inputs, args.seed, args.database_url)
+    else:
+        shares = [args.inputs // jobs + (1 if j < args.inputs % jobs else 0) for j in range(jobs)]
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            runs = list(pool.map(one_run, shares, [args.seed + j for j in range(jobs)]))
+        tally = merged([r[0] for r in runs])
+        commands, notes = runs[0][1], sorted({note for r in runs for note in r[2]})
     seconds = time.perf_counter() - started
-    json.dump(report(result.tally, result.commands, result.notes, seconds, args.seed), sys.stdout, indent=2)
+    printed = report(tally, commands, notes, seconds, args.seed)
+    printed["jobs"] = jobs
+    json.dump(printed, sys.stdout, indent=2)
     print()
-    folder.cleanup()
     return 0
 
 

@@ -17,13 +17,21 @@ MISSING_TOKEN = (
 )
 
 
+class NoVoiceWarnings(logging.Filter):
+    """Drop discord.py's start-up warnings about voice support: the bot never joins a voice channel."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "voice will NOT be supported" not in record.getMessage()
+
+
 def configure_logging(level: str) -> None:
-    """Log to stdout at ``level``."""
+    """Log to stdout at ``level`` (already checked by ``Settings``), without voice warnings."""
     logging.basicConfig(
-        level=getattr(logging, level, logging.INFO),
+        level=getattr(logging, level),
         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
         stream=sys.stdout,
     )
+    logging.getLogger("discord.client").addFilter(NoVoiceWarnings())
 
 
 async def run_bot(settings: Settings) -> None:

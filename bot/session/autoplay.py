@@ -48,7 +48,7 @@ class BotTurn:
 
 @dataclass(frozen=True)
 class Thinking:
-    """How bots search: the time per decision and, for reproducible play, an iteration cap."""
+    """How bots search: a hard bot's time per decision and, for reproducible play, an iteration cap."""
 
     budget_ms: float | None = 700.0
     max_iterations: int | None = None
@@ -150,13 +150,7 @@ class Autoplayer:
         """The bot's choice, searched in the executor (a process pool) with the game's state as JSON."""
         level = turn.seat.ai_level or "normal"
         state: dict[str, Any] = turn.game.state or {}
-        arguments = (
-            turn.game.game,
-            state,
-            level,
-            turn.seed,
-            self.thinking.budget_ms,
-            self.thinking.max_iterations,
-        )
+        budget_ms = self.thinking.budget_ms if level == "hard" else None  # normal keeps its small default
+        arguments = (turn.game.game, state, level, turn.seed, budget_ms, self.thinking.max_iterations)
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.executor, choose_notation, *arguments)

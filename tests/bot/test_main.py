@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import subprocess
 import sys
@@ -83,3 +84,19 @@ def test_selfplay_every_keeps_each_board_of_a_game(tmp_path):
     plies = int(done.stdout.split(" after ")[1].split(" plies")[0])
     boards = sorted(p.name for p in tmp_path.glob("whist-001-*.png"))
     assert boards == [f"whist-001-{ply:04d}.png" for ply in range(plies + 1)]
+
+
+def test_a_log_level_that_does_not_exist_is_refused_with_the_choices():
+    with pytest.raises(SettingsError, match="LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL"):
+        Settings.from_env({"LOG_LEVEL": "verbose"})
+    assert Settings.from_env({"LOG_LEVEL": "warning"}).log_level == "WARNING"
+
+
+def test_discord_voice_warnings_are_not_logged():
+    from bot.__main__ import NoVoiceWarnings
+
+    voice = logging.LogRecord(
+        "discord.client", logging.WARNING, "", 0, "PyNaCl is not installed, voice will NOT be supported", None, None
+    )
+    other = logging.LogRecord("discord.client", logging.WARNING, "", 0, "logging in using static token", None, None)
+    assert not NoVoiceWarnings().filter(voice) and NoVoiceWarnings().filter(other)

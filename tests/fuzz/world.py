@@ -86,7 +86,7 @@ def build_bot(db_url: str) -> PyramidBot:
     """The bot as the Discord tests build it: fixed dice, no clock loop in the way."""
     seeds = iter(range(1, 10**9))
     return create_bot(
-        Settings(token="fuzz-token", database_url=db_url, scheduler_interval_seconds=3600),
+        Settings(token="fuzz-token", database_url=db_url, scheduler_interval_seconds=3600, shard_count=1),
         clock=lambda: discord.utils.utcnow() + timedelta(0),
         new_seed=lambda: f"fuzz-{next(seeds)}",
     )

@@ -17,13 +17,21 @@ MISSING_TOKEN = (
 )
 
 
+class NoVoiceWarnings(logging.Filter):
+    """Drop discord.py's start-up warnings about voice support: the bot never joins a voice channel."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "voice will NOT be supported" not in record.getMessage()
+
+
 def configure_logging(level: str) -> None:
-    """Log to stdout at ``level``."""
+    """Log to stdout at ``level`` (already checked by ``Settings``), without voice warnings."""
     logging.basicConfig(
-        level=getattr(logging, level, logging.INFO),
+        level=getattr(logging, level),
         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
         stream=sys.stdout,
     )
+    logging.getLogger("discord.client").addFilter(NoVoiceWarnings())
 
 
 async def run_bot(settings: Settings) -> None:
@@ -49,6 +57,20 @@ async def run_bot(settings: Settings) -> None:
             raise runner.exception()  # type: ignore[misc]
 
 
+async def migrate_db(source: str, target: str) -> int:
+    """Copy ``source`` into the empty database ``target``, verify it, and print what was done."""
+    from bot.session.transfer import copy_database
+
+    report = await copy_database(source, target)
+    for table, count in report.counts.items():
+        print(f"{table}: {count} rows copied")
+    print(f"{report.games_replayed} games replayed from their move logs")
+    for problem in report.problems:
+        print(f"problem: {problem}", file=sys.stderr)
+    print("copy verified" if report.ok else "the copy is NOT verified: keep using the source")
+    return 0 if report.ok else 1
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and run; returns the process exit status."""
     parser = argparse.ArgumentParser(prog="python -m bot", description="The Pyramid Games Discord bot.")
@@ -57,6 +79,9 @@ def main(argv: list[str] | None = None) -> int:
     from bot.selfplay import add_arguments
 
     add_arguments(sub.add_parser("selfplay", help="play whole games with random players, without Discord"))
+    transfer = sub.add_parser("migrate-db", help="copy the database into another one (e.g. SQLite into PostgreSQL)")
+    transfer.add_argument("--to", required=True, help="the target's URL, e.g. postgresql+asyncpg://user:pw@host/db")
+    transfer.add_argument("--from", dest="source", default="", help="the source's URL (default: DATABASE_URL)")
     args = parser.parse_args(argv)
     try:
         settings = Settings.from_env()
@@ -64,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
         print(error, file=sys.stderr)
         return 2
     configure_logging(settings.log_level)
+    if args.command == "migrate-db":
+        return asyncio.run(migrate_db(args.source or settings.database_url, args.to))
     if args.command == "selfplay":
         from bot.selfplay import run_selfplay
 

@@ -14,7 +14,9 @@ from typing import Any
 import discord
 from discord.ext import commands
 
-from bot.session import GameService, Session, Timekeeper, UndoDesk, open_session
+from bot.pacing import Pacer
+from bot.render_pool import RenderPool, ai_pool, auto_workers
+from bot.session import Autoplayer, GameService, Session, Thinking, Timekeeper, UndoDesk, open_session
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -23,8 +25,12 @@ GAME_COGS = ("cogs.hedgehog", "cogs.whist", "cogs.treasure", "cogs.combat", "cog
 CORE_COGS = ("cogs.errors", "cogs.lobby", "cogs.announcer", "cogs.core", "cogs.ratings", "cogs.tournament")
 
 
-class PyramidBot(commands.Bot):
-    """The bot: one ``Session`` over one database, a cog per game and the core extensions."""
+class PyramidBot(commands.AutoShardedBot):
+    """The bot: one ``Session`` over one database, a cog per game and the core extensions.
+
+    It runs every shard Discord asks for in one process, or the shards ``SHARD_IDS`` of ``SHARD_COUNT``
+    when several processes share the bot (each acts only on the games of its own guilds).
+    """
 
     def __init__(
         self,
@@ -39,8 +45,11 @@ class PyramidBot(commands.Bot):
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
             help_command=None,
+            shard_count=settings.shard_count,
+            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
         )
         self.settings = settings
+        self.pacer = Pacer(settings.ack_after_seconds, settings.busy_in_flight)
         self.clock = clock
         self.game_cogs = game_cogs if game_cogs is not None else GAME_COGS
         self.new_seed = new_seed  # games' dice seeds; random unless given (tests fix them)
@@ -58,6 +67,11 @@ class PyramidBot(commands.Bot):
         return self.session.games
 
     @property
+    def autoplay(self) -> Autoplayer:
+        """The computer players of the session layer."""
+        return self.session.autoplay
+
+    @property
     def timekeeper(self) -> Timekeeper:
         """Clocks, reminders and vacations."""
         return self.session.timekeeper
@@ -68,13 +82,27 @@ class PyramidBot(commands.Bot):
         return self.session.undo
 
     async def setup_hook(self) -> None:
+        settings = self.settings
+        renderer = RenderPool(auto_workers(settings.render_workers))
+        await renderer.start()
+        shards = None
+        if settings.shard_count and settings.shard_ids is not None:
+            shards = (settings.shard_count, tuple(settings.shard_ids))
         self._session = await open_session(
-            self.settings.database_url,
+            settings.database_url,
             clock=self.clock,
             new_seed=self.new_seed,
-            missed_turns_limit=self.settings.missed_turns_limit,
-            vacation_days_per_year=self.settings.vacation_days_per_year,
+            missed_turns_limit=settings.missed_turns_limit,
+            vacation_days_per_year=settings.vacation_days_per_year,
+            renderer=renderer,
+            shards=shards,
+            pool_size=settings.db_pool_size,
+            max_overflow=settings.db_max_overflow,
+            pool_timeout=settings.db_pool_timeout,
+            ai_executor=ai_pool(settings.ai_workers),
+            thinking=Thinking(settings.ai_budget_ms, settings.ai_max_iterations),
         )
+        log.info("boards drawn by %s worker processes", renderer.workers or "no")
         for name in (*self.game_cogs, *CORE_COGS):
             await self.load_extension(name)
         if self.settings.sync_commands:

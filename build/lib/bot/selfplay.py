@@ -7,6 +7,7 @@ import random
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +23,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=10, help="how many games to play")
     parser.add_argument("--seed", type=int, default=1, help="seed for dice and the random players")
     parser.add_argument("--out", type=Path, default=None, help="folder for the final board PNGs")
+    parser.add_argument(
+        "--every", action="store_true", help="with --out: keep every board of each game, not just the last"
+    )
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
     parser.add_argument("--database", default=None, help="database URL (default: a temporary SQLite file)")
 
@@ -43,8 +47,12 @@ async def play_one(
     seed: str,
     channel_id: int,
     chooser: random.Random,
+    on_report: Callable[[Any, int], None] | None = None,
 ) -> tuple[Any, int]:
-    """Play one game through the service; returns (final report, plies)."""
+    """Play one game through the service; returns (final report, plies).
+
+    ``on_report(report, ply)`` sees every report, the start's included (ply 0).
+    """
     actors = [Actor(1000 + i, f"Player {i + 1}") for i in range(players)]
     await service.new_game(
         guild_id=1,
@@ -60,6 +68,8 @@ async def play_one(
         await service.join(channel_id, actor)
     report = await service.start(channel_id, actors[0])
     plies = 0
+    if on_report is not None:
+        on_report(report, plies)
     while report.outcome is None:
         seat = report.to_move_seat
         assert seat is not None
@@ -71,7 +81,19 @@ async def play_one(
             notation = moves[chooser.randrange(len(moves))].value
             report = await service.move(channel_id, actor, notation)
         plies += 1
+        if on_report is not None:
+            on_report(report, plies)
     return report, plies
+
+
+def board_keeper(folder: Path, stem: str) -> Callable[[Any, int], None]:
+    """A report callback that writes each board as ``<stem>-<ply>.png`` in ``folder``."""
+
+    def keep(report: Any, ply: int) -> None:
+        if report.png is not None:
+            (folder / f"{stem}-{ply:04d}.png").write_bytes(report.png)
+
+    return keep
 
 
 async def run_selfplay(args: argparse.Namespace, settings: Settings) -> int:
@@ -93,9 +115,10 @@ async def run_selfplay(args: argparse.Namespace, settings: Settings) -> int:
         total_plies = 0
         try:
             for number in range(1, args.games + 1):
+                keep = board_keeper(args.out, f"{args.game}-{number:03d}") if args.every and args.out else None
                 try:
                     report, plies = await play_one(
-                        service, args.game, players, options, f"{args.seed}-{number}", number, chooser
+                        service, args.game, players, options, f"{args.seed}-{number}", number, chooser, keep
                     )
                 except ServiceError as error:
                     print(f"Cannot play {rules.title}: {error}", file=sys.stderr)

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/pyramids.db"
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class SettingsError(Exception):
@@ -35,6 +36,28 @@ class Settings:
     vacation_days_per_year: int = 14
     scheduler_interval_seconds: int = 60
     tournament_role: str = ""
+    # scale: answering in time, rendering, the database pool and shards (see docs/deploy.md)
+    # a move not answered by then is acknowledged first, then answered (default: ACK_AFTER_SECONDS or 1.0)
+    ack_after_seconds: float = field(default_factory=lambda: _env_float("ACK_AFTER_SECONDS", 1.0))
+    busy_in_flight: int = 64  # above this many actions in progress, new ones are acknowledged at once
+    # board-drawing processes: 0 draws in threads of this process, -1 sizes to the machine (or RENDER_WORKERS)
+    render_workers: int = field(default_factory=lambda: _env_int("RENDER_WORKERS", -1))
+    db_pool_size: int = 10  # connections kept open (PostgreSQL; SQLite readers)
+    db_max_overflow: int = 20  # extra connections under bursts
+    db_pool_timeout: float = 30.0  # seconds an action waits for a connection before it fails
+    # Discord shards of the whole bot (default: SHARD_COUNT, else Discord's recommendation at login)
+    shard_count: int | None = field(default_factory=lambda: _int_or_none("SHARD_COUNT", os.environ.get("SHARD_COUNT")))
+    shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: all of them)
+    # computer players (see docs/ai.md)
+    ai_budget_ms: float = 700.0  # thinking time per decision of a normal or hard bot
+    ai_max_iterations: int | None = None  # a cap on search iterations (fixed: bots play the same game every run)
+    ai_workers: int = 1  # processes that search bots' moves; 0 searches in a thread of this process
+
+    def __post_init__(self) -> None:
+        if self.log_level not in LOG_LEVELS:
+            raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {self.log_level!r}.")
+        if self.ai_workers < 0 or self.ai_budget_ms <= 0:
+            raise SettingsError("AI_WORKERS must be 0 or more and AI_BUDGET_MS more than 0.")
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Settings:
@@ -56,4 +79,58 @@ class Settings:
             scheduler_interval_seconds=_int_or_none("SCHEDULER_INTERVAL_SECONDS", env.get("SCHEDULER_INTERVAL_SECONDS"))
             or 60,
             tournament_role=env.get("TOURNAMENT_ROLE", "").strip(),
+            ack_after_seconds=_float("ACK_AFTER_SECONDS", env.get("ACK_AFTER_SECONDS"), 1.0),
+            busy_in_flight=_int_or_none("BUSY_IN_FLIGHT", env.get("BUSY_IN_FLIGHT")) or 64,
+            render_workers=_int_or_default("RENDER_WORKERS", env.get("RENDER_WORKERS"), -1),
+            db_pool_size=_int_or_none("DB_POOL_SIZE", env.get("DB_POOL_SIZE")) or 10,
+            db_max_overflow=_int_or_default("DB_MAX_OVERFLOW", env.get("DB_MAX_OVERFLOW"), 20),
+            db_pool_timeout=_float("DB_POOL_TIMEOUT", env.get("DB_POOL_TIMEOUT"), 30.0),
+            shard_count=_int_or_none("SHARD_COUNT", env.get("SHARD_COUNT")),
+            shard_ids=_id_list("SHARD_IDS", env.get("SHARD_IDS")),
+            ai_budget_ms=_float("AI_BUDGET_MS", env.get("AI_BUDGET_MS"), 700.0),
+            ai_max_iterations=_int_or_none("AI_MAX_ITERATIONS", env.get("AI_MAX_ITERATIONS")),
+            ai_workers=_int_or_default("AI_WORKERS", env.get("AI_WORKERS"), 1),
         )
+
+    def owns_guild(self, guild_id: int | None) -> bool:
+        """True when this process handles ``guild_id``'s games (direct messages: the process running shard 0)."""
+        return owns_guild(guild_id, self.shard_count, self.shard_ids)
+
+
+def owns_guild(guild_id: int | None, shard_count: int | None, shard_ids: tuple[int, ...] | None) -> bool:
+    """Discord's rule: a guild belongs to shard ``(guild_id >> 22) % shard_count``; DMs to shard 0."""
+    if not shard_count or shard_ids is None:
+        return True
+    shard = 0 if not guild_id else (guild_id >> 22) % shard_count
+    return shard in shard_ids
+
+
+def _env_float(name: str, default: float) -> float:
+    return _float(name, os.environ.get(name), default)
+
+
+def _env_int(name: str, default: int) -> int:
+    return _int_or_default(name, os.environ.get(name), default)
+
+
+def _int_or_default(name: str, raw: str | None, default: int) -> int:
+    value = _int_or_none(name, raw)
+    return default if value is None else value
+
+
+def _float(name: str, raw: str | None, default: float) -> float:
+    if raw is None or raw.strip() == "":
+        return default
+    try:
+        return float(raw)
+    except ValueError:
+        raise SettingsError(f"{name} must be a number, not {raw!r} (check your environment or .env).") from None
+
+
+def _id_list(name: str, raw: str | None) -> tuple[int, ...] | None:
+    if raw is None or raw.strip() == "":
+        return None
+    try:
+        return tuple(int(part) for part in raw.replace(",", " ").split())
+    except ValueError:
+        raise SettingsError(f"{name} must be whole numbers separated by commas, not {raw!r}.") from None

@@ -19,6 +19,7 @@ from discord.ext import commands, tasks
 from bot.session import Delivery, Reminder
 from cogs import table
 from cogs.messages import NO_PINGS, only_user, reminder_text, report_payload, report_view
+from cogs.seats import resume
 from cogs.table import as_edit
 
 if TYPE_CHECKING:
@@ -44,12 +45,16 @@ class Announcer(commands.Cog):
 
     @tasks.loop(seconds=60)
     async def clock_loop(self) -> None:
-        """Act on due deadlines and reminders, then announce what is pending."""
+        """Act on due deadlines and reminders, announce what is pending, and wake bots whose turn it is."""
         try:
             await self.bot.timekeeper.tick()
         except Exception:
             log.exception("clock check failed")
         await self.flush()
+        try:
+            await resume(self.bot)
+        except Exception:
+            log.exception("waking computer players failed")
 
     @clock_loop.before_loop
     async def _before_clock(self) -> None:

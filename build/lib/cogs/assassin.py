@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.session import ServiceError
-from cogs.base import AUTOCOMPLETE_LIMIT, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, DiceGameCog
+from cogs.base import AUTOCOMPLETE_LIMIT, BOT_LEVEL_CHOICES, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, DiceGameCog
 from cogs.replies import refusals
 
 if TYPE_CHECKING:
@@ -46,10 +46,10 @@ class AssassinCog(
         players="Most players who may join (3-9)",
         board="10x10, or 12x12 for 6 to 9 players",
         short_game="Base markers survive captures: four bases in total wins",
-        turn_limit="End the game drawn after 200 victim turns (on by default)",
+        turn_limit="Finish after 200 victim turns, ranked by bases, then captures (on by default)",
         **NEW_GAME_DESCRIPTIONS,
     )
-    @app_commands.choices(board=BOARD_CHOICES, clock=CLOCK_CHOICES)
+    @app_commands.choices(board=BOARD_CHOICES, clock=CLOCK_CHOICES, bot_level=BOT_LEVEL_CHOICES)
     @refusals
     async def new(
         self,
@@ -61,11 +61,15 @@ class AssassinCog(
         clock: int = 0,
         bank: app_commands.Range[int, 0, 30] = 0,
         thread: bool = False,
+        bots: app_commands.Range[int, 0, 9] = 0,
+        bot_level: str = "normal",
     ) -> None:
         if board == 12 and players < 6:
             raise ServiceError("The 12x12 board is for 6 to 9 players.")
         options = {"board": board, "short_game": short_game, "turn_limit": turn_limit}
-        await self.create(interaction, options, players=players, clock=clock, bank=bank, thread=thread)
+        await self.create(
+            interaction, options, players=players, clock=clock, bank=bank, thread=thread, bots=bots, bot_level=bot_level
+        )
 
     @app_commands.command(name="move", description="Move to a square your roll reaches (suggestions list them).")
     @app_commands.describe(notation="The square to end on, e.g. d4 (or reroll / stay after a null)")

@@ -18,7 +18,7 @@ from discord.ext import commands
 from bot.session import MoveOption, rules_for
 from cogs import lobby, table
 from cogs.messages import NO_PINGS, players_line, report_payload
-from cogs.replies import actor_of, answer, refusals
+from cogs.replies import actor_of, answer, paced, refusals
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -30,7 +30,14 @@ CLOCK_CHOICES = [
     *[app_commands.Choice(name=f"{d} day{'s' if d > 1 else ''} per move", value=d) for d in (1, 2, 3, 5, 7, 14)],
 ]
 AUTOCOMPLETE_LIMIT = 25
+BOT_LEVEL_CHOICES = [
+    app_commands.Choice(name="easy: any legal move", value="easy"),
+    app_commands.Choice(name="normal: searches a little", value="normal"),
+    app_commands.Choice(name="hard: searches hard", value="hard"),
+]
 NEW_GAME_DESCRIPTIONS = {
+    "bots": "Computer players to seat at once (the game is then unrated)",
+    "bot_level": "How well those computer players play (default normal)",
     "clock": "Time allowed per move",
     "bank": "Extra days each player may draw on when a move takes longer (needs a clock)",
     "thread": "Play in a new thread of this channel",
@@ -80,10 +87,20 @@ class GameCog(commands.GroupCog):
         clock: int = 0,
         bank: int = 0,
         thread: bool = False,
+        bots: int = 0,
+        bot_level: str = "normal",
     ) -> None:
         """Open a new game of this cog's kind in the channel (or a new thread) with the caller seated."""
         await lobby.open_game(
-            interaction, self.game_name, options, players=players, clock=clock, bank=bank, thread=thread
+            interaction,
+            self.game_name,
+            options,
+            players=players,
+            clock=clock,
+            bank=bank,
+            thread=thread,
+            bots=bots,
+            bot_level=bot_level,
         )
 
     @app_commands.command(name="join", description="Join the game waiting for players in this channel.")
@@ -109,9 +126,9 @@ class GameCog(commands.GroupCog):
 
     async def submit(self, interaction: discord.Interaction, notation: str) -> None:
         """Play ``notation`` (typed, or a stamped suggestion) for the caller and post the result."""
-        report = await self.bot.service.move(
-            channel_of(interaction), actor_of(interaction), notation, token=interaction.token
-        )
+        channel_id = channel_of(interaction)
+        work = self.bot.service.move(channel_id, actor_of(interaction), notation, token=interaction.token)
+        report = await paced(interaction, channel_id, work)
         await table.show(interaction, report)
 
     @move.autocomplete("notation")
@@ -167,5 +184,6 @@ class DiceGameCog(GameCog):
     @app_commands.command(name="roll", description="Roll the dice when it is your turn to roll.")
     @refusals
     async def roll(self, interaction: discord.Interaction) -> None:
-        report = await self.bot.service.roll(channel_of(interaction), actor_of(interaction), token=interaction.token)
+        work = self.bot.service.roll(channel_of(interaction), actor_of(interaction), token=interaction.token)
+        report = await paced(interaction, channel_of(interaction), work)
         await table.show(interaction, report)

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, DiceGameCog
+from cogs.base import BOT_LEVEL_CHOICES, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, DiceGameCog
 from cogs.replies import refusals
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ class CombatCog(DiceGameCog, group_name="combat", group_description="Martian Com
         turn_limit="Turns in all before the game is a draw",
         **NEW_GAME_DESCRIPTIONS,
     )
-    @app_commands.choices(variant=VARIANT_CHOICES, clock=CLOCK_CHOICES)
+    @app_commands.choices(variant=VARIANT_CHOICES, clock=CLOCK_CHOICES, bot_level=BOT_LEVEL_CHOICES)
     @refusals
     async def new(
         self,
@@ -56,9 +56,13 @@ class CombatCog(DiceGameCog, group_name="combat", group_description="Martian Com
         clock: int = 0,
         bank: app_commands.Range[int, 0, 30] = 0,
         thread: bool = False,
+        bots: app_commands.Range[int, 0, 9] = 0,
+        bot_level: str = "normal",
     ) -> None:
         options = {"variant": variant, "blocked": blocked, "turn_limit": turn_limit}
-        await self.create(interaction, options, players=players, clock=clock, bank=bank, thread=thread)
+        await self.create(
+            interaction, options, players=players, clock=clock, bank=bank, thread=thread, bots=bots, bot_level=bot_level
+        )
 
 
 async def setup(bot: PyramidBot) -> None:

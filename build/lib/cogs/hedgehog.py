@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, DiceGameCog
+from cogs.base import BOT_LEVEL_CHOICES, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, DiceGameCog
 from cogs.replies import refusals
 
 if TYPE_CHECKING:
@@ -25,28 +25,34 @@ class HedgehogCog(
     @app_commands.describe(
         players="Most players who may join (1-5, up to 10 with the Xeno set)",
         xeno="Add the Xeno set's colours for 6-10 players",
-        turn_limit="Turns in all before the game is drawn",
+        round_limit="Rounds before the game is drawn (every player has had this many turns)",
+        turn_limit="Solitaire only: turns before the attempt fails",
         **NEW_GAME_DESCRIPTIONS,
     )
-    @app_commands.choices(clock=CLOCK_CHOICES)
+    @app_commands.choices(clock=CLOCK_CHOICES, bot_level=BOT_LEVEL_CHOICES)
     @refusals
     async def new(
         self,
         interaction: discord.Interaction,
         players: app_commands.Range[int, 1, 10] = 5,
         xeno: bool = False,
-        turn_limit: app_commands.Range[int, 10, 2000] = 200,
+        round_limit: app_commands.Range[int, 1, 2000] = 40,
+        turn_limit: app_commands.Range[int, 1, 2000] = 200,
         clock: int = 0,
         bank: app_commands.Range[int, 0, 30] = 0,
         thread: bool = False,
+        bots: app_commands.Range[int, 0, 9] = 0,
+        bot_level: str = "normal",
     ) -> None:
         await self.create(
             interaction,
-            {"xeno": xeno, "turn_limit": turn_limit},
+            {"xeno": xeno, "round_limit": round_limit, "turn_limit": turn_limit},
             players=players,
             clock=clock,
             bank=bank,
             thread=thread,
+            bots=bots,
+            bot_level=bot_level,
         )
 
 

@@ -13,8 +13,9 @@ from discord.ext import commands
 from bot.session import GameRow, ServiceError, rules_for
 from cogs import buttons as game_buttons
 from cogs import table
-from cogs.messages import NO_PINGS, lobby_embed
+from cogs.messages import NO_PINGS, lobby_embed, plural
 from cogs.replies import actor_of, answer, bot_of, run_guarded
+from cogs.seats import AddBotMenu, add_bots
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -29,11 +30,18 @@ async def open_game(
     clock: int = 0,
     bank: int = 0,
     thread: bool = False,
+    bots: int = 0,
+    bot_level: str = "normal",
 ) -> None:
-    """Create a game in the channel, or in a new thread of it, with the caller seated."""
+    """Create a game in the channel, or in a new thread of it, with the caller seated (and ``bots`` bots)."""
     bot = bot_of(interaction)
     if bank and not clock:
         raise ServiceError("A time bank needs a move clock: choose a clock too.")
+    seats = players or rules_for(game_name).max_players
+    if bots and bots >= seats:
+        raise ServiceError(
+            f"At most {plural(seats - 1, 'bot')}: a game needs at least one person at its table of {seats}."
+        )
     if interaction.channel_id is None:
         raise ServiceError("Games are played in a server channel or a thread.")
     actor = actor_of(interaction)
@@ -64,11 +72,14 @@ async def open_game(
         thread_id=created_thread.id if created_thread else None,
         parent_channel_id=parent_id,
     )
+    if bots:
+        await add_bots(bot, channel_id, actor, bots, bot_level)
+        game = await bot.service.game(game.id) or game
     if created_thread is not None:
         await created_thread.send(
             f"{actor.name} opened a game of {rules.title}.",
             embed=lobby_embed(game, rules.title, rules.min_players),
-            view=game_buttons.buttons(game.id, *table.LOBBY_ACTIONS),
+            view=table.lobby_view(game.id),
             allowed_mentions=NO_PINGS,
         )
         await answer(
@@ -196,5 +207,5 @@ async def setup(bot: PyramidBot) -> None:
     """Load the lobby."""
     from cogs.decisions import DYNAMIC_ITEMS
 
-    bot.add_dynamic_items(game_buttons.GameButton, *DYNAMIC_ITEMS)
+    bot.add_dynamic_items(game_buttons.GameButton, AddBotMenu, *DYNAMIC_ITEMS)
     await bot.add_cog(Lobby(bot))

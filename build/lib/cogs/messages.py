@@ -24,8 +24,14 @@ def only_user(user_id: int | None) -> discord.AllowedMentions:
 
 
 def mention(user_id: int | None) -> str:
-    """A user mention, or an empty string."""
-    return f"<@{user_id}>" if user_id is not None else ""
+    """A user mention, or an empty string (computer players, whose ids are negative, have none)."""
+    return f"<@{user_id}>" if user_id is not None and user_id > 0 else ""
+
+
+def who(game: GameRow, seat: int) -> str:
+    """The player at ``seat`` as a message names them: a mention, or a bot's name."""
+    row = game.bot_at(seat)
+    return f"{row.display_name} (computer)" if row is not None else mention(game.user_at(seat))
 
 
 def players_line(game: GameRow) -> str:
@@ -33,6 +39,13 @@ def players_line(game: GameRow) -> str:
     if not game.seats:
         return "nobody yet"
     return ", ".join(f"{s.seat + 1}. {s.display_name}" for s in game.seats)
+
+
+def table_note(game: GameRow) -> str:
+    """What the footer says of computer players: one person against bots is practice; bots are unrated."""
+    if not game.has_bots:
+        return ""
+    return " · practice game, unrated" if len(game.humans) == 1 else " · computer players: unrated"
 
 
 def outcome_text(game: GameRow, outcome: Any, seat_name: Any) -> str:
@@ -66,13 +79,13 @@ def report_embed(report: Report, title_suffix: str = "", *, lines: list[str] | N
         )
     elif report.state is not None:
         seat = report.to_move_seat
-        who = f"{mention(report.to_move_user)} ({rules.seat_name(report.state, seat)})" if seat is not None else "—"
+        acting = f"{who(game, seat)} ({rules.seat_name(report.state, seat)})" if seat is not None else "—"
         action = "roll" if report.needs_roll else "move"
-        embed.add_field(name="To " + action, value=who, inline=True)
+        embed.add_field(name="To " + action, value=acting, inline=True)
         embed.add_field(name="Status", value=rules.status_line(report.state)[:1024], inline=False)
         if game.deadline is not None:
             embed.add_field(name="Deadline", value=discord.utils.format_dt(game.deadline, "R"), inline=True)
-    embed.set_footer(text=f"Game #{game.id} · move {game.ply}")
+    embed.set_footer(text=f"Game #{game.id} · move {game.ply}{table_note(game)}")
     if report.png is not None:
         embed.set_image(url=f"attachment://{BOARD_FILE}")
     return embed
@@ -88,12 +101,12 @@ def report_payload(
     embed = report_embed(report, lines=lines)
     payload: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
     if ping and report.outcome is not None:
-        players = sorted({s.user_id for s in report.game.seats})
+        players = sorted({s.user_id for s in report.game.seats if not s.is_bot})
         payload["content"] = " ".join(mention(u) for u in players) + " — the game is over."
         payload["allowed_mentions"] = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(u) for u in players], replied_user=False
         )
-    elif ping and report.turn_changed and report.to_move_user is not None:
+    elif ping and report.turn_changed and report.to_move_user is not None and report.to_move_user > 0:
         payload["content"] = f"{mention(report.to_move_user)}, your turn."
         payload["allowed_mentions"] = only_user(report.to_move_user)
     if report.png is not None:
@@ -169,7 +182,9 @@ def lobby_embed(game: GameRow, title: str, min_players: int) -> discord.Embed:
     if game.clock_days:
         bank = f" + a {game.bank_days}-day time bank" if game.bank_days else ""
         embed.add_field(name="Clock", value=f"{plural(game.clock_days, 'day')} per move{bank}", inline=True)
-    embed.set_footer(text=f"Game #{game.id} · needs {min_players}+ players · the creator presses Start")
+    embed.set_footer(
+        text=f"Game #{game.id} · needs {min_players}+ players · the creator presses Start{table_note(game)}"
+    )
     return embed
 
 

@@ -266,6 +266,26 @@ async def answer(interaction: discord.Interaction, **payload: Any) -> discord.Me
     return None
 
 
+async def paced(interaction: discord.Interaction, channel_id: int, work: Awaitable[Any]) -> Any:
+    """Run a player's action so that its interaction is acknowledged within Discord's window.
+
+    When the action waits behind others (or takes long), the player first gets one private line
+    ("busy, your move is queued"), and the board follows as a follow-up: see ``bot.pacing``.
+    """
+    pacer = getattr(bot_of(interaction), "pacer", None)
+    if pacer is None:
+        return await work
+
+    async def acknowledge(line: str) -> None:
+        if not interaction.response.is_done():
+            try:
+                await interaction.response.send_message(line, ephemeral=True)
+            except discord.HTTPException as error:
+                log.info("could not acknowledge %s: %s", what_of(interaction), error)
+
+    return await pacer.run(channel_id, work, acknowledge)
+
+
 async def tell(interaction: discord.Interaction, message: str) -> None:
     """Answer only the caller, in one sentence."""
     await answer(interaction, content=message, ephemeral=True)

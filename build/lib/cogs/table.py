@@ -19,6 +19,7 @@ from bot.session.table_messages import TableMessage
 from cogs.buttons import buttons
 from cogs.messages import NO_PINGS, lobby_embed, report_payload, report_view, summary_embed
 from cogs.replies import answer, bot_of, tell
+from cogs.seats import AddBotMenu, after
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -50,6 +51,7 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
             message = await interaction.original_response()
         await remember(bot, TableMessage(report.game.id, message.channel.id, message.id, "board"), report.lines)
     await bot.service.delivered(report.delivery_id)
+    after(bot, report)
 
 
 async def show_in_channel(bot: PyramidBot, report: Report) -> None:
@@ -61,6 +63,7 @@ async def show_in_channel(bot: PyramidBot, report: Report) -> None:
         lines = [*record.lines, *report.lines]
         if await edit(bot, record, report_payload(report, report_view(report), lines=lines, ping=False)):
             await remember(bot, record, lines)
+            after(bot, report)
             return
     if record is not None:
         await retire(bot, record, report.game)
@@ -69,6 +72,7 @@ async def show_in_channel(bot: PyramidBot, report: Report) -> None:
         return
     message = await channel.send(**report_payload(report, report_view(report)))
     await remember(bot, TableMessage(report.game.id, channel.id, message.id, "board"), report.lines)
+    after(bot, report)
 
 
 async def adopt(bot: PyramidBot, report: Report, message: discord.Message) -> None:
@@ -82,6 +86,13 @@ async def adopt(bot: PyramidBot, report: Report, message: discord.Message) -> No
 LOBBY_ACTIONS = ("join", "leave", "start")
 
 
+def lobby_view(game_id: int, *, disabled: bool = False) -> discord.ui.View:
+    """The lobby's controls: Join, Leave and Start, and the menu that adds a computer player."""
+    view = buttons(game_id, *LOBBY_ACTIONS, disabled=disabled)
+    view.add_item(AddBotMenu(game_id, disabled=disabled))
+    return view
+
+
 async def show_lobby(interaction: discord.Interaction, game: GameRow, note: str) -> None:
     """Show the open game's lobby: a new message when it has none here, else its message edited."""
     bot = bot_of(interaction)
@@ -90,7 +101,7 @@ async def show_lobby(interaction: discord.Interaction, game: GameRow, note: str)
     payload: dict[str, Any] = {
         "content": note,
         "embed": lobby_embed(game, rules.title, rules.min_players),
-        "view": buttons(game.id, *LOBBY_ACTIONS, disabled=game.status != "open"),
+        "view": lobby_view(game.id, disabled=game.status != "open"),
         "allowed_mentions": NO_PINGS,
     }
     if record is not None and record.kind == "lobby":
@@ -125,7 +136,7 @@ def retired(record: TableMessage, game: GameRow) -> dict[str, Any]:
     if record.kind == "lobby":
         embed = lobby_embed(game, rules.title, rules.min_players)
         embed.set_footer(text=f"Game #{game.id} · started" if game.status != "aborted" else f"Game #{game.id} · closed")
-        return {"embed": embed, "view": buttons(game.id, *LOBBY_ACTIONS, disabled=True)}
+        return {"embed": embed, "view": lobby_view(game.id, disabled=True)}
     return {"embed": summary_embed(rules.title, game.id, list(record.lines)), "attachments": [], "view": None}
 
 

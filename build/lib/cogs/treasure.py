@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.session import ServiceError
-from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, DiceGameCog
+from cogs.base import BOT_LEVEL_CHOICES, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, DiceGameCog
 from cogs.replies import refusals
 
 if TYPE_CHECKING:
@@ -20,9 +20,10 @@ def _compact(text: str) -> str:
 
 
 def choice_label(notation: str, description: str) -> str:
-    """A short suggestion label: ``3:c2xd3 — takes a medium yellow pyramid (+2)``, ``arrange 012345 — null c1, ...``."""
-    if notation.startswith("arrange"):
-        return f"{notation} — {description.partition(': ')[2].rstrip('.')}"[:100]
+    """A short suggestion label: ``3:c2xd3 — takes a medium yellow pyramid (+2)``, ``arrange 012345 — null ace …``."""
+    if notation.startswith("arrange"):  # the channel sentence never names an arrangement: spell the digits
+        words = " ".join(("null", "ace", "2", "3", "4", "5")[int(d)] for d in notation.split()[-1] if d in "012345")
+        return f"{notation} — {words}"[:100]
     for verb, shown in ((", taking ", "takes "), (", capturing ", "captures ")):
         if verb in description:
             return f"{notation} — {shown}{description.split(verb, 1)[1].split('. Scores')[0]}"[:100]
@@ -44,7 +45,7 @@ class TreasureCog(
         stall_limit="Rounds without any capture that end the game",
         **NEW_GAME_DESCRIPTIONS,
     )
-    @app_commands.choices(clock=CLOCK_CHOICES)
+    @app_commands.choices(clock=CLOCK_CHOICES, bot_level=BOT_LEVEL_CHOICES)
     @refusals
     async def new(
         self,
@@ -55,6 +56,8 @@ class TreasureCog(
         clock: int = 0,
         bank: app_commands.Range[int, 0, 30] = 0,
         thread: bool = False,
+        bots: app_commands.Range[int, 0, 9] = 0,
+        bot_level: str = "normal",
     ) -> None:
         await self.create(
             interaction,
@@ -63,6 +66,8 @@ class TreasureCog(
             clock=clock,
             bank=bank,
             thread=thread,
+            bots=bots,
+            bot_level=bot_level,
         )
 
     @app_commands.command(name="arrange", description="Before the first roll: set out your coins on your home row.")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from cogs.base import CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog
+from cogs.base import BOT_LEVEL_CHOICES, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog
 from cogs.replies import refusals
 
 if TYPE_CHECKING:
@@ -64,7 +64,7 @@ class WhistCog(GameCog, group_name="whist", group_description="Martian Whist: dr
         variant="normal (4 sets, 10 tricks) or short (2 sets, 5 tricks)",
         **NEW_GAME_DESCRIPTIONS,
     )
-    @app_commands.choices(variant=VARIANT_CHOICES, clock=CLOCK_CHOICES)
+    @app_commands.choices(variant=VARIANT_CHOICES, clock=CLOCK_CHOICES, bot_level=BOT_LEVEL_CHOICES)
     @refusals
     async def new(
         self,
@@ -73,8 +73,19 @@ class WhistCog(GameCog, group_name="whist", group_description="Martian Whist: dr
         clock: int = 0,
         bank: app_commands.Range[int, 0, 30] = 0,
         thread: bool = False,
+        bots: app_commands.Range[int, 0, 9] = 0,
+        bot_level: str = "normal",
     ) -> None:
-        await self.create(interaction, {"variant": variant}, players=2, clock=clock, bank=bank, thread=thread)
+        await self.create(
+            interaction,
+            {"variant": variant},
+            players=2,
+            clock=clock,
+            bank=bank,
+            thread=thread,
+            bots=bots,
+            bot_level=bot_level,
+        )
 
 
 async def setup(bot: PyramidBot) -> None:

@@ -486,7 +486,7 @@ class AssassinRules:
     options = (
         OptionSpec("board", "Board size: 10 (10x10), or 12 (12x12, for 6 to 9 players)", 10, choices=(10, 12)),
         OptionSpec("short_game", "Short game: base markers survive captures; four bases in total wins", False),
-        OptionSpec("turn_limit", f"End the game drawn after {TURN_LIMIT} victim turns", True),
+        OptionSpec("turn_limit", f"Finish the game at {TURN_LIMIT} victim turns, ranked by bases then captures", True),
     )
 
     # ----------------------------------------------------------------- setup and turn
@@ -614,24 +614,10 @@ class AssassinRules:
             return len(s.markers[seat]), s.captures[seat]
 
         ranks = [0] * s.players
-        if s.end == "limit":
-            winners: tuple[int, ...] = ()
-            reason = (
-                f"The limit of {s.limit} victim turns was reached: the game is drawn, "
-                "ranked by bases marked, then captures."
-            )
-        else:
+        winners: tuple[int, ...] = ()
+        if s.end != "limit":
             assert s.winner is not None
             winners = (s.winner,)
-            name = self.seat_name(s, s.winner)
-            if s.end == "alone":
-                reason = f"{name} is the last player left."
-            elif s.short_game:
-                reason = f"{name} has marked all four bases."
-            else:
-                reason = f"{name} touched all four bases in one run as the victim."
-        tally = [f"{self.seat_name(s, seat)} {s.captures[seat]}" for seat in range(s.players) if s.captures[seat]]
-        reason += f" Captures: {', '.join(tally)}." if tally else " No captures."
         for seat in winners:
             ranks[seat] = 1
         rest = [seat for seat in active if seat not in winners]
@@ -641,6 +627,19 @@ class AssassinRules:
         for seat in reversed(s.out):
             ranks[seat] = next_rank
             next_rank += 1
+        if s.end == "limit":
+            reason = self._limit_reason(s, ranks)
+        else:
+            assert s.winner is not None
+            name = self.seat_name(s, s.winner)
+            if s.end == "alone":
+                reason = f"{name} is the last player left."
+            elif s.short_game:
+                reason = f"{name} has marked all four bases."
+            else:
+                reason = f"{name} touched all four bases in one run as the victim."
+        tally = [f"{self.seat_name(s, seat)} {s.captures[seat]}" for seat in range(s.players) if s.captures[seat]]
+        reason += f" Captures: {', '.join(tally)}." if tally else " No captures."
         return Outcome(ranks=tuple(ranks), reason=reason, scores=tuple(float(c) for c in s.captures))
 
     # ----------------------------------------------------------------- notation
@@ -826,8 +825,27 @@ class AssassinRules:
 
     def _limit_note(self, after: State) -> str:
         if after.end == "limit":
-            return f" The limit of {after.limit} victim turns is reached: the game is drawn."
+            outcome = self.outcome(after)
+            assert outcome is not None
+            if outcome.is_draw:
+                return f" The limit of {after.limit} victim turns is reached: every player is level, so it is drawn."
+            return f" The limit of {after.limit} victim turns is reached: the game is finished at the limit."
         return ""
+
+    def _limit_reason(self, s: State, ranks: Sequence[int]) -> str:
+        """The result at the victim-turn limit: a ranked finish, drawn only when every seat shares first."""
+        if len(ranks) > 1 and all(rank == 1 for rank in ranks):
+            return (
+                f"The game finished at the limit of {s.limit} victim turns and is drawn: "
+                "every player is level on bases held and captures."
+            )
+        first = [seat for seat, rank in enumerate(ranks) if rank == 1]
+        leaders = " and ".join(self.seat_name(s, seat) for seat in first)
+        bases = len(s.markers[first[0]])
+        return (
+            f"The game finished at the limit of {s.limit} victim turns, ranked by bases held, then captures: "
+            f"{leaders} first with {bases} base{'s' if bases != 1 else ''}."
+        )
 
     def _not_rolling(self, s: State) -> str:
         if s.phase == "null":

@@ -84,7 +84,8 @@ RESERVE_SQUARE = {"South": square("c3"), "North": square("d3"), "West": square("
 VARIANTS = ("standard", "simple", "advanced")
 ACTIONS = {1: "Tip", 2: "Swap", 3: "Hop", 4: "Dig", 5: "Aim", 6: "Wild"}
 SIZE_WORD = {1: "small", 2: "medium", 3: "large"}
-MAX_EXTRA_BLOCKED = 4
+# Start and home squares of every edge, seated or not: never blocked (docs/rules/combat.md, "The board").
+PROTECTED_SQUARES = frozenset(sq for pair in START_SQUARES.values() for sq in pair)
 
 
 def seat_position(seat: int) -> str:
@@ -398,12 +399,20 @@ def _connected(blocked: set[int], a: int, b: int) -> bool:
     return False
 
 
-def parse_extra_blocked(text: str, players: int, variant: str) -> tuple[int, ...]:
-    """The extra blocked squares of the ``blocked`` option, validated; raises ``BadOptions``."""
+def parse_extra_blocked(text: str, players: int | None = None, variant: str = "standard") -> tuple[int, ...]:
+    """The extra blocked squares of the ``blocked`` option, validated; raises ``BadOptions``.
+
+    Every start and home square of every edge is refused, seated or not, and the choice must keep
+    every start square connected to every home square (docs/rules/combat.md, "The board").
+    There is no fixed maximum.  ``players``, when given, is checked first (2-4).
+    """
+    if players is not None and not 2 <= players <= len(POSITIONS):
+        raise BadOptions(f"Martian Combat is for 2 to {len(POSITIONS)} players.")
+    if variant not in VARIANTS:
+        raise BadOptions(f"variant must be one of {', '.join(VARIANTS)}.")
     names = [n for n in re.split(r"[\s,;]+", text.strip().lower()) if n]
     chosen: list[int] = []
     base = set(blocked_squares(variant, ()))
-    protected = {sq for seat in range(players) for sq in start_squares(seat) + home_squares(seat)}
     for name in names:
         try:
             index = square(name)
@@ -411,17 +420,18 @@ def parse_extra_blocked(text: str, players: int, variant: str) -> tuple[int, ...
             raise BadOptions(f"{name!r} is not a square: use a1 to f6, e.g. 'b2 e5'.") from None
         if index in base or index in chosen:
             raise BadOptions(f"{name} is already blocked.")
-        if index in protected:
+        if index in PROTECTED_SQUARES:
             raise BadOptions(f"{name} is a start or home square and cannot be blocked.")
         chosen.append(index)
-    if len(chosen) > MAX_EXTRA_BLOCKED:
-        raise BadOptions(f"At most {MAX_EXTRA_BLOCKED} extra squares may be blocked.")
     blocked = base | set(chosen)
-    for seat in range(players):
-        for start in start_squares(seat):
-            for home in home_squares(seat):
+    for position in POSITIONS:
+        for start in START_SQUARES[position]:
+            for home in START_SQUARES[OPPOSITE[position]]:
                 if not _connected(blocked, start, home):
-                    raise BadOptions(f"Those blocked squares cut {square_name(start)} off from {square_name(home)}.")
+                    raise BadOptions(
+                        f"Those blocked squares cut {square_name(start)} off from {square_name(home)}: "
+                        "every start square must still reach every home square."
+                    )
     return tuple(sorted(chosen))
 
 
@@ -495,7 +505,7 @@ class CombatRules:
             "standard",
             choices=VARIANTS,
         ),
-        OptionSpec("blocked", f"up to {MAX_EXTRA_BLOCKED} extra blocked squares, e.g. 'b2 e5'", ""),
+        OptionSpec("blocked", "extra blocked squares, e.g. 'b2 e5' (never a start or home square)", ""),
         OptionSpec("turn_limit", "turns in all before the game is a draw", 300, minimum=10, maximum=2000),
     )
 
@@ -611,7 +621,13 @@ class CombatRules:
         return _resign(s, seat, None)
 
     def timeout_move(self, s: CombatState) -> Move | None:
-        """Declining is always safe: no move, no attack, no counter, no action, end of Aim."""
+        """The safe choice: no move, no attack, no action, end of Aim; but always the counter.
+
+        A counter is only ever offered to a defender who lost the opening roll, so calling it can
+        only help them (docs/rules/combat.md, "Leaving a game").
+        """
+        if s.phase == COUNTER:
+            return Counter()
         if s.phase in PASS_WORDS:
             return Pass()
         return None

@@ -47,6 +47,9 @@ FINISHES = ("", FINISH_TREE, FINISH_PASSES, FINISH_LIMIT, FINISH_RESIGNED)
 
 TRACE_KINDS = ("roll", "move", "pass")
 
+ROUND_LIMIT = 40  # rounds before a game of several players is drawn (docs/rules/hedgehog.md)
+SOLITAIRE_TURN_LIMIT = 200  # turns before a solitaire attempt fails
+
 
 class Piece(NamedTuple):
     """One pyramid: the seat index of its colour and its pips (1 small, 2 medium, 3 large)."""
@@ -139,6 +142,13 @@ class HedgehogState:
     the movement points still to spend; ``moved`` tells whether the current turn has moved a piece.
     ``passed`` lists the seats that have passed since a piece last moved; ``turns`` counts finished
     turns (the winning turn included).  ``out`` lists seats that left, in order.
+
+    The limit (docs/rules/hedgehog.md, "Winning and the end of the game"): with several players it
+    counts rounds, ``round_limit``, and ``seat_turns[seat]`` counts the turns each seat has had; the
+    game stops once every seat still playing has had ``round_limit`` turns.  ``turn_limit`` is then
+    ``round_limit`` times the players, the most turns the game can last.  In solitaire
+    ``turn_limit`` is the solitaire limit and ``round_limit`` is 0.  A game stored before rounds
+    were counted also has ``round_limit`` 0 and keeps its limit of ``turn_limit`` turns in all.
     """
 
     players: int
@@ -155,6 +165,8 @@ class HedgehogState:
     winner: int | None
     finish: str
     last: Trace | None = None
+    round_limit: int = 0
+    seat_turns: tuple[int, ...] = ()
 
     @property
     def over(self) -> bool:
@@ -362,17 +374,41 @@ def next_seat(s: HedgehogState, seat: int) -> int:
     return seat
 
 
+def limit_reached(s: HedgehogState) -> bool:
+    """True when the turn or round limit has been played out (docs/rules/hedgehog.md, "Winning")."""
+    if s.round_limit:
+        return all(s.seat_turns[seat] >= s.round_limit for seat in s.active)
+    return s.turns >= s.turn_limit
+
+
+def rounds_played(s: HedgehogState) -> int:
+    """Complete rounds so far: the fewest turns any seat still playing has had (the turns, in solitaire)."""
+    if s.players == 1 or not s.seat_turns:
+        return s.turns
+    return min(s.seat_turns[seat] for seat in s.active) if s.active else 0
+
+
 def end_turn(s: HedgehogState, trace: Trace, forced: bool) -> HedgehogState:
     """Close the current turn: count a pass when no piece moved, then the draw and limit tests, then hand on."""
     passed = () if s.moved else s.passed if s.current in s.passed else (*s.passed, s.current)
     turns = s.turns + 1
+    seat_turns = _counted(s.seat_turns, s.current)
     trace = frozen_replace(trace, turn_over=True, forced=forced)
-    done = frozen_replace(s, passed=passed, turns=turns, roll=None, points=0, moved=False, last=trace)
+    done = frozen_replace(
+        s, passed=passed, turns=turns, seat_turns=seat_turns, roll=None, points=0, moved=False, last=trace
+    )
     if everyone_passed(done):
         return frozen_replace(done, finish=FINISH_PASSES)
-    if turns >= s.turn_limit:
+    if limit_reached(done):
         return frozen_replace(done, finish=FINISH_LIMIT)
     return frozen_replace(done, current=next_seat(s, s.current))
+
+
+def _counted(seat_turns: tuple[int, ...], seat: int) -> tuple[int, ...]:
+    """``seat_turns`` with one more turn for ``seat`` (a stored game without the counts keeps none)."""
+    if not seat_turns:
+        return seat_turns
+    return (*seat_turns[:seat], seat_turns[seat] + 1, *seat_turns[seat + 1 :])
 
 
 def apply_step(s: HedgehogState, m: Step) -> HedgehogState:
@@ -400,7 +436,15 @@ def apply_step(s: HedgehogState, m: Step) -> HedgehogState:
     if standing:
         for seat in (s.current, *(x for x in after.active if x != s.current)):
             if seat in standing:
-                return frozen_replace(after, winner=seat, finish=FINISH_TREE, turns=s.turns + 1, roll=None, points=0)
+                return frozen_replace(
+                    after,
+                    winner=seat,
+                    finish=FINISH_TREE,
+                    turns=s.turns + 1,
+                    seat_turns=_counted(s.seat_turns, s.current),
+                    roll=None,
+                    points=0,
+                )
     if not legal_steps(after):
         return end_turn(after, trace, forced=True)
     return after
@@ -607,6 +651,8 @@ def state_to_json(s: HedgehogState) -> dict[str, Any]:
         "winner": s.winner,
         "finish": s.finish,
         "last": trace_to_json(s.last),
+        "round_limit": s.round_limit,
+        "seat_turns": list(s.seat_turns),
     }
 
 
@@ -660,7 +706,18 @@ def state_from_json(d: Any) -> HedgehogState:
         winner=_opt_int(d, "winner", 0, players - 1),
         finish=finish,
         last=trace_from_json(d.get("last"), players) if "last" in d else _missing("last"),
+        # Games stored before rounds were counted have neither: they keep their total-turn limit.
+        round_limit=_int(d, "round_limit", 0, 100_000) if "round_limit" in d else 0,
+        seat_turns=_turn_counts(d, players),
     )
+    if state.round_limit and (players == 1 or state.turn_limit != state.round_limit * players):
+        raise BadState("The round limit does not match the turn limit.")
+    if state.seat_turns and (
+        sum(state.seat_turns) != state.turns or max(state.seat_turns) > max(state.round_limit, state.turn_limit)
+    ):
+        raise BadState("The turns counted per seat do not add up.")
+    if state.round_limit and not state.seat_turns:
+        raise BadState("A game with a round limit must count each seat's turns.")
     if (state.winner is not None) != (finish in (FINISH_TREE,) or (finish == FINISH_RESIGNED and players > 1)):
         raise BadState("The winner does not match how the game ended.")
     if state.turns > state.turn_limit:
@@ -668,6 +725,15 @@ def state_from_json(d: Any) -> HedgehogState:
     if not state.over and state.current in state.out:
         raise BadState("The seat to move has left the game.")
     return state
+
+
+def _turn_counts(d: Mapping[str, Any], players: int) -> tuple[int, ...]:
+    value = d.get("seat_turns", [])
+    if not isinstance(value, list) or (value and len(value) != players):
+        raise BadState("seat_turns must give one count per seat.")
+    if any(not isinstance(x, int) or isinstance(x, bool) or not 0 <= x <= 100_000 for x in value):
+        raise BadState("seat_turns must be counts of turns.")
+    return tuple(value)
 
 
 def _seats(d: Mapping[str, Any], key: str, players: int) -> tuple[int, ...]:
@@ -699,9 +765,16 @@ class HedgehogRules:
     options = (
         OptionSpec("xeno", "Add the Xeno set's colours (orange, purple, cyan, white, clear) for 6-10 players.", False),
         OptionSpec(
+            "round_limit",
+            "Rounds before the game is drawn: it stops once every player has had this many turns.",
+            ROUND_LIMIT,
+            minimum=1,
+            maximum=2_000,
+        ),
+        OptionSpec(
             "turn_limit",
-            "Turns in all before the game is drawn (in solitaire: failed).",
-            200,
+            "Solitaire only: turns before the attempt fails.",
+            SOLITAIRE_TURN_LIMIT,
             minimum=1,
             maximum=10_000,
         ),
@@ -714,10 +787,12 @@ class HedgehogRules:
             raise BadOptions(f"Der Marsigelwettkampf is for 1 to {MAX_PLAYERS} players.")
         if players > RAINBOW_COLOURS and not opts["xeno"]:
             raise BadOptions("More than 5 players need the xeno option (the Xeno set adds five colours).")
+        solitaire = players == 1
+        rounds = 0 if solitaire else opts["round_limit"]
         return HedgehogState(
             players=players,
             xeno=opts["xeno"],
-            turn_limit=opts["turn_limit"],
+            turn_limit=opts["turn_limit"] if solitaire else rounds * players,
             spaces=initial_ring(players),
             current=rng.randrange(players),
             roll=None,
@@ -728,6 +803,8 @@ class HedgehogRules:
             out=(),
             winner=None,
             finish="",
+            round_limit=rounds,
+            seat_turns=(0,) * players,
         )
 
     def to_move(self, s: HedgehogState) -> int | None:
@@ -780,6 +857,8 @@ class HedgehogRules:
             left = frozen_replace(left, current=next_seat(left, seat), roll=None, points=0, moved=False, passed=passed)
         if everyone_passed(left):
             return frozen_replace(left, finish=FINISH_PASSES, roll=None, points=0)
+        if s.round_limit and limit_reached(left):  # the leaver was the only one short of the last round
+            return frozen_replace(left, finish=FINISH_LIMIT, roll=None, points=0)
         return left
 
     def timeout_move(self, s: HedgehogState) -> Move | None:
@@ -810,11 +889,14 @@ class HedgehogRules:
                 default_resign_ranks(s.out, s.players, [s.winner]),
                 f"{colour_name(s.winner)} wins: every other player left.",
             )
-        reason = (
-            "Drawn: every player passed in one full round."
-            if s.finish == FINISH_PASSES
-            else f"Drawn: the turn limit of {s.turn_limit} turns was reached."
-        )
+        if s.finish == FINISH_PASSES:
+            reason = "Drawn: every player passed in one full round."
+        elif s.round_limit:
+            reason = (
+                f"Drawn: the limit of {s.round_limit} rounds was reached (every player has had {s.round_limit} turns)."
+            )
+        else:
+            reason = f"Drawn: the turn limit of {s.turn_limit} turns was reached."
         return Outcome(default_resign_ranks(s.out, s.players, s.active), reason)
 
     def parse_move(self, s: HedgehogState, text: str) -> Move:
@@ -857,7 +939,10 @@ class HedgehogRules:
         if result is not None:
             return f"Game over. {result.reason}"
         who = colour_name(s.current)
-        turn = f"turn {s.turns + 1} of {s.turn_limit}"
+        if s.round_limit:
+            turn = f"round {rounds_played(s) + 1} of {s.round_limit}"
+        else:
+            turn = f"turn {s.turns + 1} of {s.turn_limit}"
         if s.roll is None:
             return f"{who} to roll ({turn})."
         return f"{who} to move: rolled {s.roll}, {s.points} point{'s' if s.points != 1 else ''} left ({turn})."

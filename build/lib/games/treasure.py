@@ -163,7 +163,12 @@ class TreasureState:
     ``coins[seat][value]`` is the square of that seat's coin, or None once it is captured (or
     its owner left).  ``dice`` is the latest roll (number, type): waiting to be moved in the
     ``move`` phase, shown for the record otherwise.  ``quiet`` counts turns since the last
-    capture (stall limit).  The ``last_*`` fields only describe the previous action for pictures.
+    capture, for the record.  The stall limit counts rounds (docs/rules/treasure.md, "Stall
+    limit"): ``quiet_rounds`` is the number of whole rounds without a capture and ``quiet_seen``
+    the seats that have had their turn in the round under way.  ``pending[seat]`` is a seat's
+    secret arrangement while others are still arranging: ``coins`` keep the standard order until
+    every seat has arranged, then every pending row is set out at once (``revealed_rows``).
+    The ``last_*`` fields only describe the previous action for pictures.
     """
 
     players: int
@@ -187,6 +192,9 @@ class TreasureState:
     last_lost: bool = False
     last_pyramid: tuple[str, int] | None = None
     last_coin: tuple[int, int] | None = None
+    quiet_rounds: int = 0
+    quiet_seen: tuple[int, ...] = ()
+    pending: tuple[tuple[int, ...] | None, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -417,25 +425,66 @@ def _finish(s: TreasureState, reason: str) -> TreasureState:
     return _replace(s, phase="over", ranks=_score_ranks(s), reason=reason)
 
 
+def _count_round(s: TreasureState) -> TreasureState:
+    """Close the quiet round once every seat still playing has had its turn in it."""
+    if s.quiet_seen and set(active_seats(s)) <= set(s.quiet_seen):
+        return _replace(s, quiet_rounds=s.quiet_rounds + 1, quiet_seen=())
+    return s
+
+
+def _stalled(s: TreasureState) -> bool:
+    """True once ``stall_limit`` whole rounds have passed without a capture."""
+    return s.quiet_rounds >= s.stall_limit
+
+
 def _end_turn(s: TreasureState, captured: bool) -> TreasureState:
     """Count the turn for the stall limit, end the game if due, else pass the dice on."""
-    quiet = 0 if captured else s.quiet + 1
-    s = _replace(s, quiet=quiet)
+    if captured:
+        s = _replace(s, quiet=0, quiet_rounds=0, quiet_seen=())
+    else:
+        s = _count_round(_replace(s, quiet=s.quiet + 1, quiet_seen=(*s.quiet_seen, s.turn)))
     if not s.pyramids:
         return _finish(s, "The last pyramid was taken.")
-    if quiet >= s.stall_limit * len(active_seats(s)):
+    if _stalled(s):
         return _finish(s, f"No capture in {s.stall_limit} rounds.")
     return _replace(s, phase="roll", turn=_next_active(s, s.turn))
 
 
 def _after_arrange(s: TreasureState) -> TreasureState:
-    """The next seat that still has to arrange, or the first roll once everyone has."""
+    """The next seat that still has to arrange, or, once everyone has, every row set out and the first roll."""
     for k in range(1, s.players + 1):
         seat = (s.turn + k) % s.players
         if seat not in s.out and not s.arranged[seat]:
             return _replace(s, turn=seat)
     first = s.first if s.first not in s.out else _next_active(s, s.first)
-    return _replace(s, phase="roll", turn=first)
+    return _replace(_reveal(s), phase="roll", turn=first)
+
+
+def _reveal(s: TreasureState) -> TreasureState:
+    """Set out every secret arrangement at once (docs/rules/treasure.md, "Setting out the coins")."""
+    if not s.pending:
+        return s
+    home = geometry(s.players).home
+    coins = tuple(
+        _placed(home[seat], order) if order is not None and seat not in s.out else row
+        for seat, (row, order) in enumerate(zip(s.coins, s.pending, strict=True))
+    )
+    return _replace(s, coins=coins, pending=())
+
+
+def arrangements_hidden(s: TreasureState) -> bool:
+    """True while coins are being arranged: no row is shown, nor any arrangement named."""
+    return s.phase == "arrange"
+
+
+def revealed_rows(s: TreasureState) -> tuple[bool, ...]:
+    """Per seat: may the values of its coins be shown?  Not one row until every seat has arranged.
+
+    While arranging, ``coins`` hold the standard order as a stand-in; a picture should show those
+    coins face down (or not at all) and may say which seats have arranged (``arranged``).
+    """
+    shown = not arrangements_hidden(s)
+    return (shown,) * s.players
 
 
 # ---------------------------------------------------------------------------------------------
@@ -577,12 +626,12 @@ class TreasureRules:
         if tuple(sorted(m.order)) != DEFAULT_ORDER:
             raise IllegalMove("An arrangement names each of the six coins once.")
         seat = s.turn
-        coins = list(s.coins)
-        coins[seat] = _placed(geometry(s.players).home[seat], m.order)
+        pending = list(s.pending or (None,) * s.players)
+        pending[seat] = tuple(m.order)
         arranged = tuple(done or i == seat for i, done in enumerate(s.arranged))
         s = _replace(
             s,
-            coins=tuple(coins),
+            pending=tuple(pending),
             arranged=arranged,
             last_seat=seat,
             last_from=None,
@@ -645,7 +694,10 @@ class TreasureRules:
             if s.phase == "arrange":
                 return _after_arrange(s)
             s = _replace(s, phase="roll", turn=_next_active(s, seat))
-        if s.quiet >= s.stall_limit * len(left):
+        # The leaver no longer holds the round open, but the rounds already run stay as they were:
+        # a resignation never shortens the window (docs/rules/treasure.md, "Stall limit").
+        s = _count_round(_replace(s, quiet_seen=tuple(x for x in s.quiet_seen if x != seat)))
+        if _stalled(s):
             return _finish(s, f"No capture in {s.stall_limit} rounds.")
         return s
 
@@ -756,10 +808,7 @@ class TreasureRules:
                 return f"{dice}: their {NUMBER_WORDS[m.number]} has no {KINDS[m.kind]} move, so the turn is lost."
             return f"{dice}: {coin_name(m.number)} on {square_name(here)} moves like a {KINDS[m.kind]}."
         if isinstance(m, Arrange):
-            geo = geometry(s.players)
-            row = geo.home[s.turn]
-            shown = ", ".join(f"{NUMBER_WORDS[v]} {square_name(sq)}" for v, sq in zip(m.order, row, strict=True))
-            return f"{who} sets out their coins: {shown}."
+            return self._describe_arrange(s, m)
         if isinstance(m, Forfeit):
             return f"{who} ran out of time, so the turn is lost."
         number, kind = s.dice if s.dice else (m.value, QUEEN)
@@ -780,6 +829,19 @@ class TreasureRules:
         shown = ", ".join(f"{seat_label(s, seat)} {points[seat]}" for seat in range(s.players))
         return f"{text}. Scores: {shown}."
 
+    def _describe_arrange(self, s: TreasureState, m: Arrange) -> str:
+        """Who has arranged, never how, until the last arrangement reveals every row at once."""
+        who = seat_label(s, s.turn)
+        after = self.apply(s, m)
+        if arrangements_hidden(after):
+            return f"{who} has set out their coins face down; every row is shown once everyone has arranged."
+        home = geometry(s.players).home
+        rows = []
+        for seat in active_seats(after):
+            by_square = {sq: value for value, sq in enumerate(after.coins[seat]) if sq is not None}
+            rows.append(f"{seat_label(s, seat)} " + " ".join(NUMBER_WORDS[by_square[sq]] for sq in home[seat]))
+        return f"{who} has set out their coins. Everyone has arranged; the rows are revealed: {'; '.join(rows)}."
+
     def seat_name(self, s: TreasureState, seat: int) -> str:
         """Red (South, Suns), Green (West, Crowns), Black (North, Moons) or Blue (East, Arms)."""
         return seat_label(s, seat)
@@ -792,13 +854,15 @@ class TreasureRules:
             return f"Game over: {s.reason} Scores: {shown}."
         who = seat_label(s, s.turn)
         if s.phase == "arrange":
-            doing = "to set out their coins (arrange)"
+            done = sum(1 for seat in active_seats(s) if s.arranged[seat])
+            doing = f"to set out their coins face down (arrange; {done} of {len(active_seats(s))} done)"
         elif s.phase == "roll":
             doing = "to roll"
         else:
             number, kind = s.dice or (0, 0)
             doing = f"to move {coin_name(number)} like a {KINDS[kind]}"
-        return f"{who} {doing} · {len(s.pyramids)} pyramids left · Scores: {shown}."
+        stall = f" · {s.quiet_rounds} of {s.stall_limit} quiet rounds" if s.quiet_rounds else ""
+        return f"{who} {doing} · {len(s.pyramids)} pyramids left{stall} · Scores: {shown}."
 
     # -- storage --------------------------------------------------------------------------------
 
@@ -822,6 +886,9 @@ class TreasureRules:
             "prisoners": [[[o, v] for o, v in pile] for pile in s.prisoners],
             "dice": None if s.dice is None else list(s.dice),
             "quiet": s.quiet,
+            "quiet_rounds": s.quiet_rounds,
+            "quiet_seen": list(s.quiet_seen),
+            "pending": [None if order is None else list(order) for order in s.pending],
             "out": list(s.out),
             "ranks": None if s.ranks is None else list(s.ranks),
             "reason": s.reason,
@@ -983,6 +1050,28 @@ def _decode(d: dict[str, Any]) -> TreasureState:
     if last["coin"] is not None:
         pair = _list(last["coin"], "last coin", 2)
         last_coin = (_int(pair[0], 0, players - 1, "last coin"), _int(pair[1], 0, 5, "last coin"))
+    active = [seat for seat in range(players) if seat not in out]
+    if "quiet_rounds" in d:
+        quiet_rounds = _int(d["quiet_rounds"], 0, 500, "quiet rounds")
+        quiet_seen = tuple(_int(x, 0, players - 1, "quiet seats") for x in _list(d["quiet_seen"], "quiet seats"))
+    else:  # stored before rounds were counted: the quiet turns as whole rounds, the rest as the round under way
+        quiet_rounds, partial = divmod(quiet, len(active))
+        quiet_rounds = min(quiet_rounds, stall)
+        at = active.index(turn) if turn in active else 0
+        before = list(reversed(active[at:] + active[:at]))  # the seats that played last, latest first
+        quiet_seen = tuple(before[:partial]) if phase != "over" else ()
+    _need(len(set(quiet_seen)) == len(quiet_seen) and not set(quiet_seen) & set(out), "quiet seats")
+    _need(phase == "over" or quiet_rounds < stall, "quiet rounds")
+    _need(phase == "over" or not quiet_seen or not set(active) <= set(quiet_seen), "quiet seats")
+    pending: tuple[tuple[int, ...] | None, ...] = ()
+    if d.get("pending"):
+        pending = tuple(
+            None if order is None else tuple(_int(v, 0, 5, "arrangement") for v in _list(order, "arrangement", 6))
+            for order in _list(d["pending"], "arrangements", players)
+        )
+        _need(phase == "arrange", "arrangements kept after the coins were set out")
+        _need(all(order is None or tuple(sorted(order)) == DEFAULT_ORDER for order in pending), "arrangement values")
+        _need(all((order is not None) <= arranged[seat] for seat, order in enumerate(pending)), "arrangements")
     # consistency: one piece per square, the phase matches the dice
     placed = [sq for row in coins for sq in row if sq is not None] + [p[0] for p in pyramids_t]
     _need(len(placed) == len(set(placed)), "two pieces on one square")
@@ -1010,6 +1099,9 @@ def _decode(d: dict[str, Any]) -> TreasureState:
         last_lost=last["lost"],
         last_pyramid=last_pyramid,
         last_coin=last_coin,
+        quiet_rounds=quiet_rounds,
+        quiet_seen=quiet_seen,
+        pending=pending,
     )
 
 

@@ -1,9 +1,12 @@
 """The Martian Assassination Game board as a PNG: board, safehouse, bases, pieces, last path, die, players.
 
-Layout (10x10: 62 px squares; 12x12: 52 px): a header naming the player to move, the board with
-rank numbers on the left and file letters below, and a side panel with the die, what just happened
-and one row per player (role, base markers, captures).  The static board (tiles, coordinates,
-safehouse, base coins) is drawn once per size and copied; labels use the shared cached text.
+Phone first: a narrow portrait (``WIDTH`` pixels; no text under 12 px when Discord shows it 400 px
+wide).  A header naming the player to move, the board (10x10: 51 px squares; 12x12: 43 px) with rank
+numbers on the left and file letters below, then a panel with the die (the null drawn as a slashed
+circle), what just happened and one row per player (role, base markers, captures, place).  The last
+path is a black and white line ending in a black and white frame; squares the mover may reach carry
+a mint dot.  The static board (tiles, coordinates, safehouse, base coins) is drawn once per size
+and copied; labels use the shared cached text.
 """
 
 from __future__ import annotations
@@ -15,18 +18,23 @@ from typing import Any
 from PIL import Image, ImageDraw
 
 from games.assassin import COLOUR_WORDS, RULES, SAFE, SEAT_COLOURS, State, board, die_word
+from renderers import layout as geometry_record
 from renderers.pyramids import (
     COLOURS,
     GRID_LINE,
     HIGHLIGHT,
+    LAST_INNER,
+    LAST_OUTER,
     MARK,
     PANEL,
     RGB,
     TEXT,
     TEXT_SHADOW,
     display_name,
+    fit_text,
     fixed_palette,
     font,
+    last_move_frame,
     new_canvas,
     outline_for,
     paste_die,
@@ -35,10 +43,12 @@ from renderers.pyramids import (
     text,
 )
 
-WIDTH = 960
-HEADER = 60
-LEFT = 34
-BOARD_PX = {10: 620, 12: 624}
+WIDTH = 560
+MIN_PX = -(-geometry_record.MIN_PHONE_TEXT * WIDTH // geometry_record.PHONE_WIDTH)  # 17: 12 px on a phone
+HEADER = 70
+LEFT = 32
+BOARD_PX = {10: 510, 12: 516}
+ROW = 50  # one player's row in the panel
 TILE: RGB = (0x9D, 0xA4, 0xAF)
 TILE_EDGE: RGB = (0x3C, 0x41, 0x49)
 SQUARE_LINE: RGB = (0x84, 0x8B, 0x96)
@@ -52,7 +62,12 @@ def _cell(size: int) -> int:
 
 
 def _height(size: int) -> int:
-    return HEADER + BOARD_PX[size] + 40
+    """Height of the board part: header, board and file letters."""
+    return HEADER + BOARD_PX[size] + 36
+
+
+def _panel_height(s: State) -> int:
+    return 10 + 66 + 28 + 30 + s.players * ROW + 8 + 2 * 24 + 10
 
 
 def square_centre(size: int, square: int) -> tuple[float, float]:
@@ -90,8 +105,14 @@ def _fit(message: str, limit: int) -> str:
 
 
 @lru_cache(maxsize=2)
-def _background(size: int) -> Image.Image:
-    """Tiles, coordinates, safehouse and base coins for one board size."""
+def _background(size: int) -> tuple[Image.Image, tuple[geometry_record.TextBox, ...]]:
+    """Tiles, coordinates, safehouse and base coins for one board size, and the texts drawn on them."""
+    with geometry_record.recording() as drawn:
+        image = _draw_background(size)
+    return image, tuple(drawn.texts)
+
+
+def _draw_background(size: int) -> Image.Image:
     image, draw = new_canvas(WIDTH, _height(size))
     geometry = board(size)
     cell = _cell(size)
@@ -112,18 +133,22 @@ def _background(size: int) -> Image.Image:
     draw.rounded_rectangle(
         [sx0 + 2, sy0 + 2, sx0 + 2 * cell - 2, sy0 + 2 * cell - 2], radius=8, fill=SAFEHOUSE, outline=DIM, width=2
     )
-    text(image, (sx0 + cell, sy0 + 13), "SAFEHOUSE", size=12, fill=DIM, anchor="mm", shadow=False)
+    text(image, (sx0 + cell, sy0 + 14), "SAFE", size=MIN_PX, fill=DIM, anchor="mm", shadow=False)
+    text(image, (sx0 + cell, sy0 + 2 * cell - 14), "HOUSE", size=MIN_PX, fill=DIM, anchor="mm", shadow=False)
+    coin_px = max(MIN_PX, int(cell * 0.36))
     for base in geometry.bases:
         cx, cy = square_centre(size, base)
         r = cell * 0.3
         draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=COIN, outline=TEXT_SHADOW, width=2)
-        draw.text((cx, cy + 1), "A", font=font(int(cell * 0.36)), fill=TEXT_SHADOW, anchor="mm")
+        draw.text((cx, cy + 1), "A", font=font(coin_px), fill=TEXT_SHADOW, anchor="mm")
+        geometry_record.note_text(
+            "A", coin_px, (cx - coin_px / 2, cy - coin_px / 2, cx + coin_px / 2, cy + coin_px / 2)
+        )
     for k in range(size):
         x = left + (k + 0.5) * cell
-        text(image, (x, top + px + 18), "abcdefghijkl"[k], size=18, anchor="mm")
+        text(image, (x, top + px + 18), "abcdefghijkl"[k], size=MIN_PX + 1, anchor="mm")
         y = top + (size - k - 0.5) * cell
-        text(image, (left - 17, y), str(k + 1), size=16, anchor="mm")
-    draw.rectangle([WIDTH - 270, top - 3, WIDTH - 10, top + px + 3], fill=PANEL)
+        text(image, (left - 16, y), str(k + 1), size=MIN_PX, anchor="mm")
     return image
 
 
@@ -175,20 +200,20 @@ def _draw_path(draw: ImageDraw.ImageDraw, s: State) -> None:
     if len(path) < 2:
         return
     points = [square_centre(s.size, square) for square in path]
-    draw.line(points, fill=TEXT_SHADOW, width=9, joint="curve")
-    draw.line(points, fill=HIGHLIGHT, width=5, joint="curve")
+    draw.line(points, fill=LAST_OUTER, width=9, joint="curve")
+    draw.line(points, fill=LAST_INNER, width=5, joint="curve")
     sx, sy = points[0]
-    draw.ellipse([sx - 9, sy - 9, sx + 9, sy + 9], outline=HIGHLIGHT, width=3, fill=TEXT_SHADOW)
+    draw.ellipse([sx - 9, sy - 9, sx + 9, sy + 9], outline=LAST_INNER, width=3, fill=LAST_OUTER)
     for x, y in points[1:-1]:
-        draw.ellipse([x - 4, y - 4, x + 4, y + 4], fill=HIGHLIGHT)
+        draw.ellipse([x - 4, y - 4, x + 4, y + 4], fill=LAST_OUTER)
     x0, y0, x1, y1 = _box(s.size, path[-1])
-    draw.rectangle([x0 + 1, y0 + 1, x1 - 1, y1 - 1], outline=HIGHLIGHT, width=4)
+    last_move_frame(draw, (x0 + 1, y0 + 1, x1 - 1, y1 - 1), 5)
 
 
 def _draw_targets(draw: ImageDraw.ImageDraw, s: State) -> None:
     for square in s.reachable:
         cx, cy = square_centre(s.size, square)
-        draw.ellipse([cx - 8, cy - 8, cx + 8, cy + 8], fill=TEXT, outline=TEXT_SHADOW, width=3)
+        draw.ellipse([cx - 9, cy - 9, cx + 9, cy + 9], fill=HIGHLIGHT, outline=TEXT_SHADOW, width=3)
 
 
 # ------------------------------------------------------------------ header and panel
@@ -245,39 +270,54 @@ def _event(s: State, names: Sequence[str] | None) -> tuple[str, RGB] | None:
 
 
 def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, s: State, names: Sequence[str] | None) -> None:
-    x0 = WIDTH - 262
-    y = HEADER + 6
+    top = _height(s.size)
+    draw.rounded_rectangle([8, top, WIDTH - 9, top + _panel_height(s) - 6], radius=10, fill=PANEL)
+    x0 = 20
+    y = top + 10
     if s.last.roll is not None and s.phase != "roll":
-        face = {0: "", 1: "A"}.get(s.last.roll, str(s.last.roll))
+        face = {0: "null", 1: "A"}.get(s.last.roll, str(s.last.roll))
         paste_die(image, (x0, y), 52, face)
-        text(image, (x0 + 68, y + 14), f"rolled {die_word(s.last.roll)}", size=18, anchor="lm")
-        text(image, (x0 + 68, y + 38), _short_name(s.last.seat or 0, names), size=16, fill=DIM, anchor="lm")
+        who = _short_name(s.last.seat or 0, names)
+        text(image, (x0 + 68, y + 14), f"{who} rolled {die_word(s.last.roll)}", size=MIN_PX + 2, anchor="lm")
     else:
         draw.rounded_rectangle([x0, y, x0 + 52, y + 52], radius=9, outline=DIM, width=2)
         text(image, (x0 + 26, y + 26), "?", size=24, fill=DIM, anchor="mm")
-        text(image, (x0 + 68, y + 26), "die not rolled yet", size=16, fill=DIM, anchor="lm")
-    y += 70
-    event = _event(s, names)
-    if event:
-        text(image, (x0 + 4, y), _fit(event[0], 30), size=17, fill=event[1], anchor="lm")
-    y += 22
-    draw.line([(x0, y), (WIDTH - 18, y)], fill=GRID_LINE, width=2)
-    y += 12
-    text(image, (x0 + 34, y), "players", size=12, fill=DIM, anchor="lm", shadow=False)
-    for k, base in enumerate(s.board.bases):
-        text(image, (WIDTH - 90 + k * 18, y), s.board.name(base), size=11, fill=DIM, anchor="mm", shadow=False)
-    y += 8
-    row = 46 if s.players <= 7 else 40
-    outcome = RULES.outcome(s)
-    for seat in range(s.players):
-        _draw_row(image, draw, s, seat, names, x0, y, row, outcome.ranks[seat] if outcome else None)
-        y += row
-    draw.line([(x0, y + 2), (WIDTH - 18, y + 2)], fill=GRID_LINE, width=2)
+        text(image, (x0 + 68, y + 14), "die not rolled yet", size=MIN_PX + 1, fill=DIM, anchor="lm")
     info = f"victim turn {min(s.victim_turns + (s.phase != 'over'), s.limit or 10**9)}"
     info += f" of {s.limit}" if s.limit else ""
-    text(image, (x0 + 4, y + 18), info, size=15, fill=DIM, anchor="lm")
+    text(image, (x0 + 68, y + 40), info, size=MIN_PX, fill=DIM, anchor="lm")
+    y += 66
+    event = _event(s, names)
+    if event:
+        text(
+            image,
+            (x0, y + 4),
+            fit_text(event[0], MIN_PX + 1, WIDTH - 2 * x0),
+            size=MIN_PX + 1,
+            fill=event[1],
+            anchor="lm",
+        )
+    y += 28
+    draw.line([(x0, y), (WIDTH - 20, y)], fill=GRID_LINE, width=2)
+    y += 16
+    text(image, (x0 + 34, y), "players", size=MIN_PX, fill=DIM, anchor="lm", shadow=False)
+    text(image, (BASES_X - 8, y), "bases", size=MIN_PX, fill=DIM, anchor="rm", shadow=False)
+    for k, base in enumerate(s.board.bases):
+        text(image, (BASES_X + 16 + k * BASE_STEP, y), s.board.name(base), size=MIN_PX, fill=DIM, anchor="mm")
+    y += 14
+    outcome = RULES.outcome(s)
+    for seat in range(s.players):
+        _draw_row(image, draw, s, seat, names, x0, y, ROW, outcome.ranks[seat] if outcome else None)
+        y += ROW
+    draw.line([(x0, y + 2), (WIDTH - 20, y + 2)], fill=GRID_LINE, width=2)
     if s.short_game:
-        text(image, (x0 + 4, y + 38), "short game: markers are kept", size=15, fill=DIM, anchor="lm")
+        text(image, (x0 + 4, y + 18), "short game: markers are kept", size=MIN_PX, fill=DIM, anchor="lm")
+    text(image, (x0 + 4, y + 42 if s.short_game else y + 18), KEY, size=MIN_PX, fill=DIM, anchor="lm")
+
+
+KEY = "pink crosshair: the victim · filled box: base marked"
+BASES_X = WIDTH - 4 * 40 - 14  # the base-marker columns of the player rows
+BASE_STEP = 40
 
 
 def _ordinal(n: int) -> str:
@@ -300,30 +340,31 @@ def _draw_row(
     mid = y + row / 2
     if not gone and seat == s.turn and s.phase != "over":
         draw.rounded_rectangle([x0 - 6, y + 1, WIDTH - 16, y + row - 2], radius=6, outline=HIGHLIGHT, width=3)
-    paste_pyramid(image, x0 + 12, y + row - 7, 3, colour, 17)
-    label = _fit(display_name(names, seat), 18) or COLOUR_WORDS[colour]
-    text(image, (x0 + 34, mid - row * 0.2), label, size=17, fill=DIM if gone else TEXT, anchor="lm")
+    paste_pyramid(image, x0 + 12, y + row - 7, 3, colour, 20)
+    label = _player(s, seat, names)
+    label = fit_text(label, MIN_PX + 1, BASES_X - x0 - 150)
+    text(image, (x0 + 34, mid - row * 0.22), label, size=MIN_PX + 1, fill=DIM if gone else TEXT, anchor="lm")
     if gone:
         role, tint = "left the game", DIM
     elif seat == s.victim:
         role, tint = "VICTIM", MARK
     else:
         role, tint = "assassin", DIM
-    text(image, (x0 + 34, mid + row * 0.2), role, size=13, fill=tint, anchor="lm")
+    text(image, (x0 + 34, mid + row * 0.24), role, size=MIN_PX, fill=tint, anchor="lm")
     captures = s.captures[seat]
     note = f"{captures} capture{'s' if captures != 1 else ''}" if captures else ""
     if rank is not None:
-        note = f"{_ordinal(rank)}" + (f" - {note}" if note else "")
+        note = f"{_ordinal(rank)} place" + (f", {note}" if note else "")
     if note:
-        text(image, (WIDTH - 30, mid - 9), note, size=13, fill=HIGHLIGHT if rank == 1 else TEXT, anchor="rm")
+        text(image, (BASES_X - 8, mid), note, size=MIN_PX, fill=HIGHLIGHT if rank == 1 else TEXT, anchor="rm")
     for k, base in enumerate(s.board.bases):
-        bx = WIDTH - 96 + k * 18
-        by = mid + 6
+        bx = BASES_X + 9 + k * BASE_STEP
+        by = mid - 7
         if base in s.markers[seat] and not gone:
             fill = COLOURS[colour]
-            draw.rectangle([bx, by, bx + 12, by + 12], fill=fill, outline=outline_for(fill), width=2)
+            draw.rectangle([bx, by, bx + 14, by + 14], fill=fill, outline=outline_for(fill), width=2)
         else:
-            draw.rectangle([bx, by, bx + 12, by + 12], outline=GRID_LINE, width=2)
+            draw.rectangle([bx, by, bx + 14, by + 14], outline=GRID_LINE, width=2)
 
 
 # ------------------------------------------------------------------ entry point
@@ -332,14 +373,33 @@ def _draw_row(
 def render(state: State, *, last_move: Any = None, names: Sequence[str] | None = None) -> bytes:
     """The board PNG for ``state``; ``names[seat]`` are the players' display names when given."""
     del last_move  # the state itself carries the last roll, path, base and capture
+    return png_bytes(draw_board(state, names), PALETTE)
+
+
+def board_layout(state: State, *, last_move: Any = None, names: Sequence[str] | None = None) -> Any:
+    """The geometry ``render`` draws: size, every text with its font size."""
+    del last_move
+    with geometry_record.recording() as promised:
+        image = draw_board(state, names)
+        geometry_record.note_size(image.width, image.height)
+    return promised
+
+
+def draw_board(state: State, names: Sequence[str] | None = None) -> Image.Image:
+    """The picture as an RGB image (``render`` encodes it)."""
     s = state
-    image = _background(s.size).copy()
+    base, texts = _background(s.size)
+    image = Image.new("RGB", (WIDTH, _height(s.size) + _panel_height(s)), PANEL)
+    image.paste(base, (0, 0))
+    image.paste(base.getpixel((5, 5)), (0, base.height, WIDTH, image.height))
+    for t in texts:  # the cached layer's texts, so the layout knows them too
+        geometry_record.note_text(t.text, t.px, t.box)
     draw = ImageDraw.Draw(image)
     title, sub = _headline(s, names)
     if s.phase != "over":
-        draw.polygon([(14, 16), (14, 40), (30, 28)], fill=COLOURS[SEAT_COLOURS[s.turn]], outline=TEXT_SHADOW)
-    text(image, (44, 22), _fit(title, 52), size=26, anchor="lm")
-    text(image, (44, 46), sub, size=15, fill=DIM, anchor="lm")
+        draw.polygon([(14, 14), (14, 38), (30, 26)], fill=COLOURS[SEAT_COLOURS[s.turn]], outline=TEXT_SHADOW)
+    text(image, (40, 24), fit_text(title, MIN_PX + 7, WIDTH - 52), size=MIN_PX + 7, anchor="lm", fill=HIGHLIGHT)
+    text(image, (40, 52), fit_text(sub, MIN_PX, WIDTH - 52), size=MIN_PX, fill=DIM, anchor="lm")
     _draw_markers(image, draw, s)
     _draw_path(draw, s)
     for seat, square in enumerate(s.positions):
@@ -347,4 +407,4 @@ def render(state: State, *, last_move: Any = None, names: Sequence[str] | None =
             _draw_piece(image, draw, s.size, square, seat, seat == s.victim)
     _draw_targets(draw, s)
     _draw_panel(image, draw, s, names)
-    return png_bytes(image, PALETTE)
+    return image

@@ -1,11 +1,20 @@
-"""Martian Combat board picture: the 6x6 grid in side view, with dice, combat and whose turn it is.
+"""Martian Combat board picture, phone first: the 6x6 grid above, players, dice and combat below.
 
-Pure and deterministic: the same state always gives the same PNG bytes.  The static part of the
-board (grid, coordinates, blocked and home squares) is drawn once per layout and copied.
+Discord shows a picture about 400 pixels wide on a phone, so the picture is a narrow portrait
+(``WIDTH`` pixels) and no text is smaller than ``MIN_PX`` (12 pixels at phone size).  Every pyramid
+carries its code (``R2``), the code a move names (``R2 c1-c2``).  Pure and deterministic: the same
+state always gives the same PNG bytes.  The static part of the board (grid, coordinates, blocked and
+home squares) is drawn once per set-up and copied.
+
+Home squares follow the ruling: a player's home is the pair of start squares on the *opposite*
+edge (Red, South, goes home to c6 d6).  They are not tinted (a tint in Red's colour on the north
+edge reads as "North is red"); instead each gets a frame in its owner's colour, a bar in that colour
+outside the board edge beside it, and the panel says in words whose home it is.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import lru_cache
 
@@ -38,51 +47,92 @@ from games.combat import (
     stack_pips,
     turn_order,
 )
+from renderers import layout as geometry
 from renderers.pyramids import (
     BACKGROUND,
     COLOURS,
     GRID_LINE,
     HIGHLIGHT,
+    LAST_INNER,
+    LAST_OUTER,
     MARK,
     PANEL,
     TEXT,
     TEXT_SHADOW,
-    blend,
     colour_swatch,
     display_name,
-    draw_stack_side,
+    fit_text,
     fixed_palette,
+    last_move_frame,
     new_canvas,
     outline_for,
     paste_die,
     png_bytes,
+    pyramid_size_px,
     text,
+    text_width,
 )
 
-WIDTH, HEIGHT = 960, 790
-SQ = 112  # square size in pixels
-BX, BY = 36, 76  # board top-left corner
-PX = BX + SIZE * SQ + 18  # panel left edge
-SCALE = 30.0  # pixels per inch for the pyramids
+WIDTH = 560
+MIN_PX = math.ceil(geometry.MIN_PHONE_TEXT * WIDTH / geometry.PHONE_WIDTH)  # 17: 12 px on a phone
+SQ = 83  # square size in pixels
+BX = 44  # board left edge: rank numbers, then the West home bar
+HEADER = 92  # title and the line saying who is to do what
+STRIP = 14  # home bars outside the board edges
+BY = HEADER + STRIP + 4  # board top edge
+BOARD_BOTTOM = BY + SIZE * SQ
+PANEL_TOP = BOARD_BOTTOM + STRIP + 4 + 40  # below the home bar and the file letters
+SCALE = 35.0  # pixels per inch: a large pyramid is 35 x 61 px (25 x 44 on a phone; it was 12 x 22)
+OLD_SCALE, OLD_WIDTH = 30.0, 960  # the wide layout this one replaced, for the size promise
+STEP = SCALE * 0.22  # rise between the pieces of a stack
+STACK_X = 27  # stack centre, from the square's left edge
+CODE_X = 50  # code column, from the square's left edge
+LINE = 23  # panel line height
 LIGHT = (0x8E, 0x94, 0x9E)
 DARK = (0x80, 0x86, 0x91)
 BLOCKED = (0x3C, 0x40, 0x48)
 HATCH = (0x52, 0x57, 0x60)
-DIM = (0xC8, 0xCC, 0xD2)
-LAST = (0xFA, 0xFA, 0xFA)  # last move: white, unlike any player colour or home tint
+DIM = (0xD4, 0xD7, 0xDC)
+LAST = LAST_INNER  # last move: a black and white band, unlike any player colour
 FIGHT_PHASES = (COMBAT_ROLL, COUNTER, COUNTER_ROLL, TIEBREAK_ROLL)
+SIZE_WORDS = {1: "small", 2: "medium", 3: "large"}
+RANK_WORDS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
 
 def render(state: CombatState, *, last_move: object | None = None, names: Sequence[str] | None = None) -> bytes:
-    """The board as PNG bytes: stacks, last move, combat, dice, players and whose turn it is."""
-    image = _background(state.players, state.variant, state.blocked).copy()
+    """The board as PNG bytes: stacks with their codes, last move, combat, dice, players and whose turn it is."""
+    return png_bytes(_compose(state, last_move, names), PALETTE)
+
+
+def layout(
+    state: CombatState, *, last_move: object | None = None, names: Sequence[str] | None = None
+) -> geometry.Layout:
+    """The geometry ``render`` draws for these arguments: size, every text with its font, every pyramid."""
+    with geometry.recording() as promised:
+        image = _compose(state, last_move, names)
+        geometry.note_size(image.width, image.height)
+    return promised
+
+
+board_layout = layout  # the name renderers.layout_for looks for
+
+
+def _compose(state: CombatState, last_move: object | None, names: Sequence[str] | None) -> Image.Image:
+    panel = _panel_lines(state, names)
+    height = PANEL_TOP + _panel_height(state, panel)
+    board, board_texts = _background(state.players, state.variant, state.blocked)
+    image = Image.new("RGB", (WIDTH, height), BACKGROUND)
+    image.paste(board, (0, 0))
+    for t in board_texts:  # the cached layer's texts, so the layout knows them too
+        geometry.note_text(t.text, t.px, t.box)
     _draw_header(image, state, names)
+    draw = ImageDraw.Draw(image)
     for index in state.trail:
-        _outline_square(image, index, LAST, 4)
+        last_move_frame(draw, _inset(square_box(index), 2), 5)
     _draw_stacks(image, state)
     _draw_last_move(image, state, last_move)
-    _draw_panel(image, state, names)
-    return png_bytes(image, PALETTE)
+    _draw_panel(image, state, panel)
+    return image
 
 
 # ----------------------------------------------------------------------------------------------
@@ -98,15 +148,37 @@ def square_box(index: int) -> tuple[int, int, int, int]:
     return left, top, left + SQ, top + SQ
 
 
-def _centre(index: int) -> tuple[float, float]:
-    left, top, right, bottom = square_box(index)
-    return (left + right) / 2, (top + bottom) / 2
+def _inset(box: tuple[float, float, float, float], by: float) -> tuple[float, float, float, float]:
+    return box[0] + by, box[1] + by, box[2] - by, box[3] - by
 
 
 def _anchor(index: int) -> tuple[float, float]:
-    """Where arrows start and end: near the top-left corner, clear of the centred pyramids."""
+    """Where arrows start and end: the square's centre, a little to the right of the stack."""
     left, top, _, _ = square_box(index)
-    return left + 24, top + 30
+    return left + SQ * 0.55, top + SQ * 0.5
+
+
+def _home_edge(index: int) -> str:
+    """Which board edge a home square lies on."""
+    file, rank = index % SIZE, index // SIZE
+    if rank == SIZE - 1:
+        return "north"
+    if rank == 0:
+        return "south"
+    return "west" if file == 0 else "east"
+
+
+def _home_bar(index: int) -> tuple[float, float, float, float]:
+    """The bar outside the board edge beside a home square."""
+    left, top, right, bottom = square_box(index)
+    edge = _home_edge(index)
+    if edge == "north":
+        return left + 3, top - STRIP - 2, right - 3, top - 3
+    if edge == "south":
+        return left + 3, bottom + 3, right - 3, bottom + STRIP + 2
+    if edge == "west":
+        return left - STRIP - 2, top + 3, left - 3, bottom - 3
+    return right + 3, top + 3, right + STRIP + 2, bottom - 3
 
 
 # ----------------------------------------------------------------------------------------------
@@ -115,52 +187,42 @@ def _anchor(index: int) -> tuple[float, float]:
 
 
 @lru_cache(maxsize=32)
-def _background(players: int, variant: str, blocked: tuple[int, ...]) -> Image.Image:
-    image, draw = new_canvas(WIDTH, HEIGHT, BACKGROUND)
-    homes = {sq: seat for seat in range(players) for sq in home_squares(seat)}
-    for index in range(SIZE * SIZE):
-        box = square_box(index)
-        tone = LIGHT if (index % SIZE + index // SIZE) % 2 else DARK
-        if index in blocked:
-            draw.rectangle(box, fill=BLOCKED)
-            for k in range(-SQ, SQ, 16):
-                start = (box[0] + max(k, 0), box[1] + max(-k, 0))
-                draw.line([start, (box[0] + min(SQ, SQ + k), box[1] + min(SQ, SQ - k))], fill=HATCH, width=3)
-        elif index in homes:
-            colour = COLOURS[seat_letter(homes[index])]
-            draw.rectangle(box, fill=blend(tone, colour, 0.42))
-            draw.rectangle((box[0] + 3, box[1] + 3, box[2] - 4, box[3] - 4), outline=colour, width=3)
-            text(draw, (box[0] + 7, box[1] + 5), "home", size=13, fill=TEXT)
-        else:
-            draw.rectangle(box, fill=tone)
-    for k in range(SIZE + 1):
-        draw.line([(BX + k * SQ, BY), (BX + k * SQ, BY + SIZE * SQ)], fill=GRID_LINE, width=2)
-        draw.line([(BX, BY + k * SQ), (BX + SIZE * SQ, BY + k * SQ)], fill=GRID_LINE, width=2)
-    for k in range(SIZE):
-        text(draw, (BX + k * SQ + SQ / 2, BY + SIZE * SQ + 6), "abcdef"[k], size=20, anchor="ma")
-        text(draw, (BX - 12, BY + (SIZE - 1 - k) * SQ + SQ / 2), str(k + 1), size=20, anchor="mm")
-    draw.rectangle((PX - 6, BY, WIDTH - 8, BY + SIZE * SQ), fill=PANEL)
-    subtitle = f"{variant} · {players} players"
-    text(draw, (WIDTH - 14, 12), subtitle, size=16, fill=DIM, anchor="ra")
-    return image
+def _background(
+    players: int, variant: str, blocked: tuple[int, ...]
+) -> tuple[Image.Image, tuple[geometry.TextBox, ...]]:
+    """The board without pieces, and the texts on it."""
+    with geometry.recording() as drawn:
+        image, draw = new_canvas(WIDTH, PANEL_TOP - 8, BACKGROUND)
+        homes = {sq: seat for seat in range(players) for sq in home_squares(seat)}
+        for index in range(SIZE * SIZE):
+            box = square_box(index)
+            tone = LIGHT if (index % SIZE + index // SIZE) % 2 else DARK
+            if index in blocked:
+                draw.rectangle(box, fill=BLOCKED)
+                for k in range(-SQ, SQ, 14):
+                    start = (box[0] + max(k, 0), box[1] + max(-k, 0))
+                    draw.line([start, (box[0] + min(SQ, SQ + k), box[1] + min(SQ, SQ - k))], fill=HATCH, width=3)
+            else:
+                draw.rectangle(box, fill=tone)
+            if index in homes:
+                colour = COLOURS[seat_letter(homes[index])]
+                draw.rectangle(_inset(box, 3), outline=colour, width=3)
+                draw.rectangle(_home_bar(index), fill=colour, outline=outline_for(colour), width=2)
+        for k in range(SIZE + 1):
+            draw.line([(BX + k * SQ, BY), (BX + k * SQ, BOARD_BOTTOM)], fill=GRID_LINE, width=2)
+            draw.line([(BX, BY + k * SQ), (BX + SIZE * SQ, BY + k * SQ)], fill=GRID_LINE, width=2)
+        for k in range(SIZE):
+            text(image, (BX + k * SQ + SQ / 2, BOARD_BOTTOM + STRIP + 4), "abcdef"[k], size=MIN_PX + 3, anchor="ma")
+            text(image, (14, BY + (SIZE - 1 - k) * SQ + SQ / 2), str(k + 1), size=MIN_PX + 3, anchor="mm")
+    return image, tuple(drawn.texts)
 
 
-HOME_TINTS = [blend(tone, COLOURS[seat_letter(seat)], 0.42) for tone in (LIGHT, DARK) for seat in range(4)]
-PALETTE = fixed_palette(
-    extra=[LIGHT, DARK, BLOCKED, HATCH, DIM, LAST, *HOME_TINTS], grounds=[LIGHT, *HOME_TINTS], inks=[DIM]
-)
+PALETTE = fixed_palette(extra=[LIGHT, DARK, BLOCKED, HATCH, DIM], grounds=[LIGHT, DARK], inks=[DIM])
 
 
 # ----------------------------------------------------------------------------------------------
-# Dynamic layer
+# Header
 # ----------------------------------------------------------------------------------------------
-
-
-def _seat_label(state: CombatState, seat: int, names: Sequence[str] | None) -> str:
-    colour = RULES.seat_name(state, seat)
-    if name := display_name(names, seat):
-        return f"{colour} ({_short(name, 18)})"
-    return colour
 
 
 def _short(value: str, limit: int) -> str:
@@ -168,46 +230,102 @@ def _short(value: str, limit: int) -> str:
     return value if len(value) <= limit else value[: limit - 1] + "…"
 
 
+def _who(state: CombatState, seat: int, names: Sequence[str] | None) -> str:
+    colour = RULES.seat_name(state, seat)
+    if name := display_name(names, seat):
+        return f"{colour} ({_short(name, 16)})"
+    return colour
+
+
+def shown_turn(state: CombatState) -> int:
+    """The turn number the picture names: the current turn (the last one once the limit is reached)."""
+    return min(state.turn, state.turn_limit)
+
+
+def _wrap(message: str, size: int, width: float, lines: int) -> list[str]:
+    """``message`` broken into at most ``lines`` lines of at most ``width`` pixels."""
+    out: list[str] = []
+    words = message.split()
+    while words and len(out) < lines:
+        line = words.pop(0)
+        while words and text_width(f"{line} {words[0]}", size) <= width:
+            line += " " + words.pop(0)
+        out.append(line)
+    if words:
+        out[-1] = fit_text(out[-1] + " " + " ".join(words), size, width)
+    return [fit_text(line, size, width) for line in out]
+
+
 def _draw_header(image: Image.Image, state: CombatState, names: Sequence[str] | None) -> None:
     draw = ImageDraw.Draw(image)
-    text(image, (14, 10), f"Martian Combat · turn {min(state.turn, state.turn_limit)}/{state.turn_limit}", size=22)
+    title = f"Martian Combat · turn {shown_turn(state)} of {state.turn_limit}"
+    text(image, (12, 8), title, size=MIN_PX + 5)
     seat = RULES.to_move(state)
     if seat is None:
-        line = _short(f"Game over: {state.reason}", 88)
-        text(image, (14, 42), line, size=19, fill=HIGHLIGHT)
+        lines = _wrap(f"Game over: {state.reason}", MIN_PX + 3, WIDTH - 24, 2)
+        for k, line in enumerate(lines):
+            text(image, (12, 40 + k * 25), line, size=MIN_PX + 3, fill=HIGHLIGHT)
         return
-    colour_swatch(draw, (14, 43), seat_letter(seat), size=20)
-    who = _seat_label(state, seat, names)
-    text(image, (42, 42), _short(prompt(state, who=who), 86), size=19)
+    colour_swatch(draw, (12, 42), seat_letter(seat), size=22)
+    lines = _wrap(prompt(state, who=_who(state, seat, names)), MIN_PX + 3, WIDTH - 56, 2)
+    for k, line in enumerate(lines):
+        text(image, (42, 40 + k * 25), line, size=MIN_PX + 3, fill=HIGHLIGHT if k == 0 else TEXT)
+
+
+# ----------------------------------------------------------------------------------------------
+# Pieces
+# ----------------------------------------------------------------------------------------------
 
 
 def _draw_stacks(image: Image.Image, state: CombatState) -> None:
+    draw = ImageDraw.Draw(image)
     reserve = {r for r in state.reserve if r >= 0}
+    from renderers.pyramids import paste_pyramid  # local: the one sprite paster, kept out of the public names
+
     for index, stack in enumerate(state.board):
         if not stack:
             continue
         left, top, right, bottom = square_box(index)
-        pieces = [(seat_letter(p.owner), p.pips) for p in stack]
-        # a pyramid with an opponent pyramid above it is stuck: outline it in the warning colour
-        outlines = [MARK if any(q.owner != p.owner for q in stack[k + 1 :]) else None for k, p in enumerate(stack)]
+        name = square_name(index)
+        cx, base = left + STACK_X, bottom - 5
+        codes: list[tuple[str, bool]] = []
+        for k, piece in enumerate(stack):
+            letter = seat_letter(piece.owner)
+            # a pyramid with an opponent pyramid above it cannot move: edged in the warning colour
+            pinned = any(q.owner != piece.owner for q in stack[k + 1 :])
+            y = base - k * STEP
+            paste_pyramid(image, cx, y, piece.pips, letter, SCALE, outline=MARK if pinned else None, outline_width=3)
+            w, h = pyramid_size_px(piece.pips, SCALE)
+            geometry.note_piece(f"{letter}{piece.pips}", name, (cx - w / 2, y - h, cx + w / 2, y))
+            codes.append((f"{letter}{piece.pips}", pinned))
         capped = index in state.capped
         if capped:
-            pieces.append(("K", 1))
-            outlines.append(None)
-        draw_stack_side(image, (left + right) / 2, bottom - 9, pieces, SCALE, outlines=outlines)
+            y = base - len(stack) * STEP
+            paste_pyramid(image, cx, y, 1, "K", SCALE * 0.8)
+        # codes, top piece first, in a column beside the stack
+        for row, (code, pinned) in enumerate(reversed(codes)):
+            cy = bottom - 14 - (len(codes) - 1 - row) * 20
+            text(image, (left + CODE_X, cy), code, size=MIN_PX, fill=MARK if pinned else TEXT, anchor="lm")
         owner = single_owner(stack)
         if index in reserve:
-            text(image, (left + 6, top + 5), "reserve", size=13, fill=DIM)
+            _tag(draw, image, (right - 4, top + 4), "spare", DIM)
         elif capped:
-            text(image, (right - 6, top + 5), "capped", size=13, fill=TEXT, anchor="ra")
+            _tag(draw, image, (right - 4, top + 4), "cap", TEXT)
         elif owner >= 0:
-            text(image, (right - 7, top + 4), str(stack_pips(stack)), size=17, fill=TEXT, anchor="ra")
+            _tag(draw, image, (right - 4, top + 4), f"{stack_pips(stack)}p", TEXT)
 
 
-def _outline_square(image: Image.Image, index: int, colour: tuple[int, int, int], width: int) -> None:
-    draw = ImageDraw.Draw(image)
-    left, top, right, bottom = square_box(index)
-    draw.rectangle((left + 2, top + 2, right - 2, bottom - 2), outline=colour, width=width)
+def _tag(draw: ImageDraw.ImageDraw, image: Image.Image, corner: tuple[float, float], label: str, fill: tuple) -> None:
+    """A small dark label whose top-right corner is ``corner``."""
+    x, y = corner
+    w = text_width(label, MIN_PX) + 8
+    draw.rounded_rectangle((x - w, y, x, y + MIN_PX + 4), radius=5, fill=TEXT_SHADOW)
+    text(image, (x - 4, y + (MIN_PX + 4) / 2), label, size=MIN_PX, fill=fill, anchor="rm", shadow=False)
+
+
+# ----------------------------------------------------------------------------------------------
+# Marks: last move, combat, hop
+# ----------------------------------------------------------------------------------------------
 
 
 def _arrow(image: Image.Image, a: int, b: int, colour: tuple[int, int, int], both: bool = False) -> None:
@@ -215,10 +333,10 @@ def _arrow(image: Image.Image, a: int, b: int, colour: tuple[int, int, int], bot
     (x1, y1), (x2, y2) = _anchor(a), _anchor(b)
     length = max(1.0, ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5)
     ux, uy = (x2 - x1) / length, (y2 - y1) / length
-    # stop short of the centres so the pyramids stay visible
-    sx, sy, ex, ey = x1 + ux * 12, y1 + uy * 12, x2 - ux * 12, y2 - uy * 12
-    draw.line([(sx, sy), (ex, ey)], fill=TEXT_SHADOW, width=9)
-    draw.line([(sx, sy), (ex, ey)], fill=colour, width=5)
+    sx, sy, ex, ey = x1 + ux * 14, y1 + uy * 14, x2 - ux * 14, y2 - uy * 14
+    edge = LAST_OUTER
+    draw.line([(sx, sy), (ex, ey)], fill=edge, width=9)
+    draw.line([(sx, sy), (ex, ey)], fill=colour, width=4)
     ends = [(ex, ey, ux, uy)] + ([(sx, sy, -ux, -uy)] if both else [])
     for x, y, dx, dy in ends:
         head = [
@@ -226,10 +344,11 @@ def _arrow(image: Image.Image, a: int, b: int, colour: tuple[int, int, int], bot
             (x - dx * 14 - dy * 11, y - dy * 14 + dx * 11),
             (x - dx * 14 + dy * 11, y - dy * 14 - dx * 11),
         ]
-        draw.polygon(head, fill=colour, outline=TEXT_SHADOW, width=2)
+        draw.polygon(head, fill=colour, outline=edge, width=2)
 
 
 def _shown_fight(state: CombatState) -> Fight | None:
+    """The fight to show: the one under way, or one fought this turn or the turn before."""
     fight = state.fight
     if fight is None or (state.phase not in FIGHT_PHASES and fight.turn < state.turn - 1):
         return None
@@ -243,18 +362,22 @@ def _shown_hop(state: CombatState) -> HopTry | None:
     return hop
 
 
+def _when(state: CombatState, turn: int) -> str:
+    """ "this turn" or "last turn (12)": a past turn is never shown as if it were the current one."""
+    return "this turn" if turn == state.turn else f"last turn ({turn})"
+
+
 def _draw_last_move(image: Image.Image, state: CombatState, last_move: object | None) -> None:
+    draw = ImageDraw.Draw(image)
     fight = _shown_fight(state)
     if fight is not None and (state.phase in FIGHT_PHASES or fight.turn == state.turn):
-        _outline_square(image, fight.att_sq, MARK, 4)
-        _outline_square(image, fight.def_sq, MARK, 4)
+        for index in (fight.att_sq, fight.def_sq):
+            draw.rectangle(_inset(square_box(index), 1), outline=MARK, width=4)
         if state.phase in FIGHT_PHASES:
             _arrow(image, fight.att_sq, fight.def_sq, MARK)
     hop = state.hop
     if state.phase == HOP_ROLL and hop is not None:
         _arrow(image, hop.frm, hop.to, LAST)
-        left, top, _, _ = square_box(hop.to)
-        text(image, (left + 40, top + 6), "hop?", size=17, fill=LAST)
         return
     if isinstance(last_move, (Step, Hop, Dig)):
         _arrow(image, last_move.frm, last_move.to, LAST)
@@ -264,66 +387,97 @@ def _draw_last_move(image: Image.Image, state: CombatState, last_move: object | 
         _arrow(image, last_move.frm, last_move.to, MARK)
 
 
-def _draw_panel(image: Image.Image, state: CombatState, names: Sequence[str] | None) -> None:
-    draw = ImageDraw.Draw(image)
-    x, y = PX + 6, BY + 10
-    text(image, (x, y), "Players (turn order)", size=16, fill=DIM)
-    y += 24
-    to_move = RULES.to_move(state)
+# ----------------------------------------------------------------------------------------------
+# Panel: players, dice, combat, hop, key
+# ----------------------------------------------------------------------------------------------
+
+
+Line = tuple[str, tuple[int, int, int], int]  # words, colour, indent
+
+
+def _panel_lines(state: CombatState, names: Sequence[str] | None) -> list[Line]:
+    """The players' lines: colour, edge, name, place or status, and (advanced) what each has lost."""
+    lines: list[Line] = []
     for seat in turn_order(state.players):
         out = seat in state.out
-        if seat == state.current and state.phase != OVER:
-            draw.polygon([(x, y + 3), (x + 10, y + 10), (x, y + 17)], fill=HIGHLIGHT, outline=TEXT_SHADOW)
-        colour_swatch(draw, (x + 14, y + 1), seat_letter(seat), size=18)
-        label = f"{RULES.seat_name(state, seat)} · {POSITIONS[seat]}"
+        colour = RULES.seat_name(state, seat)
+        home = " ".join(square_name(sq) for sq in home_squares(seat))
+        label = f"{colour} · starts {POSITIONS[seat].lower()} · home {home}"
+        if name := display_name(names, seat):
+            label = f"{colour} ({_short(name, 14)}) · home {home}"
         if state.phase == OVER and state.ranks:
-            label += f" · #{state.ranks[seat]}"
+            label += f" · {RANK_WORDS.get(state.ranks[seat], str(state.ranks[seat]))} place"
         elif out:
             label += " · out"
-        text(image, (x + 40, y), label, size=17, fill=DIM if out else (HIGHLIGHT if seat == to_move else TEXT))
-        y += 21
-        detail = []
-        if name := display_name(names, seat):
-            detail.append(_short(name, 11))
-        if state.variant == "advanced" and state.lost[seat]:
-            lost = state.lost[seat]
-            detail.append("lost " + " ".join(f"{lost.count(p)}{'SML'[p - 1]}" for p in (1, 2, 3) if p in lost))
-        if detail:
-            text(image, (x + 40, y), _short(" · ".join(detail), 25), size=14, fill=DIM)
-            y += 18
-        y += 4
-    y += 6
+        lines.append((label, TEXT if not out else DIM, 0))
+        lost = state.lost[seat] if state.variant == "advanced" else ()
+        if lost:
+            parts = [f"{lost.count(p)} {SIZE_WORDS[p]}" for p in (1, 2, 3) if p in lost]
+            lines.append(("lost: " + ", ".join(parts), DIM, 1))
+    return lines
+
+
+def _panel_height(state: CombatState, lines: list[Line]) -> int:
+    height = 8 + LINE + len(lines) * LINE + 10 + 86
+    fight, hop = _shown_fight(state), _shown_hop(state)
+    if fight is not None:
+        height += LINE * (4 + min(3, len(fight.first)) + bool(fight.counter) + min(2, len(fight.bare))) + 10
+    if hop is not None:
+        height += LINE * (3 + min(3, len(hop.rolls))) + 10
+    return height + 6 * LINE + 20
+
+
+def _draw_panel(image: Image.Image, state: CombatState, lines: list[Line]) -> None:
+    draw = ImageDraw.Draw(image)
+    draw.rectangle((6, PANEL_TOP - 6, WIDTH - 7, image.height - 7), fill=PANEL)
+    x, y = 16, PANEL_TOP
+    text(image, (x, y), f"Players in turn order · {state.variant} rules", size=MIN_PX, fill=DIM)
+    y += LINE + 2
+    to_move = RULES.to_move(state)
+    seats = iter(turn_order(state.players))
+    for label, fill, indent in lines:
+        if indent == 0:
+            seat = next(seats)
+            if seat == to_move:
+                draw.polygon([(x, y + 3), (x + 11, y + 10), (x, y + 17)], fill=HIGHLIGHT, outline=TEXT_SHADOW)
+            colour_swatch(draw, (x + 16, y + 1), seat_letter(seat), size=18)
+            ink = HIGHLIGHT if seat == to_move else fill
+            text(image, (x + 42, y), fit_text(label, MIN_PX + 1, WIDTH - x - 60), size=MIN_PX + 1, fill=ink)
+        else:
+            text(image, (x + 42, y), fit_text(label, MIN_PX, WIDTH - x - 60), size=MIN_PX, fill=fill)
+        y += LINE
+    y += 10
     y = _draw_dice(image, state, x, y)
     fight = _shown_fight(state)
     if fight is not None:
-        y = _draw_fight(image, fight, state, x, y + 8)
+        y = _draw_fight(image, fight, state, x, y + 6)
     hop = _shown_hop(state)
     if hop is not None:
-        y = _draw_hop(image, hop, state, x, y + 8)
-    _draw_legend(image, BY + SIZE * SQ - 88)
+        y = _draw_hop(image, hop, state, x, y + 6)
+    _draw_key(image, x, y + 8)
 
 
 def _draw_dice(image: Image.Image, state: CombatState, x: int, y: int) -> int:
     if not state.action or state.action_turn < state.turn - 1:
         if state.phase != OVER:
-            text(image, (x, y), "Action die: not rolled yet", size=15, fill=DIM)
-            return y + 24
-        return y
-    who = RULES.seat_name(state, state.current if state.action_turn == state.turn else _previous(state))
-    text(image, (x, y), f"{who}'s action die", size=15, fill=DIM)
-    y += 20
+            text(image, (x, y), f"Action die: not rolled yet this turn ({shown_turn(state)})", size=MIN_PX, fill=DIM)
+        return y + 86
+    seat = state.current if state.action_turn == state.turn else _previous(state)
+    who = RULES.seat_name(state, seat)
+    text(image, (x, y), f"{who}'s action die, {_when(state, state.action_turn)}", size=MIN_PX, fill=DIM)
+    y += LINE
     label = ACTIONS[state.action]
     if state.action == 6 and state.chosen:
         label = f"Wild: {ACTIONS[state.chosen]}"
-    paste_die(image, (x + 4, y), 46, str(state.action))
-    text(image, (x + 60, y + 12), label, size=19)
+    paste_die(image, (x + 4, y), 50, str(state.action))
+    text(image, (x + 66, y + 4), label, size=MIN_PX + 3)
     if state.aim_die:
-        paste_die(image, (x + 150, y), 46, str(state.aim_die))
-        text(image, (x + 173, y + 50), "Aim die", size=14, anchor="ma")
+        paste_die(image, (x + 250, y), 50, str(state.aim_die))
+        text(image, (x + 312, y + 4), "Aim die", size=MIN_PX)
         if state.aim_left and state.action_turn == state.turn and state.phase != OVER:
             steps = f"{state.aim_left} step{'s' if state.aim_left > 1 else ''} left"
-            text(image, (x + 60, y + 36), steps, size=14, fill=DIM)
-    return y + 70
+            text(image, (x + 312, y + 28), steps, size=MIN_PX, fill=DIM)
+    return y + 63
 
 
 def _previous(state: CombatState) -> int:
@@ -333,63 +487,72 @@ def _previous(state: CombatState) -> int:
     return order[k - 1]
 
 
+def _pips(n: int) -> str:
+    return f"{n} pip{'s' if n != 1 else ''}"
+
+
 def _draw_fight(image: Image.Image, fight: Fight, state: CombatState, x: int, y: int) -> int:
     att, dfn = RULES.seat_name(state, fight.attacker), RULES.seat_name(state, fight.defender)
-    text(image, (x, y), f"Combat · turn {fight.turn}", size=17, fill=MARK)
-    y += 22
-    text(image, (x, y), f"{att} {square_name(fight.att_sq)} ({fight.att_pips}) attacks", size=15)
-    y += 19
-    text(image, (x, y), f"{dfn} {square_name(fight.def_sq)} ({fight.def_pips})", size=15)
-    y += 21
+    text(image, (x, y), f"Combat, {_when(state, fight.turn)}", size=MIN_PX + 1, fill=MARK)
+    y += LINE
+    line = f"{att} on {square_name(fight.att_sq)} ({_pips(fight.att_pips)}) attacks"
+    text(image, (x, y), line, size=MIN_PX)
+    y += LINE
+    text(image, (x, y), f"{dfn} on {square_name(fight.def_sq)} ({_pips(fight.def_pips)})", size=MIN_PX)
+    y += LINE
     for a, d in fight.first[-3:]:
-        line = f"{a}+{fight.att_pips}={a + fight.att_pips}  v  {d}+{fight.def_pips}={d + fight.def_pips}"
-        text(image, (x, y), line, size=15)
-        y += 19
+        ours, theirs = a + fight.att_pips, d + fight.def_pips
+        line = f"{att} {a}+{fight.att_pips} = {ours}   v   {dfn} {d}+{fight.def_pips} = {theirs}"
+        text(image, (x, y), line, size=MIN_PX)
+        y += LINE
     if fight.counter:
         (a1, d1), (a2, d2) = fight.first[-1], fight.counter[0]
         total_a = a1 + a2 + 2 * fight.att_pips
         total_d = d1 + d2 + 2 * fight.def_pips
-        text(image, (x, y), f"counter: {total_a}  v  {total_d}", size=15)
-        y += 19
+        text(image, (x, y), f"counter attack: {att} {total_a}  v  {dfn} {total_d}", size=MIN_PX)
+        y += LINE
     for a, d in fight.bare[-2:]:
-        text(image, (x, y), f"bare dice: {a}  v  {d}", size=15)
-        y += 19
+        text(image, (x, y), f"bare dice: {att} {a}  v  {dfn} {d}", size=MIN_PX)
+        y += LINE
     if fight.winner >= 0:
-        text(image, (x, y), f"{RULES.seat_name(state, fight.winner)} wins", size=17, fill=HIGHLIGHT)
+        text(image, (x, y), f"{RULES.seat_name(state, fight.winner)} wins the combat", size=MIN_PX + 1, fill=HIGHLIGHT)
     elif state.phase == COUNTER:
-        text(image, (x, y), f"{dfn} may counter attack", size=15, fill=HIGHLIGHT)
+        text(image, (x, y), f"{dfn} may counter attack", size=MIN_PX, fill=HIGHLIGHT)
     else:
-        text(image, (x, y), "dice to roll", size=15, fill=HIGHLIGHT)
-    return y + 24
+        text(image, (x, y), "dice to roll", size=MIN_PX, fill=HIGHLIGHT)
+    return y + LINE + 4
 
 
 def _draw_hop(image: Image.Image, hop: HopTry, state: CombatState, x: int, y: int) -> int:
-    text(image, (x, y), f"Hop · turn {hop.turn}", size=17, fill=HIGHLIGHT)
-    y += 22
+    text(image, (x, y), f"Hop, {_when(state, hop.turn)}", size=MIN_PX + 1, fill=HIGHLIGHT)
+    y += LINE
     hopper, other = RULES.seat_name(state, hop.hopper), RULES.seat_name(state, hop.opponent)
-    text(image, (x, y), f"{hopper} {square_name(hop.frm)} onto {other} {square_name(hop.to)}", size=15)
-    y += 19
+    text(image, (x, y), f"{hopper} {square_name(hop.frm)} onto {other} {square_name(hop.to)}", size=MIN_PX)
+    y += LINE
     for a, d in hop.rolls[-3:]:
-        text(image, (x, y), f"{hopper} {a}  v  {other} {d}", size=15)
-        y += 19
+        text(image, (x, y), f"{hopper} {a}  v  {other} {d}", size=MIN_PX)
+        y += LINE
     outcome = {None: "dice to roll", True: "the hop holds", False: "repelled"}[hop.success]
-    text(image, (x, y), outcome, size=15, fill=HIGHLIGHT)
-    return y + 24
+    text(image, (x, y), outcome, size=MIN_PX, fill=HIGHLIGHT)
+    return y + LINE + 4
 
 
-def _draw_legend(image: Image.Image, y: int) -> None:
+def _draw_key(image: Image.Image, x: int, y: int) -> None:
+    """The key, in words."""
     draw = ImageDraw.Draw(image)
-    x = PX + 6
+    text(image, (x, y), "Key", size=MIN_PX, fill=DIM)
+    y += LINE
+    last_move_frame(draw, (x, y + 1, x + 20, y + 19), 5)
+    text(image, (x + 30, y), "black and white frame: last move", size=MIN_PX)
+    y += LINE
+    draw.rectangle((x, y + 1, x + 20, y + 19), outline=MARK, width=4)
     fill = COLOURS["R"]
-    draw.polygon([(x + 1, y + 18), (x + 15, y + 18), (x + 8, y + 2)], fill=fill, outline=MARK, width=3)
-    text(image, (x + 24, y), "red-edged pyramid: pinned", size=14, fill=DIM)
-    y += 21
-    draw.rectangle((x, y + 2, x + 16, y + 18), outline=MARK, width=3)
-    text(image, (x + 24, y), "red frame: combat", size=14, fill=DIM)
-    y += 21
-    draw.rectangle((x, y + 2, x + 16, y + 18), outline=LAST, width=3)
-    text(image, (x + 24, y), "white frame: last move", size=14, fill=DIM)
-    y += 21
-    fill = COLOURS["K"]
-    draw.polygon([(x, y + 18), (x + 16, y + 18), (x + 8, y + 2)], fill=fill, outline=outline_for(fill))
-    text(image, (x + 24, y), "black cap: capped tree", size=14, fill=DIM)
+    text(image, (x + 30, y), "pink frame: combat · pink code: can't move", size=MIN_PX)
+    y += LINE
+    draw.polygon([(x + 2, y + 19), (x + 18, y + 19), (x + 10, y + 1)], fill=fill, outline=outline_for(fill))
+    text(image, (x + 30, y), "R2 = red medium (1 small, 2 medium, 3 large)", size=MIN_PX)
+    y += LINE
+    text(image, (x, y), "5p = pips on a one-player square · cap = capped tree", size=MIN_PX)
+    y += LINE
+    draw.rectangle((x, y + 4, x + 20, y + 16), fill=COLOURS["R"], outline=outline_for(COLOURS["R"]), width=2)
+    text(image, (x + 30, y), "bar outside the edge: that colour's home squares", size=MIN_PX)

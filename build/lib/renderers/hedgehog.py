@@ -20,6 +20,7 @@ from PIL import Image, ImageDraw
 
 from games.hedgehog import COLOUR_NAMES, LETTERS, HedgehogState, Piece, Space, Trace, colour_name, notation, trees
 from games.hedgehog import Step as StepMove
+from renderers import layout as geometry
 from renderers.pyramids import (
     BACKGROUND,
     GRID_LINE,
@@ -40,23 +41,24 @@ from renderers.pyramids import (
     text,
     text_width,
 )
+from renderers.pyramids import fit_text as _fit
 
-WIDTH = 960
+WIDTH = 560  # phone first: Discord shows pictures about 400 px wide on a phone
+MIN_PX = math.ceil(geometry.MIN_PHONE_TEXT * WIDTH / geometry.PHONE_WIDTH)  # 17 px: 12 px on a phone
 MARGIN = 16
 SIDE = 26  # room at each end of a row for the loop's turn
-RETURN = 16  # extra room on the left for the four-row loop's way back up
-HEADER = 112
-LEGEND = 34
-FOOTER = 40
-TILE = 26
+RETURN = 16  # extra room on the left for the loop's way back up
+HEADER = 178
+LEGEND_ROW = 26
+FOOTER = 62
+TILE = 28
 ROW_GAP = 18
 MAX_SCALE = 58.0
-MIN_SCALE = 18.0
+MIN_SCALE = 31.0  # keeps the rise between pieces above the code size, so codes never overlap
 MAX_SLOT = 150.0
 MAX_TILE = 70.0
-TWO_ROWS = 20  # up to this many spaces the loop has two rows, beyond it four
-STACKS_BUDGET = 600  # pixels of stack height the rows share before pieces shrink
-CODE_W = 26  # room for a piece code beside its stack
+PER_ROW = 4  # spaces in a row of the loop
+CODE_W = 30  # room for a piece code beside its stack
 TRACK: RGB = (0x9A, 0xA0, 0xAB)
 DARK: RGB = (0x1E, 0x20, 0x24)
 
@@ -106,23 +108,28 @@ def stack_need(pieces: int, scale: float) -> float:
     return (max(pieces, 1) - 1) * stack_step(scale) + 1.75 * scale + 24
 
 
+def legend_height(players: int) -> int:
+    """Height of the legend: two seats a row."""
+    return 8 + math.ceil(players / 2) * LEGEND_ROW + 4
+
+
 def layout(state: HedgehogState) -> tuple[list[Slot], float, int]:
     """The slots of every space, the pyramid scale and the height of the picture.
 
-    Two rows make the loop; past ``TWO_ROWS`` spaces it snakes over four rows so pieces stay legible.
-    Even rows run left to right, odd rows right to left: clockwise order all the way.
+    The loop snakes over an even number of rows of at most ``PER_ROW`` spaces, so pieces and codes
+    stay legible on a narrow picture; even rows run left to right, odd rows right to left:
+    clockwise order all the way.  Tall stacks make the picture taller rather than the pieces smaller.
     """
     count = len(state.spaces)
-    rows = 1 if count == 1 else 2 if count <= TWO_ROWS else 4
+    per_row = PER_ROW + 1 if count > 4 * PER_ROW else PER_ROW  # big rings: five a row, fewer rows
+    rows = 1 if count == 1 else max(2, math.ceil(count / per_row))
+    rows += rows % 2 if rows > 1 else 0
     per = math.ceil(count / rows)
     width = min(MAX_SLOT, (WIDTH - 2 * MARGIN - 2 * SIDE - (RETURN if rows > 2 else 0)) / per)
     start = (WIDTH - per * width) / 2 + (RETURN / 2 if rows > 2 else 0)
     scale = max(MIN_SCALE, min(MAX_SCALE, width - CODE_W - 12))
-    tallest = [max(len(space.stack) for space in state.spaces[r * per : (r + 1) * per]) for r in range(rows)]
-    need = sum(stack_need(pieces, scale) for pieces in tallest)
-    if need > STACKS_BUDGET:
-        scale = max(MIN_SCALE, scale * STACKS_BUDGET / need)
-    y = float(HEADER + LEGEND)
+    tallest = [max((len(s.stack) for s in state.spaces[r * per : (r + 1) * per]), default=0) for r in range(rows)]
+    y = float(HEADER + legend_height(state.players))
     slots = []
     for r in range(rows):
         y += stack_need(tallest[r], scale)
@@ -196,56 +203,69 @@ def result_lines(state: HedgehogState) -> tuple[str, str]:
 def draw_header(pen: Pen, state: HedgehogState, names: Sequence[str] | None) -> None:
     """Title, turn count, the player to move (or the result), the die and the points left."""
     pen.draw.rectangle([0, 0, WIDTH, HEADER - 6], fill=PANEL)
-    text(pen.image, (MARGIN, 10), "Der Marsigelwettkampf", size=17)
     turn = min(state.turns + (0 if state.over else 1), state.turn_limit)
-    text(pen.image, (MARGIN + 236, 10), f"turn {turn} of {state.turn_limit}", size=17)
+    text(pen.image, (MARGIN, 10), f"Der Marsigelwettkampf · turn {turn} of {state.turn_limit}", size=MIN_PX + 1)
+    key = "+ = clockwise"
+    text(pen.image, (WIDTH - MARGIN - 22, 10), key, size=MIN_PX, anchor="ra")
+    arrow(pen.draw, WIDTH - MARGIN - 8, 21, "right", size=7)
     if state.over:
         headline, detail = result_lines(state)
-        text(pen.image, (MARGIN, 40), headline, size=30, fill=HIGHLIGHT)
-        text(pen.image, (MARGIN, 78), detail, size=18)
+        text(pen.image, (MARGIN, 40), headline, size=MIN_PX + 11, fill=HIGHLIGHT)
+        for k, line in enumerate(wrap(detail, MIN_PX + 1, WIDTH - 2 * MARGIN, 3)):
+            text(pen.image, (MARGIN, 82 + k * 24), line, size=MIN_PX + 1)
         return
-    colour_swatch(pen.draw, (MARGIN, 43), LETTERS[state.current], size=28)
+    colour_swatch(pen.draw, (MARGIN, 42), LETTERS[state.current], size=26)
     action = "to roll" if state.roll is None else "to move"
-    text(pen.image, (MARGIN + 40, 40), f"{who(state.current, names)} {action}", size=30)
+    headline = _fit(f"{who(state.current, names)} {action}", MIN_PX + 9, WIDTH - 2 * MARGIN - 40)
+    text(pen.image, (MARGIN + 38, 38), headline, size=MIN_PX + 9)
+    die_size = 50
+    paste_die(pen.image, (MARGIN, 76), die_size, str(state.roll) if state.roll else "?")
+    info_x = MARGIN + die_size + 14
     if state.roll is None:
+        text(pen.image, (info_x, 88), "the die is to roll", size=MIN_PX + 5, fill=HIGHLIGHT)
         hint = "Roll the die: /hedgehog roll or the Roll button."
     else:
+        points = f"{state.points} point{'s' if state.points != 1 else ''} left to spend"
+        text(pen.image, (info_x, 76), points, size=MIN_PX + 5, fill=HIGHLIGHT)
+        text(pen.image, (info_x, 104), f"rolled {state.roll}", size=MIN_PX)
         letter, colour = LETTERS[state.current], COLOUR_NAMES[state.current]
         hint = f"Move with /hedgehog move (e.g. {letter}2+3 = {colour} medium 3 clockwise) or pass."
-    text(pen.image, (MARGIN, 80), hint, size=17)
-    die_size = 62
-    die_x = WIDTH - MARGIN - die_size - 118
-    paste_die(pen.image, (die_x, 16), die_size, str(state.roll) if state.roll else "?")
-    info_x = die_x + die_size + 12
-    if state.roll is None:
-        text(pen.image, (info_x, 34), "to roll", size=24, fill=HIGHLIGHT)
-    else:
-        points = f"{state.points} point{'s' if state.points != 1 else ''}"
-        text(pen.image, (info_x, 22), points, size=24, fill=HIGHLIGHT)
-        text(pen.image, (info_x, 50), "left to spend", size=16)
-        text(pen.image, (info_x, 72), f"rolled {state.roll}", size=16)
+    for k, line in enumerate(wrap(hint, MIN_PX, WIDTH - 2 * MARGIN, 2)):
+        text(pen.image, (MARGIN, 132 + k * 21), line, size=MIN_PX)
+
+
+def wrap(message: str, size: int, width: float, lines: int) -> list[str]:
+    """``message`` broken into at most ``lines`` lines of at most ``width`` pixels."""
+    out: list[str] = []
+    words = message.split()
+    while words and len(out) < lines:
+        line = words.pop(0)
+        while words and text_width(f"{line} {words[0]}", size) <= width:
+            line += " " + words.pop(0)
+        out.append(line)
+    if words:
+        out[-1] = out[-1] + " " + " ".join(words)
+    return [_fit(line, size, width) for line in out]
 
 
 def draw_legend(pen: Pen, state: HedgehogState, names: Sequence[str] | None) -> None:
     """One swatch per seat with its name; the seat to move underlined, seats that left struck out."""
-    x = float(MARGIN)
-    y = HEADER + 4
-    size = 15 if state.players <= 5 else 13
+    column = (WIDTH - 2 * MARGIN) / 2
+    size = MIN_PX
     for seat in range(state.players):
-        label = who(seat, names) if state.players <= 5 else colour_name(seat)
-        colour_swatch(pen.draw, (x, y + 2), LETTERS[seat], size=16)
-        text(pen.image, (x + 22, y), label, size=size)
-        end = x + 22 + text_width(label, size) + 4
+        x = MARGIN + (seat % 2) * column
+        y = HEADER + 4 + (seat // 2) * LEGEND_ROW
+        label = who(seat, names)
         if seat in state.out:
-            pen.draw.line([(x + 20, y + 10), (end - 2, y + 10)], fill=MARK, width=3)
+            label += " (left)"
+        label = _fit(label, size, column - 30)
+        colour_swatch(pen.draw, (x, y + 2), LETTERS[seat], size=17)
+        text(pen.image, (x + 24, y), label, size=size)
+        end = x + 24 + text_width(label, size) + 4
+        if seat in state.out:
+            pen.draw.line([(x + 22, y + 11), (end - 2, y + 11)], fill=MARK, width=3)
         elif not state.over and seat == state.current:
-            pen.draw.line([(x, y + 22), (end, y + 22)], fill=HIGHLIGHT, width=3)
-        x = end + 14
-    key = "+ = clockwise"
-    key_x = WIDTH - MARGIN - 22 - text_width(key, 15)
-    if key_x > x:
-        text(pen.image, (key_x, y), key, size=15)
-        arrow(pen.draw, WIDTH - MARGIN - 8, y + 10, "right", size=7)
+            pen.draw.line([(x, y + 23), (end, y + 23)], fill=HIGHLIGHT, width=3)
 
 
 def draw_track(draw: ImageDraw.ImageDraw, slots: list[Slot]) -> None:
@@ -297,7 +317,7 @@ def draw_space(
     fill, edge = (HIGHLIGHT, DARK) if role == "target" else (PANEL, HIGHLIGHT if role else GRID_LINE)
     draw.rounded_rectangle(tile, radius=6, fill=fill, outline=edge, width=3 if role else 2)
     number_at = (slot.centre, slot.tile_top + TILE / 2)
-    size = 17 if slot.width > 40 else 14
+    size = MIN_PX
     if role == "target":
         text(pen.image, number_at, str(space.label), size=size, fill=DARK, anchor="mm", shadow=False)
     else:
@@ -310,7 +330,7 @@ def draw_space(
     base_y = slot.tile_top - 3
     draw_stack_side(pen.image, centre_x, base_y, pieces, scale, outlines=marks if moved else None)
     step = stack_step(scale)
-    code_size = int(max(11, min(17, step * 0.85)))
+    code_size = MIN_PX
     code_x = centre_x + scale / 2 + 3
     for k, piece in enumerate(space.stack):
         y = base_y - k * step - min(step, scale) / 2
@@ -322,7 +342,7 @@ def draw_space(
         x = centre_x - widest / 2 - 6
         draw.line([(x, base_y - low * step), (x, top_y + 4)], fill=HIGHLIGHT, width=4)
     if tree_colour is not None:
-        text(pen.image, (centre_x, top_y - 3), "TREE", size=16, fill=HIGHLIGHT, anchor="md")
+        text(pen.image, (centre_x, top_y - 3), "TREE", size=MIN_PX, fill=HIGHLIGHT, anchor="md")
         want = (Piece(tree_colour, 3), Piece(tree_colour, 2), Piece(tree_colour, 1))
         start = next(k for k in range(len(pieces) - 2) if space.stack[k : k + 3] == want)
         x = code_x + code_size * 1.6
@@ -340,7 +360,7 @@ def vanished_marker(pen: Pen, state: HedgehogState, slots: list[Slot], label: in
     pen.draw.ellipse([x - r, y - r, x + r, y + r], fill=MARK, outline=DARK, width=2)
     pen.draw.line([(x - 4, y - 4), (x + 4, y + 4)], fill=TEXT, width=2)
     pen.draw.line([(x - 4, y + 4), (x + 4, y - 4)], fill=TEXT, width=2)
-    text(pen.image, (x, y + r + 2), str(label), size=13, fill=MARK, anchor="ma")
+    text(pen.image, (x, y + r + 2), str(label), size=MIN_PX, fill=MARK, anchor="ma")
 
 
 def draw_board(state: HedgehogState, names: Sequence[str] | None = None) -> Image.Image:
@@ -371,8 +391,8 @@ def draw_board(state: HedgehogState, names: Sequence[str] | None = None) -> Imag
     if trace is not None and trace.vanished:
         vanished_marker(pen, state, slots, trace.origin)
     footer = trace_text(state.last) or ("The game has just begun." if state.turns == 0 else "")
-    if footer:
-        text(pen.image, (MARGIN, height - FOOTER + 8), footer, size=18)
+    for k, line in enumerate(wrap(footer, MIN_PX, WIDTH - 2 * MARGIN, 2) if footer else []):
+        text(pen.image, (MARGIN, height - FOOTER + 8 + k * 22), line, size=MIN_PX)
     return image
 
 
@@ -384,3 +404,14 @@ def render(state: HedgehogState, *, last_move: object = None, names: Sequence[st
     """
     del last_move
     return encode(draw_board(state, names))
+
+
+def board_layout(
+    state: HedgehogState, *, last_move: object = None, names: Sequence[str] | None = None
+) -> geometry.Layout:
+    """The geometry ``render`` draws: size, every text with its font size, every piece."""
+    del last_move
+    with geometry.recording() as promised:
+        image = draw_board(state, names)
+        geometry.note_size(image.width, image.height)
+    return promised

@@ -16,12 +16,18 @@ from functools import lru_cache
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
+from renderers import layout as _layout
+
 RGB = tuple[int, int, int]
 Canvas = ImageDraw.ImageDraw | Image.Image  # a drawing context, or the image it would draw on
 
-# Okabe-Ito colours by piece letter (README: R red, Y yellow, G green, B blue, K black, ...).
+# Piece colours by letter (R red, Y yellow, G green, B blue, K black, ...): Okabe-Ito, except red,
+# which is a true red (#D62728) rather than Okabe-Ito's vermilion, which players read as orange.
+# Every pair within a set, the highlight and the background stay at least ``MIN_CVD_DISTANCE`` apart
+# (CAM02-UCS) under full protanopia, deuteranopia and tritanopia (tests/renderers/test_colours.py);
+# white and clear, the closest pair, are also told apart by a mark (see ``XENO_MARKS``).
 COLOURS: dict[str, RGB] = {
-    "R": (0xD5, 0x5E, 0x00),
+    "R": (0xD6, 0x27, 0x28),
     "Y": (0xF0, 0xE4, 0x42),
     "G": (0x00, 0x9E, 0x73),
     "B": (0x00, 0x72, 0xB2),
@@ -45,12 +51,21 @@ COLOUR_NAMES: dict[str, str] = {
     "X": "clear",
 }
 
+MIN_CVD_DISTANCE = 10.0  # CAM02-UCS delta E, between any two colours a player must tell apart
+
 BACKGROUND: RGB = (0x6B, 0x71, 0x7C)  # mid-tone: reads on Discord's dark and light themes
 PANEL: RGB = (0x80, 0x86, 0x91)
 GRID_LINE: RGB = (0x4A, 0x4F, 0x58)
 TEXT: RGB = (0xFA, 0xFA, 0xFA)
 TEXT_SHADOW: RGB = (0x20, 0x22, 0x26)
-HIGHLIGHT: RGB = (0xFF, 0xD8, 0x4D)  # last move
+# Emphasis (who is to move, winners): a mint no palette uses, >= 15 CAM02-UCS from every piece colour,
+# the background and the text under every kind of colour blindness.
+HIGHLIGHT: RGB = (0x3C, 0xFF, 0xA5)
+# The last move: a two-tone band, black outside and white inside, which no piece colour looks like.
+LAST_OUTER: RGB = (0x00, 0x00, 0x00)
+LAST_INNER: RGB = (0xFA, 0xFA, 0xFA)  # the text white: the palette keeps one white
+BORDER: RGB = (0xD8, 0xDB, 0xE0)  # light frame round every picture: it stands out on Discord's dark theme
+BORDER_PX = 3
 MARK: RGB = (0xFF, 0x4D, 0x6D)  # warnings: pinned, captured
 DIE_FACE: RGB = (0xF7, 0xF7, 0xF2)
 
@@ -135,7 +150,10 @@ def fixed_palette(extra: Sequence[RGB] = (), grounds: Sequence[RGB] = (), inks: 
     and the in-between shades where text (``TEXT`` and ``inks``, outlined in ``TEXT_SHADOW``) meets
     ``BACKGROUND``, ``PANEL``, ``DIE_FACE`` and ``grounds`` -- the soft edges of anti-aliased lettering.
     """
-    colours: list[RGB] = [BACKGROUND, PANEL, GRID_LINE, TEXT, TEXT_SHADOW, HIGHLIGHT, MARK, DIE_FACE, *extra]
+    colours: list[RGB] = [
+        BACKGROUND, PANEL, GRID_LINE, TEXT, TEXT_SHADOW, HIGHLIGHT, MARK, DIE_FACE, LAST_OUTER, LAST_INNER, BORDER,
+        *extra,
+    ]  # fmt: skip
     for fill in COLOURS.values():
         colours += [fill, shade(fill, 1.18), shade(fill, 0.7), outline_for(fill)]
     for ground in (BACKGROUND, PANEL, DIE_FACE, *grounds):
@@ -154,10 +172,28 @@ DEFAULT_PALETTE = fixed_palette()
 
 
 def png_bytes(image: Image.Image, palette: Image.Image | None = None) -> bytes:
-    """Encode ``image`` as PNG mapped onto a fixed palette: exact for flat colours, fast and small."""
+    """Encode ``image`` as PNG mapped onto a fixed palette: exact for flat colours, fast and small.
+
+    The picture gets a light ``BORDER`` round its edge, so that it stands out on Discord's dark theme
+    as its mid-tone background does on the light one.
+    """
+    _layout.note_size(image.width, image.height)
     buffer = io.BytesIO()
-    image.quantize(palette=palette or DEFAULT_PALETTE, dither=Image.Dither.NONE).save(buffer, "PNG", compress_level=3)
+    quantized = image.quantize(palette=palette or DEFAULT_PALETTE, dither=Image.Dither.NONE)
+    border = quantized.palette.getcolor(BORDER) if quantized.palette else 0
+    ImageDraw.Draw(quantized).rectangle((0, 0, image.width - 1, image.height - 1), outline=border, width=BORDER_PX)
+    quantized.save(buffer, "PNG", compress_level=3)
     return buffer.getvalue()
+
+
+def last_move_frame(draw: ImageDraw.ImageDraw, box: Sequence[float], width: int = 5) -> None:
+    """The last-move mark round ``box``: a black band with a white line inside it."""
+    left, top, right, bottom = box
+    draw.rectangle((left, top, right, bottom), outline=LAST_OUTER, width=width)
+    inset = max(1, width // 3)
+    draw.rectangle(
+        (left + inset, top + inset, right - inset, bottom - inset), outline=LAST_INNER, width=max(1, width - 2 * inset)
+    )
 
 
 OUTLINE_PX = 2  # width of the dark outline around text
@@ -250,6 +286,33 @@ def _text_sprite(message: str, size: int, anchor: str, fill: RGB, shadow: bool) 
     return Image.merge("RGBa", (*colour.split(), ImageChops.screen(outline, body))).convert("RGBA")
 
 
+@lru_cache(maxsize=2048)
+def _words(message: str, size: int) -> tuple[tuple[float, str], ...]:
+    """The words of ``message`` with the pen offset at which each starts (word widths plus spaces)."""
+    space = _word_width(" ", size)
+    out, pen = [], 0.0
+    for word in message.split(" "):
+        if word:
+            out.append((pen, word))
+            pen += _word_width(word, size)
+        pen += space
+    return tuple(out)
+
+
+@lru_cache(maxsize=8192)
+def _word_width(word: str, size: int) -> float:
+    return font(size).getlength(word)
+
+
+def _paste_text(
+    image: Image.Image, xy: tuple[float, float], message: str, size: int, anchor: str, fill: RGB, shadow: bool
+) -> None:
+    """One cached, ready-coloured text sprite pasted at the nearest whole pixel."""
+    _, _, dx, dy = _text_masks(message, size, anchor)
+    sprite = _text_sprite(message, size, anchor, fill, shadow)
+    image.paste(sprite, (round(xy[0]) + dx, round(xy[1]) + dy), sprite)
+
+
 def text(
     draw: Canvas,
     xy: tuple[float, float],
@@ -268,11 +331,18 @@ def text(
     if not message:
         return
     face = font(size)
+    if _layout.current() is not None:
+        left, top, right, bottom = face.getbbox(message, anchor=anchor) if "\n" not in message else (0, 0, 0, size)
+        _layout.note_text(message, size, (xy[0] + left, xy[1] + top, xy[0] + right, xy[1] + bottom))
     cacheable = "\n" not in message and isinstance(face, ImageFont.FreeTypeFont)
     if cacheable and isinstance(draw, Image.Image) and draw.mode == "RGB":
-        _, _, dx, dy = _text_masks(message, size, anchor)
-        sprite = _text_sprite(message, size, anchor, fill, shadow)
-        draw.paste(sprite, (round(xy[0]) + dx, round(xy[1]) + dy), sprite)
+        if len(message) > 14 and " " in message and anchor[1] in "amsd":
+            # sentences change from board to board, their words much less: paste word by word
+            left = xy[0] - {"l": 0.0, "m": text_width(message, size) / 2, "r": text_width(message, size)}[anchor[0]]
+            for offset, word in _words(message, size):
+                _paste_text(draw, (left + offset, xy[1]), word, size, "l" + anchor[1], fill, shadow)
+            return
+        _paste_text(draw, xy, message, size, anchor, fill, shadow)
         return
     pen = draw if isinstance(draw, ImageDraw.ImageDraw) else ImageDraw.Draw(draw)
     if not cacheable or pen.fontmode != "L":
@@ -289,17 +359,21 @@ def text(
 
 @lru_cache(maxsize=4096)
 def text_width(message: str, size: int) -> float:
-    """Advance width in pixels of ``message`` at ``size``, without its outline."""
-    return font(size).getlength(message)
+    """Advance width in pixels of ``message`` at ``size``, without its outline.
+
+    Measured word by word (cached) plus the spaces, which is how ``text`` places the words.
+    """
+    if " " not in message:
+        return _word_width(message, size)
+    return sum(_word_width(word, size) for word in message.split(" ")) + message.count(" ") * _word_width(" ", size)
 
 
 @lru_cache(maxsize=1024)
 def fit_text(message: str, size: int, width: float, tail: str = "...") -> str:
     """``message``, cut and ended with ``tail`` when needed, so it is at most ``width`` pixels wide."""
-    face = font(size)
-    if face.getlength(message) <= width:
+    if text_width(message, size) <= width:
         return message
-    while message and face.getlength(message + tail) > width:
+    while message and text_width(message + tail, size) > width:
         message = message[:-1]
     return message.rstrip() + tail
 
@@ -339,6 +413,7 @@ def draw_pyramid_side(
         ],
         fill=shade(fill, 1.18),
     )
+    _xeno_mark(draw, colour, [(left, base_y), (right, base_y), (centre_x, top)], centre_x, top + height * 0.45, scale)
     pip_r = max(1.5, scale * 0.045)
     pip_y = base_y - max(pip_r * 2.2, height * 0.13)
     gap = pip_r * 2.8
@@ -347,6 +422,37 @@ def draw_pyramid_side(
         x = centre_x + (k - (pips - 1) / 2) * gap
         draw.ellipse([x - pip_r, pip_y - pip_r, x + pip_r, pip_y + pip_r], fill=pip_fill)
     return left, top, right, base_y
+
+
+# White and clear are the closest pair of colours: clear is drawn hatched, white carries a dark dot.
+XENO_MARKS = {"W": "dot", "X": "hatch"}
+
+
+def _xeno_mark(
+    draw: ImageDraw.ImageDraw,
+    colour: str,
+    outline: Sequence[tuple[float, float]],
+    cx: float,
+    cy: float,
+    scale: float,
+) -> None:
+    """The mark telling white (a dot) from clear (diagonal hatching inside ``outline``)."""
+    mark = XENO_MARKS.get(colour)
+    if mark == "dot":
+        r = max(2.0, scale * 0.09)
+        draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=TEXT_SHADOW)
+    elif mark == "hatch":
+        xs = [x for x, _ in outline]
+        ys = [y for _, y in outline]
+        mask = Image.new("1", (math.ceil(max(xs)) + 2, math.ceil(max(ys)) + 2), 0)
+        ImageDraw.Draw(mask).polygon(list(outline), fill=1)
+        lines = Image.new("1", mask.size, 0)
+        pen = ImageDraw.Draw(lines)
+        step = max(4, int(scale * 0.16))
+        for k in range(-mask.height, mask.width, step):
+            pen.line([(k, mask.height), (k + mask.height, 0)], fill=1, width=1)
+        both = ImageChops.logical_and(mask, lines)
+        draw.bitmap((0, 0), both, fill=shade(COLOURS["X"], 0.55))
 
 
 SPRITE_PAD = 3  # transparent margin around a pyramid sprite, room for its outline
@@ -453,11 +559,30 @@ def draw_pyramid_top(
     draw.rectangle([cx - half, cy - half, cx + half, cy + half], fill=fill, outline=edge, width=2)
     draw.line([(cx - half, cy - half), (cx + half, cy + half)], fill=shade(fill, 0.7), width=1)
     draw.line([(cx - half, cy + half), (cx + half, cy - half)], fill=shade(fill, 0.7), width=1)
+    square = [(cx - half, cy - half), (cx + half, cy - half), (cx + half, cy + half), (cx - half, cy + half)]
+    _xeno_mark(draw, colour, square, cx, cy - half * 0.4, scale)
     pip_r = max(1.5, scale * 0.04)
     for k in range(pips):
         x = cx + (k - (pips - 1) / 2) * pip_r * 2.8
         y = cy + half - pip_r * 2.2
         draw.ellipse([x - pip_r, y - pip_r, x + pip_r, y + pip_r], fill=outline_for(fill))
+
+
+def _label_px(size: float) -> int:
+    """Caption size under a die of ``size`` pixels: never below 17 px (12 px on a phone at 560 wide)."""
+    return max(17, int(size * 0.3))
+
+
+NULL_FACES = frozenset({"", "0", "null", "n"})  # die faces drawn as the null symbol
+
+
+def draw_null(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, fill: RGB = TEXT_SHADOW) -> None:
+    """The piecepack null: a circle struck through by a slash, like ⊘."""
+    cx, cy = centre
+    width = max(2, round(radius * 0.28))
+    draw.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], outline=fill, width=width)
+    reach = radius * 1.05
+    draw.line([(cx - reach * 0.72, cy + reach * 0.72), (cx + reach * 0.72, cy - reach * 0.72)], fill=fill, width=width)
 
 
 def draw_die(
@@ -466,9 +591,12 @@ def draw_die(
     """A die showing ``face`` (a number or word), with an optional caption under it."""
     x, y = xy
     draw.rounded_rectangle([x, y, x + size, y + size], radius=size * 0.18, fill=DIE_FACE, outline=TEXT_SHADOW, width=2)
-    draw.text((x + size / 2, y + size / 2), face, font=font(int(size * 0.55)), fill=TEXT_SHADOW, anchor="mm")
+    if face.strip().lower() in NULL_FACES:
+        draw_null(draw, (x + size / 2, y + size / 2), size * 0.3)
+    else:
+        draw.text((x + size / 2, y + size / 2), face, font=font(int(size * 0.55)), fill=TEXT_SHADOW, anchor="mm")
     if label:
-        text(draw, (x + size / 2, y + size + 4), label, size=max(12, int(size * 0.3)), anchor="ma")
+        text(draw, (x + size / 2, y + size + 4), label, size=_label_px(size), anchor="ma")
 
 
 @lru_cache(maxsize=128)
@@ -477,7 +605,7 @@ def _die_sprite(size: int, face: str, label: str | None) -> tuple[Image.Image, i
     right, bottom = size + 1, size + 1
     margin = 0
     if label:
-        label_size = max(12, int(size * 0.3))
+        label_size = _label_px(size)
         left, _, label_right, label_bottom = font(label_size).getbbox(label, stroke_width=OUTLINE_PX, anchor="ma")
         margin = max(0, math.ceil(-(size / 2 + left)))
         right = max(right, math.ceil(size / 2 + label_right))
@@ -490,6 +618,11 @@ def _die_sprite(size: int, face: str, label: str | None) -> tuple[Image.Image, i
 def paste_die(image: Image.Image, xy: tuple[float, float], size: int, face: str, label: str | None = None) -> None:
     """``draw_die`` pasted from a cached sprite: the same die, drawn once per face and caption."""
     sprite, margin = _die_sprite(size, face, label)
+    if label:  # the sprite is cached, so its caption is recorded here rather than when it was drawn
+        px = _label_px(size)
+        left, top, right, bottom = font(px).getbbox(label, anchor="ma")
+        cx, cy = xy[0] + size / 2, xy[1] + size + 4
+        _layout.note_text(label, px, (cx + left, cy + top, cx + right, cy + bottom))
     image.paste(sprite, (round(xy[0]) - margin, round(xy[1])), sprite)
 
 
@@ -498,3 +631,5 @@ def colour_swatch(draw: ImageDraw.ImageDraw, xy: tuple[float, float], colour: st
     x, y = xy
     fill = COLOURS[colour]
     draw.rectangle([x, y, x + size, y + size], fill=fill, outline=outline_for(fill), width=2)
+    square = [(x + 2, y + 2), (x + size - 2, y + 2), (x + size - 2, y + size - 2), (x + 2, y + size - 2)]
+    _xeno_mark(draw, colour, square, x + size / 2, y + size / 2, size * 1.2)

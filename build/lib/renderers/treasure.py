@@ -1,9 +1,10 @@
 """Martian Treasure Hunt board: tiles, back rows, coins, pyramids, the dice and the score piles.
 
-The board sits on the left with coordinates on all four edges; the panel on the right shows the
-dice of the latest roll and every player's score pile.  The last move is drawn as a yellow path
-from its start square to its end square; while a coin waits to move it is ringed and the squares
-it can reach are marked.
+Phone first: a narrow portrait (``WIDTH`` pixels, no text under 12 px when Discord shows it 400 px
+wide).  The board sits on top with coordinates on all four edges; the panel below shows the dice of
+the latest roll and every player's score pile.  The last move is drawn as a black and white band
+round its start and end squares joined by a line; while a coin waits to move it is ringed and the
+squares it can reach are marked.  Each coin shows its number, the number a move names (``5:e7-f8``).
 
 Speed: the tiles and coordinates are drawn once per board and copied; coins are pasted from
 cached sprites; the PNG is quantised to one fixed palette (computed once), which is much faster
@@ -29,10 +30,13 @@ from games.treasure import (
     seat_label,
     square_name,
 )
+from renderers import layout as geometry_record
 from renderers.pyramids import (
     BACKGROUND,
     COLOURS,
     HIGHLIGHT,
+    LAST_INNER,
+    LAST_OUTER,
     MARK,
     PANEL,
     RGB,
@@ -45,6 +49,7 @@ from renderers.pyramids import (
     fit_text,
     fixed_palette,
     font,
+    last_move_frame,
     outline_for,
     paste_die,
     png_bytes,
@@ -53,10 +58,13 @@ from renderers.pyramids import (
     text_width,
 )
 
-SQUARE = 62
+WIDTH = 560
+MIN_PX = -(-geometry_record.MIN_PHONE_TEXT * WIDTH // geometry_record.PHONE_WIDTH)  # 17: 12 px on a phone
+MAX_SQUARE = 60
 MARGIN = 28  # room for coordinates around the board
 HEADER = 50
 PANEL_GAP = 8
+SQUARE = MAX_SQUARE  # the two- and three-player boards; the four-player plus is narrower (see square_px)
 TILE: RGB = (0xBD, 0xB3, 0xA0)  # face-down piecepack tile
 TILE_EDGE: RGB = (0x33, 0x36, 0x3C)
 SQUARE_LINE: RGB = (0x80, 0x78, 0x6A)
@@ -71,13 +79,20 @@ def _columns(players: int) -> int:
     return max(f for f, _ in geometry(players).squares) + 1
 
 
+@lru_cache(maxsize=8)
+def square_px(players: int) -> int:
+    """Side of a square in pixels: the board fills the picture's width, up to ``MAX_SQUARE``."""
+    return min(MAX_SQUARE, (WIDTH - 2 * MARGIN) // _columns(players))
+
+
 def _layout(players: int) -> tuple[int, int, int, int, int]:
-    """(canvas width, canvas height, board left, board top, panel left) for a player count."""
+    """(canvas width, board part height, board left, board top, panel top) for a player count."""
     geo = geometry(players)
-    board_w, board_h = _columns(players) * SQUARE, geo.height * SQUARE
-    panel_w = 360 if players == 2 else 300
-    panel_x = MARGIN * 2 + board_w + PANEL_GAP
-    return panel_x + panel_w + 10, HEADER + MARGIN * 2 + board_h, MARGIN, HEADER + MARGIN, panel_x
+    side = square_px(players)
+    board_w, board_h = _columns(players) * side, geo.height * side
+    left = (WIDTH - board_w) // 2
+    bottom = HEADER + MARGIN * 2 + board_h
+    return WIDTH, bottom, left, HEADER + MARGIN, bottom + PANEL_GAP
 
 
 def _player_name(s: TreasureState, seat: int, names: Sequence[str] | None) -> str:
@@ -105,9 +120,11 @@ def _headline(s: TreasureState, names: Sequence[str] | None) -> str:
 
 def _box(players: int, sq: Sq) -> tuple[int, int, int, int]:
     geo = geometry(players)
-    x = MARGIN + sq[0] * SQUARE
-    y = HEADER + MARGIN + (geo.height - 1 - sq[1]) * SQUARE
-    return x, y, x + SQUARE, y + SQUARE
+    side = square_px(players)
+    _, _, left, top, _ = _layout(players)
+    x = left + sq[0] * side
+    y = top + (geo.height - 1 - sq[1]) * side
+    return x, y, x + side, y + side
 
 
 def _centre(players: int, sq: Sq) -> tuple[float, float]:
@@ -116,9 +133,16 @@ def _centre(players: int, sq: Sq) -> tuple[float, float]:
 
 
 @lru_cache(maxsize=24)
-def _base(players: int, out: tuple[int, ...]) -> Image.Image:
-    """The empty board: tiles, back rows tinted per seat (faded for seats that left), coordinates."""
+def _base(players: int, out: tuple[int, ...]) -> tuple[Image.Image, tuple[geometry_record.TextBox, ...]]:
+    """The empty board and its texts: tiles, back rows tinted per seat (faded for seats that left), coordinates."""
+    with geometry_record.recording() as drawn:
+        image = _draw_base(players, out)
+    return image, tuple(drawn.texts)
+
+
+def _draw_base(players: int, out: tuple[int, ...]) -> Image.Image:
     width, height, left, top, _ = _layout(players)
+    SQUARE = square_px(players)
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
     geo = geometry(players)
@@ -143,12 +167,12 @@ def _base(players: int, out: tuple[int, ...]) -> Image.Image:
     columns = _columns(players)
     for f in range(columns):
         cx = left + f * SQUARE + SQUARE // 2
-        text(draw, (cx, top + geo.height * SQUARE + 5), chr(97 + f), size=18, anchor="ma")
-        text(draw, (cx, top - 5), chr(97 + f), size=18, anchor="md")
+        text(draw, (cx, top + geo.height * SQUARE + 4), chr(97 + f), size=MIN_PX, anchor="ma")
+        text(draw, (cx, top - 4), chr(97 + f), size=MIN_PX, anchor="md")
     for r in range(geo.height):
         cy = top + (geo.height - 1 - r) * SQUARE + SQUARE // 2
-        text(draw, (left - 7, cy), str(r + 1), size=18, anchor="rm")
-        text(draw, (left + columns * SQUARE + 7, cy), str(r + 1), size=18, anchor="lm")
+        text(draw, (left - 5, cy), str(r + 1), size=MIN_PX, anchor="rm")
+        text(draw, (left + columns * SQUARE + 5, cy), str(r + 1), size=MIN_PX, anchor="lm")
     return image
 
 
@@ -170,6 +194,10 @@ def _coin_sprite(letter: str, value: int, radius: int) -> Image.Image:
 
 def _paste_coin(image: Image.Image, centre: tuple[float, float], letter: str, value: int, radius: int) -> None:
     sprite = _coin_sprite(letter, value, radius)
+    px = int(radius * 1.25)
+    geometry_record.note_text(
+        str(value), px, (centre[0] - px / 2, centre[1] - px / 2, centre[0] + px / 2, centre[1] + px / 2)
+    )
     half = sprite.size[0] // 2
     image.paste(sprite, (int(centre[0]) - half, int(centre[1]) - half), sprite)
 
@@ -182,11 +210,13 @@ def _ring(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float,
 def _draw_pieces(image: Image.Image, draw: ImageDraw.ImageDraw, s: TreasureState) -> None:
     geo = geometry(s.players)
     n = s.players
+    SQUARE = square_px(n)
     if s.last_from is not None and s.last_to is not None:
         for sq in (s.last_from, s.last_to):
             x0, y0, x1, y1 = _box(n, sq)
-            draw.rectangle([x0 + 2, y0 + 2, x1 - 2, y1 - 2], outline=HIGHLIGHT, width=4)
-        draw.line([_centre(n, s.last_from), _centre(n, s.last_to)], fill=HIGHLIGHT, width=6)
+            last_move_frame(draw, (x0 + 2, y0 + 2, x1 - 2, y1 - 2), 5)
+        draw.line([_centre(n, s.last_from), _centre(n, s.last_to)], fill=LAST_OUTER, width=8)
+        draw.line([_centre(n, s.last_from), _centre(n, s.last_to)], fill=LAST_INNER, width=4)
     for sq, colour, pips in s.pyramids:
         draw_pyramid_top(draw, _centre(n, sq), pips, colour, SQUARE * 0.8)
     radius = int(SQUARE * 0.4)
@@ -208,6 +238,21 @@ def _draw_pieces(image: Image.Image, draw: ImageDraw.ImageDraw, s: TreasureState
             _ring(draw, _centre(n, stuck), SQUARE * 0.47, MARK, 4)
 
 
+PILE_CELL = 34  # a captured pyramid or coin in a score pile
+PAD = 14
+
+
+def _pile_rows(s: TreasureState, seat: int, width: int) -> int:
+    """Rows of ``PILE_CELL`` a player's score pile needs across ``width`` pixels."""
+    items = len(s.treasure[seat]) + len(s.prisoners[seat])
+    return max(1, -(-items // max(1, width // PILE_CELL)))
+
+
+def _panel_height(s: TreasureState, width: int) -> int:
+    rows = sum(52 + _pile_rows(s, seat, width - 2 * PAD) * PILE_CELL + 10 for seat in range(s.players))
+    return 8 + 26 + 100 + 30 + rows + 34
+
+
 def _draw_panel(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
@@ -220,12 +265,12 @@ def _draw_panel(
 ) -> None:
     geo = geometry(s.players)
     draw.rounded_rectangle([x, y, x + w, y + h], radius=10, fill=PANEL)
-    pad, die = 14, 52
+    pad, die = PAD, 52
     text(
         image,
         (x + w - pad, y + pad),
         f"{len(s.pyramids)} pyramid{'' if len(s.pyramids) == 1 else 's'} left",
-        size=16,
+        size=MIN_PX + 1,
         anchor="ra",
     )
     if s.dice is not None:
@@ -234,43 +279,42 @@ def _draw_panel(
             title, who = "Dice to play", s.turn
         else:
             title, who = ("Last roll: turn lost" if s.last_lost else "Last roll"), s.last_seat
-        text(image, (x + pad, y + pad), title, size=16, fill=MARK if title.endswith("lost") else TEXT)
-        paste_die(image, (x + pad, y + pad + 26), die, str(number), f"coin {NUMBER_WORDS[number]}")
-        paste_die(image, (x + pad + die + 30, y + pad + 26), die, str(kind), KINDS[kind])
+        text(image, (x + pad, y + pad), title, size=MIN_PX + 1, fill=MARK if title.endswith("lost") else TEXT)
+        paste_die(image, (x + pad + 20, y + pad + 28), die, str(number), f"coin {NUMBER_WORDS[number]}")
+        paste_die(image, (x + pad + die + 70, y + pad + 28), die, str(kind), KINDS[kind])
         if who is not None:
-            label = fit_text(_player_name(s, who, names), 15, w - (2 * die + 2 * pad + 40))
-            text(image, (x + pad + 2 * die + 46, y + pad + 44), label, size=15)
+            label = fit_text(_player_name(s, who, names), MIN_PX + 1, w - (2 * die + 2 * pad + 110))
+            text(image, (x + pad + 2 * die + 100, y + pad + 44), label, size=MIN_PX + 1)
     else:
-        text(image, (x + pad, y + pad), "No roll yet", size=16)
+        text(image, (x + pad, y + pad), "No roll yet", size=MIN_PX + 1)
     if s.phase == "arrange":
-        text(image, (x + pad, y + pad + 30), "Set out your coins left to right", size=15)
-        text(image, (x + pad, y + pad + 52), "from your seat: arrange 012345", size=15)
+        text(image, (x + pad, y + pad + 34), "Set out your coins left to right", size=MIN_PX)
+        text(image, (x + pad, y + pad + 58), "from your seat: arrange 012345", size=MIN_PX)
     else:
         text(
             image,
-            (x + pad, y + pad + 26 + die + 30),
-            fit_text(_last_action(s), 15, w - 2 * pad),
-            size=15,
+            (x + pad, y + pad + 28 + die + 34),
+            fit_text(_last_action(s), MIN_PX, w - 2 * pad),
+            size=MIN_PX,
             fill=DIM_TEXT,
         )
-    top = y + pad + 26 + die + 62
-    bottom = y + h - 30
-    text(image, (x + w / 2, y + h - 10), KEY, size=13, anchor="md")
-    row_h = min(170, (bottom - top) // s.players)
+    ry = y + pad + 28 + die + 66
     for seat in range(s.players):
-        ry = top + seat * row_h
         side = SIDES[geo.sides[seat]]
+        row_h = 52 + _pile_rows(s, seat, w - 2 * pad) * PILE_CELL
         if s.phase != "over" and seat == s.turn:
-            draw.rounded_rectangle([x + 5, ry - 5, x + w - 5, ry + row_h - 9], radius=8, outline=HIGHLIGHT, width=3)
+            draw.rounded_rectangle([x + 5, ry - 5, x + w - 5, ry + row_h], radius=8, outline=HIGHLIGHT, width=3)
         colour_swatch(draw, (x + pad, ry + 2), side.letter, size=18)
         left_game = seat in s.out
-        points = str(score(s, seat))
-        name_w = w - 2 * pad - 30 - text_width(points, 22) - 8
-        name = fit_text(_player_name(s, seat, names) + (" - left" if left_game else ""), 17, name_w)
-        text(image, (x + pad + 26, ry + 1), name, size=17, fill=DIM_TEXT if left_game else TEXT)
-        text(image, (x + w - pad, ry - 1), points, size=22, anchor="ra")
-        text(image, (x + pad + 26, ry + 22), f"{side.compass} · {side.suit}", size=13, fill=DIM_TEXT)
-        _draw_pile(image, draw, s, seat, x + pad, ry + 40, w - 2 * pad, row_h - 52)
+        points = f"{score(s, seat)} points"
+        name_w = w - 2 * pad - 30 - text_width(points, MIN_PX + 3) - 8
+        name = fit_text(_player_name(s, seat, names) + (" - left" if left_game else ""), MIN_PX + 1, name_w)
+        text(image, (x + pad + 26, ry), name, size=MIN_PX + 1, fill=DIM_TEXT if left_game else TEXT)
+        text(image, (x + w - pad, ry - 2), points, size=MIN_PX + 3, anchor="ra")
+        text(image, (x + pad + 26, ry + 23), f"{side.compass} · {side.suit}", size=MIN_PX, fill=DIM_TEXT)
+        _draw_pile(image, draw, s, seat, x + pad, ry + 48, w - 2 * pad, row_h - 52)
+        ry += row_h + 10
+    text(image, (x + w / 2, y + h - 8), KEY, size=MIN_PX, anchor="md")
 
 
 def _last_action(s: TreasureState) -> str:
@@ -296,7 +340,7 @@ def _draw_pile(
 ) -> None:
     """Captured pyramids (largest first) then captured coins, in as many rows as fit."""
     geo = geometry(s.players)
-    cell = 34 if h >= 100 else 26
+    cell = PILE_CELL
     per_row = max(1, w // cell)
     rows = max(1, h // cell)
     items: list[tuple[str, Any]] = [("p", p) for p in sorted(s.treasure[seat], key=lambda p: (-p[1], p[0]))]
@@ -315,23 +359,37 @@ def _draw_pile(
             _paste_coin(image, (cx, cy), SIDES[geo.sides[owner]].letter, value, int(cell * 0.45))
     if hidden:
         i = len(items)
-        text(image, (x + (i % per_row) * cell + 2, y + (i // per_row) * cell + 4), f"+{hidden}", size=13)
+        text(image, (x + (i % per_row) * cell + 2, y + (i // per_row) * cell + 4), f"+{hidden}", size=MIN_PX)
 
 
 def draw_board(state: TreasureState, names: Sequence[str] | None = None) -> Image.Image:
     """The picture as an RGB image (``render`` encodes it)."""
-    width, height, _, _, panel_x = _layout(state.players)
-    image = _base(state.players, tuple(sorted(state.out))).copy()
+    width, _, _, _, panel_y = _layout(state.players)
+    panel_h = _panel_height(state, width - 20)
+    base, texts = _base(state.players, tuple(sorted(state.out)))
+    image = Image.new("RGB", (width, panel_y + panel_h + 10), BACKGROUND)
+    image.paste(base, (0, 0))
+    for t in texts:  # the cached layer's texts, so the layout knows them too
+        geometry_record.note_text(t.text, t.px, t.box)
     draw = ImageDraw.Draw(image)
     _draw_pieces(image, draw, state)
-    _draw_panel(image, draw, state, panel_x, HEADER + 4, width - panel_x - 10, height - HEADER - 14, names)
-    headline = fit_text(_headline(state, names), 22, width - 60)
+    _draw_panel(image, draw, state, 10, panel_y, width - 20, panel_h, names)
+    headline = fit_text(_headline(state, names), MIN_PX + 3, width - 60)
     if state.phase != "over":
         colour_swatch(draw, (14, 15), SIDES[geometry(state.players).sides[state.turn]].letter, size=20)
-        text(image, (44, 13), headline, size=22)
+        text(image, (44, 13), headline, size=MIN_PX + 3, fill=HIGHLIGHT)
     else:
-        text(image, (14, 13), headline, size=22)
+        text(image, (14, 13), headline, size=MIN_PX + 3, fill=HIGHLIGHT)
     return image
+
+
+def board_layout(state: TreasureState, *, last_move: Any = None, names: Sequence[str] | None = None) -> Any:
+    """The geometry ``render`` draws: size, every text (coin numbers included) with its font size."""
+    del last_move
+    with geometry_record.recording() as promised:
+        image = draw_board(state, names)
+        geometry_record.note_size(image.width, image.height)
+    return promised
 
 
 TINTS = [blend(TILE, COLOURS[side.letter], t) for side in SIDES.values() for t in (0.16, 0.42)]

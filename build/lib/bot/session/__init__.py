@@ -9,9 +9,12 @@ rolls, resignations, boards, deliveries), ``timekeeper`` (reminders, timeouts, v
 from __future__ import annotations
 
 from collections.abc import Callable
+from concurrent.futures import Executor
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
+from bot.session.autoplay import Autoplayer, BotTurn, Thinking
 from bot.session.ratings import RatingService
 from bot.session.service import (
     Actor,
@@ -33,6 +36,8 @@ from bot.session.undo import UndoDesk, UndoStatus
 
 __all__ = [
     "Actor",
+    "Autoplayer",
+    "BotTurn",
     "Delivery",
     "GameInfo",
     "GameRow",
@@ -45,6 +50,7 @@ __all__ = [
     "SeatRow",
     "ServiceError",
     "Session",
+    "Thinking",
     "TickResult",
     "Timekeeper",
     "UndoDesk",
@@ -66,10 +72,12 @@ class Session:
     undo: UndoDesk
     ratings: RatingService
     records: TournamentRecords
+    autoplay: Autoplayer
     _store: Store
 
     async def close(self) -> None:
-        """Wait for the work in flight, then close the database."""
+        """Stop the bots, wait for the work in flight, then close the database."""
+        await self.autoplay.stop()
         await self.games.drain()
         await self._store.close()
 
@@ -82,11 +90,25 @@ async def open_session(
     render: bool = True,
     missed_turns_limit: int = 3,
     vacation_days_per_year: int = 14,
+    renderer: Any = None,
+    shards: tuple[int, tuple[int, ...]] | None = None,
+    ai_executor: Executor | None = None,
+    thinking: Thinking | None = None,
+    **pool: Any,
 ) -> Session:
-    """Open (and migrate) the database and build the services over it."""
-    store = await Store.open(database_url)
+    """Open (and migrate) the database and build the services over it.
+
+    ``renderer`` draws the boards (a ``bot.render_pool.RenderPool``; default: threads of this process).
+    ``shards`` (shard count, this process's shard ids) keeps the scheduler and the announcer to this
+    process's guilds when the bot runs as several shard processes.  ``pool`` holds the connection
+    pool's settings (``pool_size``, ``max_overflow``, ``pool_timeout``).  Bots search in ``ai_executor``
+    (a process pool; default: threads) with ``thinking``'s budget.
+    """
+    store = await Store.open(database_url, **pool)
+    store.shards = shards
     kwargs = {"clock": clock} if clock is not None else {}
     games = GameService(store, render=render, new_seed=new_seed, **kwargs)
+    games.renderer = renderer
     ratings = RatingService(store, **kwargs)
     games.listeners.append(ratings.on_report)
     return Session(
@@ -97,5 +119,6 @@ async def open_session(
         undo=UndoDesk(games),
         ratings=ratings,
         records=TournamentRecords(store),
+        autoplay=Autoplayer(games, ai_executor, thinking or Thinking()),
         _store=store,
     )

@@ -137,11 +137,14 @@ class RatingService:
                     rows = (
                         (
                             await conn.execute(
-                                select(ratings).where(
+                                select(ratings)
+                                .where(
                                     ratings.c.guild_id == game.guild_id,
                                     ratings.c.game == game.game,
                                     ratings.c.user_id.in_(users),
                                 )
+                                .order_by(ratings.c.user_id)
+                                .with_for_update()  # PostgreSQL: other processes rating these players wait
                             )
                         )
                         .mappings()

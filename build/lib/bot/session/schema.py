@@ -86,6 +86,8 @@ seats = Table(
     Column("bank_seconds", Integer, nullable=True),
     Column("missed_turns", Integer, nullable=False, server_default="0"),
     Column("removed", Integer, nullable=False, server_default="0"),
+    # added in migration 6: the level of a computer player (easy, normal, hard); None for a person
+    Column("ai_level", String(16), nullable=True),
 )
 Index("seats_by_user", seats.c.user_id)
 
@@ -394,7 +396,19 @@ def _migration_5(conn: Connection) -> None:
     _create(table_messages)(conn)
 
 
-MIGRATIONS: list[Callable[[Connection], None]] = [_migration_1, _migration_2, _migration_3, _migration_4, _migration_5]
+def _migration_6(conn: Connection) -> None:
+    """Computer players: a seat may be held by a bot of a level."""
+    conn.execute(text("ALTER TABLE seats ADD COLUMN ai_level VARCHAR(16)"))
+
+
+MIGRATIONS: list[Callable[[Connection], None]] = [
+    _migration_1,
+    _migration_2,
+    _migration_3,
+    _migration_4,
+    _migration_5,
+    _migration_6,
+]
 LATEST_VERSION = len(MIGRATIONS)
 
 

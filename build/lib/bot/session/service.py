@@ -22,6 +22,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import games as games_pkg
+from ai import LEVELS as AI_LEVELS
 from bot import clocks
 from bot.clocks import DAY
 from bot.session.store import (
@@ -31,6 +32,7 @@ from bot.session.store import (
     MoveRow,
     NewDelivery,
     NewMove,
+    SeatRow,
     Store,
     StoreError,
 )
@@ -157,6 +159,16 @@ def catalogue() -> list[GameInfo]:
     ]
 
 
+def bot_name(level: str, taken: Sequence[str]) -> str:
+    """A computer player's name at the table: ``Hard bot``, then ``Hard bot 2``..."""
+    base = f"{level.title()} bot"
+    name, number = base, 1
+    while name in taken:
+        number += 1
+        name = f"{base} {number}"
+    return name
+
+
 def stamp(notation: str, ply: int) -> str:
     """A chosen move's value: its notation and the ply it was offered at (``R1 c1-c2 @12``)."""
     return f"{notation} @{ply}"
@@ -217,6 +229,7 @@ class GameService:
         self._idle.set()
         self.listeners: list[Callable[[Report], Any]] = []
         self.tables = TableMessages(store)
+        self.renderer: Any = None  # a bot.render_pool.RenderPool: boards drawn in worker processes
 
     # ------------------------------------------------------------------ the unit of work
 
@@ -280,6 +293,8 @@ class GameService:
         if not self.render_enabled or state is None:
             return None
         names = [game.name_at(s.seat) for s in game.seats]
+        if self.renderer is not None:
+            return await self.renderer.render(game.game, rules_for(game.game).to_json(state), last_move, names)
         return await asyncio.to_thread(render_game, game.game, state, last_move=last_move, names=names)
 
     # ------------------------------------------------------------------ lobby
@@ -351,7 +366,25 @@ class GameService:
                 raise ServiceError("You are already in this game.")
             if len(game.seats) >= game.max_players:
                 raise ServiceError(f"This game is full ({game.max_players} players).")
-            seated = [(s.user_id, s.display_name) for s in game.seats] + [(actor.user_id, actor.name)]
+            seated = [*game.seats, SeatRow(len(game.seats), actor.user_id, actor.name)]
+            await self.store.set_seats(game, seated, self.clock())
+            return await self._reload(game)
+
+    async def add_bot(self, channel_id: int, actor: Actor, level: str) -> GameRow:
+        """Seat a computer player of ``level`` in the open game of ``channel_id`` (its opener or a manager)."""
+        if level not in AI_LEVELS:
+            raise ServiceError(f"A bot's level is one of {', '.join(AI_LEVELS)}.")
+        async with self.unit(channel_id):
+            game = await self._live(channel_id)
+            if game.status != "open":
+                raise ServiceError("This game has already started.")
+            if actor.user_id != game.creator_id and not actor.can_manage and game.seat_of(actor.user_id) is None:
+                raise ServiceError("Only the players of this game can add a bot to it.")
+            if len(game.seats) >= game.max_players:
+                raise ServiceError(f"This game is full ({game.max_players} players).")
+            user_id = min([row.user_id for row in game.seats if row.is_bot] + [0]) - 1
+            name = bot_name(level, [row.display_name for row in game.seats])
+            seated = [*game.seats, SeatRow(len(game.seats), user_id, name, ai_level=level)]
             await self.store.set_seats(game, seated, self.clock())
             return await self._reload(game)
 
@@ -363,9 +396,9 @@ class GameService:
                 raise ServiceError("The game has started: use `/game resign` to leave it.")
             if game.seat_of(actor.user_id) is None:
                 raise ServiceError("You are not in this game.")
-            seated = [(s.user_id, s.display_name) for s in game.seats if s.user_id != actor.user_id]
+            seated = [row for row in game.seats if row.user_id != actor.user_id]
             now = self.clock()
-            if not seated:
+            if not any(not row.is_bot for row in seated):  # the last person left: bots alone never play
                 await self.store.update_game(game, now, status="aborted")
             else:
                 await self.store.set_seats(game, seated, now)
@@ -392,6 +425,7 @@ class GameService:
             values = {
                 "status": "active",
                 "state": rules.to_json(state),
+                **({"rated": False} if game.has_bots else {}),  # a table with computer players is never rated
                 **await self._turn_fields(game, rules, state, now),
             }
             lines = [f"The game begins. {rules.status_line(state)}"]
@@ -419,6 +453,8 @@ class GameService:
         if not may_start and not (not creator_seated and game.seat_of(actor.user_id) is not None):
             raise ServiceError("Only the player who opened this game (or a server manager) can start it.")
         count = len(game.seats)
+        if not game.humans:
+            raise ServiceError("A game needs at least one person at the table, not only bots.")
         if count < rules.min_players:
             need = rules.min_players - count
             raise ServiceError(f"{rules.title} needs {rules.min_players} players; {need} more must join.")
@@ -716,7 +752,7 @@ class GameService:
             "reminders_sent": 0,
             "wake_at": None,
         }
-        if game.clock_days:
+        if game.clock_days and game.bot_at(seat) is None:  # a bot acts at once: no clock, no reminders
             bank = (banks or {}).get(seat, next((r.bank_seconds for r in game.seats if r.seat == seat), None))
             user_id = game.user_at(seat)
             prefs = await self.store.player_prefs(game.guild_id, user_id) if user_id is not None else {}

@@ -6,14 +6,16 @@ one transaction with the rows it adds, so a lost race or a crash never leaves ha
 
 from __future__ import annotations
 
+import asyncio
 import logging
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import and_, event, func, insert, select, update
+from sqlalchemy import and_, event, func, insert, literal_column, select, text, true, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
@@ -52,6 +54,12 @@ class SeatRow:
     bank_seconds: int | None = None
     missed_turns: int = 0
     removed: bool = False
+    ai_level: str | None = None  # a computer player's level; None for a person
+
+    @property
+    def is_bot(self) -> bool:
+        """True when a computer player holds the seat."""
+        return self.ai_level is not None
 
 
 @dataclass(frozen=True)
@@ -100,6 +108,23 @@ class GameRow:
             if seat.user_id == user_id:
                 return seat.seat
         return None
+
+    def bot_at(self, seat: int | None) -> SeatRow | None:
+        """The seat row at ``seat`` when a computer player holds it."""
+        for row in self.seats:
+            if row.seat == seat and row.is_bot:
+                return row
+        return None
+
+    @property
+    def has_bots(self) -> bool:
+        """True when a computer player sits at the table."""
+        return any(row.is_bot for row in self.seats)
+
+    @property
+    def humans(self) -> tuple[SeatRow, ...]:
+        """The seats held by people."""
+        return tuple(row for row in self.seats if not row.is_bot)
 
     def user_at(self, seat: int) -> int | None:
         """The user holding ``seat``."""
@@ -169,6 +194,10 @@ class DeliveryRow:
     created_at: datetime
 
 
+SQLITE_BUSY_TIMEOUT_MS = 30000  # another process writing: wait this long before "database is locked"
+MIGRATION_LOCK = 7_271_966  # PostgreSQL advisory lock key: one process migrates at a time
+
+
 def _enable_sqlite_pragmas(engine: AsyncEngine) -> None:
     @event.listens_for(engine.sync_engine, "connect")
     def on_connect(dbapi_connection: Any, _record: Any) -> None:
@@ -176,29 +205,112 @@ def _enable_sqlite_pragmas(engine: AsyncEngine) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
         cursor.close()
+
+
+class SerialWriter:
+    """An engine whose write transactions (``begin``) run one at a time in this process.
+
+    SQLite allows one writer: two write transactions on two connections make the second wait for the
+    busy timeout and then fail with "database is locked" (and a read transaction that turns into a
+    write cannot wait at all).  Queueing writers on an asyncio lock instead keeps every write short
+    and makes none fail under load; reads (``connect``) still run side by side under WAL.  Everything
+    else is the wrapped ``AsyncEngine``.
+    """
+
+    shards: tuple[int, tuple[int, ...]] | None = None  # (shard count, this process's shard ids), or all
+
+    def _owned(self) -> Any:
+        """SQL: the game belongs to a guild of this process's shards."""
+        return self.owned(games.c.guild_id)
+
+    def owned(self, guild_column: Any) -> Any:
+        """SQL: ``guild_column`` is a guild of this process's shards (Discord's rule; DMs go to shard 0)."""
+        if self.shards is None:
+            return true()
+        count, ids = self.shards
+        shard = func.coalesce(guild_column, 0).op(">>")(literal_column("22")).op("%")(literal_column(str(count)))
+        return shard.in_(list(ids))
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._engine = engine
+        self._lock = asyncio.Lock()
+
+    @asynccontextmanager
+    async def begin(self) -> AsyncIterator[AsyncConnection]:
+        """A write transaction, once no other one of this process is open."""
+        async with self._lock, self._engine.begin() as conn:
+            yield conn
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._engine, name)
+
+
+def engine_options(url: str, pool_size: int, max_overflow: int, pool_timeout: float) -> dict[str, Any]:
+    """Pool settings for ``create_async_engine`` (see docs/deploy.md for how they were sized)."""
+    if url.startswith("sqlite") and ":memory:" in url:
+        return {}
+    options: dict[str, Any] = {"pool_size": pool_size, "max_overflow": max_overflow, "pool_timeout": pool_timeout}
+    if url.startswith("postgresql"):
+        options["pool_pre_ping"] = True
+    return options
 
 
 class Store:
     """The bot's database: open with ``await Store.open(url)``, close with ``await store.close()``."""
 
+    shards: tuple[int, tuple[int, ...]] | None = None  # (shard count, this process's shard ids), or all
+
+    def _owned(self) -> Any:
+        """SQL: the game belongs to a guild of this process's shards."""
+        return self.owned(games.c.guild_id)
+
+    def owned(self, guild_column: Any) -> Any:
+        """SQL: ``guild_column`` is a guild of this process's shards (Discord's rule; DMs go to shard 0)."""
+        if self.shards is None:
+            return true()
+        count, ids = self.shards
+        shard = func.coalesce(guild_column, 0).op(">>")(literal_column("22")).op("%")(literal_column(str(count)))
+        return shard.in_(list(ids))
+
     def __init__(self, engine: AsyncEngine) -> None:
-        self.engine = engine
+        self.engine: AsyncEngine = SerialWriter(engine) if engine.dialect.name == "sqlite" else engine  # type: ignore[assignment]
+
+    @property
+    def dialect(self) -> str:
+        """``sqlite`` or ``postgresql``."""
+        return self.engine.dialect.name
 
     @classmethod
-    async def open(cls, url: str, *, migrate: bool = True) -> Store:
-        """Connect (creating a SQLite file's folder if needed) and apply pending migrations."""
+    async def open(
+        cls,
+        url: str,
+        *,
+        migrate: bool = True,
+        pool_size: int = 10,
+        max_overflow: int = 20,
+        pool_timeout: float = 30.0,
+    ) -> Store:
+        """Connect (creating a SQLite file's folder if needed) and apply pending migrations.
+
+        On PostgreSQL the migrations run under an advisory lock, so processes starting together on an
+        empty database migrate it once, one after the other.
+        """
         if url.startswith("sqlite"):
             path = url.split("///", 1)[1] if "///" in url else ""
             if path and path != ":memory:":
-                Path(path).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_async_engine(url)
+                Path(path.split("?", 1)[0]).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_async_engine(url, **engine_options(url, pool_size, max_overflow, pool_timeout))
         if engine.dialect.name == "sqlite":
             _enable_sqlite_pragmas(engine)
         store = cls(engine)
         if migrate:
-            async with engine.begin() as conn:
+            async with store.engine.begin() as conn:
+                if engine.dialect.name == "postgresql":
+                    await conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+                else:  # take SQLite's write lock before reading the version: other processes wait their turn
+                    await conn.exec_driver_sql("BEGIN IMMEDIATE")
                 version = await conn.run_sync(schema.migrate)
             log.info("database ready at schema version %s", version)
         return store
@@ -276,13 +388,19 @@ class Store:
         return [_game_row(game_part, seat_parts) for game_part, seat_parts in grouped.values()]
 
     async def games_due(self, moment: datetime) -> list[int]:
-        """Ids of running games whose next reminder or deadline is at or before ``moment``."""
+        """Ids of running games whose next reminder or deadline is at or before ``moment`` (of this process's
+        guilds when the bot runs as several shard processes)."""
         async with self.engine.connect() as conn:
             return list(
                 (
                     await conn.execute(
                         select(games.c.id)
-                        .where(games.c.status == "active", games.c.wake_at.is_not(None), games.c.wake_at <= moment)
+                        .where(
+                            games.c.status == "active",
+                            games.c.wake_at.is_not(None),
+                            games.c.wake_at <= moment,
+                            self._owned(),
+                        )
                         .order_by(games.c.wake_at)
                     )
                 )
@@ -407,8 +525,19 @@ class Store:
             ids.append(int(result.inserted_primary_key[0]))
         return ids
 
-    async def set_seats(self, game: GameRow, new_seats: Sequence[tuple[int, str]], now: datetime) -> None:
-        """Replace the lobby's seats (join/leave) in seat order."""
+    async def channels_with_bots(self) -> list[int]:
+        """The channels of running games with a computer player at the table."""
+        query = (
+            select(games.c.channel_id)
+            .join(seats, seats.c.game_id == games.c.id)
+            .where(games.c.status == "active", seats.c.ai_level.is_not(None))
+            .distinct()
+        )
+        async with self.engine.connect() as conn:
+            return [row.channel_id for row in (await conn.execute(query)).all()]
+
+    async def set_seats(self, game: GameRow, new_seats: Sequence[SeatRow], now: datetime) -> None:
+        """Replace the lobby's seats (join, leave, a bot added) in seat order; only user, name and level are kept."""
         async with self.engine.begin() as conn:
             await self._bump(conn, game, now)
             await conn.execute(seats.delete().where(seats.c.game_id == game.id))
@@ -419,12 +548,13 @@ class Store:
                         {
                             "game_id": game.id,
                             "seat": i,
-                            "user_id": uid,
-                            "display_name": name[:100],
+                            "user_id": row.user_id,
+                            "display_name": row.display_name[:100],
                             "missed_turns": 0,
                             "removed": 0,
+                            "ai_level": row.ai_level,
                         }
-                        for i, (uid, name) in enumerate(new_seats)
+                        for i, row in enumerate(new_seats)
                     ],
                 )
 
@@ -580,12 +710,12 @@ class Store:
             (deliveries.c.origin == "scheduler") | (deliveries.c.created_at < grace_before),
         )
         claimed = []
+        mine = deliveries.c.game_id.in_(select(games.c.id).where(self._owned()))
+        query = select(deliveries).where(pending, mine).order_by(deliveries.c.id).limit(limit)
+        if self.dialect == "postgresql":  # shard processes claiming at once each take different rows
+            query = query.with_for_update(skip_locked=True)
         async with self.engine.begin() as conn:
-            rows = (
-                (await conn.execute(select(deliveries).where(pending).order_by(deliveries.c.id).limit(limit)))
-                .mappings()
-                .all()
-            )
+            rows = (await conn.execute(query)).mappings().all()
             for row in rows:
                 result = await conn.execute(
                     update(deliveries).where(deliveries.c.id == row["id"], pending).values(claimed_at=now)
@@ -658,6 +788,7 @@ def _game_row(row: Any, seat_rows: Sequence[Any]) -> GameRow:
                 s["bank_seconds"],
                 s["missed_turns"] or 0,
                 bool(s["removed"]),
+                s["ai_level"],
             )
             for s in seat_rows
         ),

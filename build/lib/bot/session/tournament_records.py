@@ -254,6 +254,7 @@ class TournamentRecords:
             query = query.where(tournaments.c.status.in_(list(statuses)))
         if channel_id is not None:
             query = query.where(tournaments.c.channel_id == channel_id)
+        query = query.where(self.store.owned(tournaments.c.guild_id))  # shard processes: this one's guilds
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query.order_by(tournaments.c.id.desc()))).mappings().all()
         return [_tournament(r) for r in rows]

@@ -1,0 +1,90 @@
+"""Martian Combat: race pieces to the home squares and cap trees there.
+
+Evaluation: a capped home is worth most; a full stack of one's own three pieces on an uncapped
+home (one Tip or a rebuild from a tree) next; every piece is pulled toward its nearest open home
+by king distance; a piece held down by an opponent's pyramid above it loses a little.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ai.evaluation import players_attr, shares
+from ai.search import Profile
+from games import combat as cb
+from games.base import Rules
+
+CAPPED = 12.0
+FULL_STACK = 6.0
+PER_STEP = 0.6
+HELD_DOWN = 0.5
+TEMPERATURE = 2.5
+
+_HOMES = {seat: cb.home_squares(seat) for seat in range(4)}
+_DIST = tuple(tuple(cb.distance(a, b) for b in range(cb.SQUARES)) for a in range(cb.SQUARES))
+
+
+def score(s: Any, seat: int) -> float:
+    """How close ``seat`` is to capping both homes (higher is better)."""
+    homes = _HOMES[seat]
+    capped = set(s.capped)
+    open_homes = [h for h in homes if h not in capped]
+    total = CAPPED * (len(homes) - len(open_homes))
+    board = s.board
+    for h in open_homes:
+        stack = board[h]
+        if len(stack) == 3 and all(p.owner == seat for p in stack):
+            total += FULL_STACK
+    if not open_homes:
+        return total
+    reserve = set(r for r in s.reserve if r >= 0)
+    for sq, stack in enumerate(board):
+        if not stack or sq in capped or sq in reserve:
+            continue
+        foreign_above = False
+        for p in reversed(stack):
+            if p.owner == seat:
+                d = min(_DIST[sq][h] for h in open_homes)
+                total -= PER_STEP * d
+                if foreign_above:
+                    total -= HELD_DOWN
+            else:
+                foreign_above = True
+    return total
+
+
+def evaluate(s: Any) -> tuple[float, ...]:
+    """Per-seat chances from the race scores; seats that left score nothing."""
+    out = set(s.out)
+    scores = [(-100.0 if seat in out else score(s, seat)) for seat in range(s.players)]
+    return shares(scores, TEMPERATURE)
+
+
+def policy(rules: Rules, s: Any, moves: Sequence[Any], rng: random.Random) -> Any:
+    """Rollout policy: mostly steps toward an open home; otherwise a uniform choice."""
+    if rng.random() < 0.3:
+        return moves[rng.randrange(len(moves))]
+    seat = rules.to_move(s)
+    homes = [h for h in _HOMES.get(seat if seat is not None else 0, ()) if h not in s.capped]
+    if not homes:
+        return moves[rng.randrange(len(moves))]
+    best: list[Any] = []
+    best_gain = -99.0
+    for m in moves:
+        gain: float
+        if isinstance(m, cb.Step):
+            gain = min(_DIST[m.frm][h] for h in homes) - min(_DIST[m.to][h] for h in homes)
+        elif isinstance(m, cb.Pass):
+            gain = -0.5
+        else:
+            gain = 0.0
+        if gain > best_gain:
+            best, best_gain = [m], gain
+        elif gain == best_gain:
+            best.append(m)
+    return best[rng.randrange(len(best))]
+
+
+PROFILE = Profile(players=players_attr, evaluate=evaluate, policy=policy)

@@ -1,0 +1,74 @@
+"""Martian Treasure Hunt: points in the pile, coins still on the board, and hidden arrangements.
+
+Evaluation: the score so far plus a little per coin still standing (coins capture, and a
+captured coin is two points to someone), with the pyramids left setting how much can change.
+
+Hidden information: while coins are being set out, the arrangements of the other seats are not
+known to the seat choosing; the search samples them (each iteration a random order per seat).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from ai.evaluation import players_attr, shares
+from ai.search import Profile
+from games import treasure as th
+from games.base import Rules
+
+COIN_VALUE = 0.6
+
+
+def evaluate(s: Any) -> tuple[float, ...]:
+    """Per-seat chances from score and coins, sharper as the treasure runs out."""
+    left = sum(p for _, _, p in s.pyramids)
+    out = set(s.out)
+    scores = [
+        -100.0 if seat in out else th.score(s, seat) + COIN_VALUE * th.coins_left(s, seat) for seat in range(s.players)
+    ]
+    temperature = 1.0 + 0.12 * left
+    return shares(scores, temperature)
+
+
+def policy(rules: Rules, s: Any, moves: Sequence[Any], rng: random.Random) -> Any:
+    """Rollout policy: take the richest capture on offer, else move at random."""
+    if s.phase != "move" or rng.random() < 0.2:
+        return moves[rng.randrange(len(moves))]
+    board = th.occupancy(s)
+    best: list[Any] = []
+    best_gain = -1
+    for m in moves:
+        what = board.get(m.dst) if isinstance(m, th.Step) else None
+        gain = 0
+        if what is not None:
+            gain = int(what[1]) if what[0] == "pyramid" else th.COIN_POINTS
+        if gain > best_gain:
+            best, best_gain = [m], gain  # type: ignore[assignment]
+        elif gain == best_gain:
+            best.append(m)
+    return best[rng.randrange(len(best))]
+
+
+def hidden(s: Any, seat: int) -> bool:
+    """True while ``seat`` chooses its arrangement and another seat has already set out its coins."""
+    return s.phase == "arrange" and any(done for other, done in enumerate(s.arranged) if other != seat)
+
+
+def determinize(s: Any, seat: int, rng: random.Random) -> Any:
+    """``s`` with every other arranged seat's coins in a random order on its home row."""
+    try:
+        home = th.geometry(s.players).home
+        coins = list(s.coins)
+        for other, done in enumerate(s.arranged):
+            if other != seat and done and other not in s.out:
+                order = list(th.DEFAULT_ORDER)
+                rng.shuffle(order)
+                coins[other] = th._placed(home[other], order)
+        return th._replace(s, coins=tuple(coins))
+    except (AttributeError, TypeError, IndexError):  # a state shape this module does not know
+        return s
+
+
+PROFILE = Profile(players=players_attr, evaluate=evaluate, policy=policy, determinize=determinize, hidden=hidden)
