@@ -15,12 +15,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import multiprocessing
+import pickle
+import subprocess
 import sys
 import tempfile
 import time
 from collections import Counter
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -120,6 +120,22 @@ def merged(tallies: list[Tally]) -> Tally:
     return total
 
 
+def in_parallel(inputs: int, seed: int, jobs: int) -> tuple[Tally, list[str], list[str]]:
+    """Share ``inputs`` over ``jobs`` processes (seeds ``seed``, ``seed + 1``...) and merge their tallies."""
+    shares = [inputs // jobs + (1 if j < inputs % jobs else 0) for j in range(jobs)]
+    with tempfile.TemporaryDirectory() as folder:
+        paths = [Path(folder) / f"job-{j}.pickle" for j in range(jobs)]
+        command = [sys.executable, "-m", "bench.fuzz"]
+        children = [
+            subprocess.Popen([*command, "--inputs", str(share), "--seed", str(seed + j), "--tally-to", str(path)])
+            for j, (share, path) in enumerate(zip(shares, paths, strict=True))
+        ]
+        if any(child.wait() != 0 for child in children):
+            raise SystemExit("a fuzzing job failed")
+        runs = [pickle.loads(path.read_bytes()) for path in paths]
+    return merged([r[0] for r in runs]), runs[0][1], sorted({note for r in runs for note in r[2]})
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark and print its JSON."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -127,18 +143,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=int(time.time()) % 100_000, help="Hypothesis seed")
     parser.add_argument("--jobs", type=int, default=1, help="processes sharing the inputs (default 1)")
     parser.add_argument("--database-url", default="", help="default: a new SQLite file in a temporary folder")
+    parser.add_argument("--tally-to", default="", help=argparse.SUPPRESS)  # a job of --jobs writes its tally here
     args = parser.parse_args(argv)
     started = time.perf_counter()
     jobs = max(1, args.jobs)
+    if args.tally_to:  # one share of a run of several jobs: hand the tally to the parent
+        with open(args.tally_to, "wb") as out:
+            pickle.dump(one_run(args.inputs, args.seed, args.database_url), out)
+        return 0
     if jobs == 1:
         tally, commands, notes = one_run(args.inputs, args.seed, args.database_url)
     else:
-        shares = [args.inputs // jobs + (1 if j < args.inputs % jobs else 0) for j in range(jobs)]
-        context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
-            runs = list(pool.map(one_run, shares, [args.seed + j for j in range(jobs)]))
-        tally = merged([r[0] for r in runs])
-        commands, notes = runs[0][1], sorted({note for r in runs for note in r[2]})
+        tally, commands, notes = in_parallel(args.inputs, args.seed, jobs)
     seconds = time.perf_counter() - started
     printed = report(tally, commands, notes, seconds, args.seed)
     printed["jobs"] = jobs
