@@ -100,3 +100,12 @@ def test_discord_voice_warnings_are_not_logged():
     )
     other = logging.LogRecord("discord.client", logging.WARNING, "", 0, "logging in using static token", None, None)
     assert not NoVoiceWarnings().filter(voice) and NoVoiceWarnings().filter(other)
+
+
+def test_selfplay_seats_computer_players_by_level(tmp_path):
+    argv = ["selfplay", "whist", "--games", "1", "--ai", "hard", "--ai-iterations", "10", "--option", "variant=short"]
+    done = run_bot(argv, tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "Martian Whist:" in done.stdout
+    refused = run_bot(["selfplay", "whist", "--ai", "hard,hard,hard"], tmp_path)
+    assert refused.returncode == 2 and "--ai takes up to 2" in refused.stderr
