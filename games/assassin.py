@@ -21,10 +21,12 @@ from games.base import (
     BadNotation,
     BadOptions,
     BadState,
+    Choice,
     IllegalMove,
     OptionSpec,
     Outcome,
     frozen_replace,
+    make_choice,
     resolve_options,
 )
 
@@ -740,6 +742,22 @@ class AssassinRules:
         if after.end == "bases":
             return f"{sentence}: all four bases ({bases})! {self.seat_name(s, s.turn)} wins."
         return f"{sentence}. Bases marked: {bases}." + self._limit_note(after)
+
+    def choice(self, s: State, m: AssassinMove) -> Choice:
+        """Re-roll and stay are buttons; a square to move to goes in the menu, marked when it scores."""
+        if isinstance(m, Reroll):
+            return make_choice("reroll", "Re-roll", "Roll the die again; another null may come up.")
+        if isinstance(m, Stay):
+            return make_choice("stay", "Stay", "Keep the null and stay where you are this turn.")
+        if isinstance(m, Roll):
+            return make_choice("roll", "Roll", "Roll the piecepack die.")
+        name = s.board.name(m.to)
+        steps = s.die or 0
+        if s.turn != s.victim and s.positions[s.victim] == m.to:
+            return make_choice("move", f"{name} · capture", f"Capture {self.seat_name(s, s.victim)} on {name}.")
+        if s.turn == s.victim and m.to in s.board.bases and m.to not in s.markers[s.turn]:
+            return make_choice("move", f"{name} · base", f"Move {steps} steps and mark the base on {name}.")
+        return make_choice("move", name, f"Move {steps} step{'s' if steps != 1 else ''} to {name}.")
 
     def seat_name(self, s: State, seat: int) -> str:
         """The seat's colour: Red, Blue, Yellow, Green, Black, Purple, Cyan, Orange, White."""

@@ -20,10 +20,12 @@ from games.base import (
     BadNotation,
     BadOptions,
     BadState,
+    Choice,
     IllegalMove,
     OptionSpec,
     Outcome,
     default_resign_ranks,
+    make_choice,
     resolve_options,
 )
 
@@ -611,6 +613,10 @@ class CombatRules:
         except IllegalMove as exc:
             return f"Illegal: {exc}"
         return " ".join(notes)
+
+    def choice(self, s: CombatState, m: Move) -> Choice:
+        """What ``m`` is for a button or menu: the yes/no offers are buttons, steps and actions a menu."""
+        return choice(s, m)
 
     def resign(self, s: CombatState, seat: int) -> CombatState:
         """``seat`` leaves: with one opponent left that opponent wins; otherwise its pyramids leave the board."""
@@ -1524,6 +1530,59 @@ def prompt(s: CombatState, who: str | None = None) -> str:
     if phase == AIM:
         return f"{who} has {s.aim_left} Aim step{'s' if s.aim_left != 1 else ''} left, or 'end aim'"
     return "the game is over"
+
+
+_PASS_CHOICES = {
+    MOVE: ("pass", "No move", "Skip the step and go straight to the action roll."),
+    ATTACK: ("decline", "No attack", "Do not fight; an opponent next to you may then be offered the attack."),
+    OFFER: ("decline", "No attack", "Let the mover's stack be; the turn goes on."),
+    COUNTER: ("decline", "No counter", "Accept the loss of the opening roll."),
+    WILD: ("pass", "No action", "Take no action; the turn ends."),
+    SWAP: ("pass", "No swap", "Skip the swap; the turn ends."),
+    HOP: ("pass", "No hop", "Skip the hop; the turn ends."),
+    DIG: ("pass", "No dig", "Skip the dig; the turn ends."),
+    AIM: ("end", "End aim", "Stop the Aim here; the turn ends."),
+}
+_ACTION_HINTS = {
+    1: "Reverse every stack of two or more: trees become nests and nests trees.",
+    2: "Exchange one of your pyramids with an opponent's of the same size.",
+    3: "Hop a top pyramid onto an opponent's within 2 squares; dice decide.",
+    4: "Put a top pyramid of yours under an opponent's, anywhere on the board.",
+    5: "Roll again and make up to that many single-square steps.",
+}
+
+
+def choice(s: CombatState, m: Move) -> Choice:
+    """What ``m`` is, for a button or a menu entry (docs/rules/combat.md, "Notation")."""
+    if isinstance(m, Pass):
+        kind, label, hint = _PASS_CHOICES.get(s.phase, ("pass", "Pass", ""))
+        return make_choice(kind, label, hint)
+    if isinstance(m, Counter):
+        return make_choice("counter", "Counter", "Both roll again and add both totals; the higher sum wins.")
+    if isinstance(m, Attack):
+        mine, theirs = stack_pips(s.board[m.frm]), stack_pips(s.board[m.to])
+        return make_choice(
+            "attack-offer",
+            f"Attack {square_name(m.to)} from {square_name(m.frm)}",
+            f"Your {_pips(mine)} against {_pips(theirs)}: each side rolls a die and adds its pips.",
+        )
+    if isinstance(m, Choose):
+        name = ACTIONS.get(m.action, str(m.action))
+        return make_choice("choose", name, _ACTION_HINTS.get(m.action, ""))
+    if isinstance(m, Roll):
+        return make_choice("roll", "Roll", "Roll the dice.")
+    label = format_move(s, m)
+    if isinstance(m, Step):
+        carried = len(s.board[m.frm]) - _piece_at(s.board[m.frm], m.pips) - 1
+        extra = {0: "", 1: " and the pyramid above it"}.get(carried, f" and the {carried} pyramids above it")
+        hint = f"Step {code(s.current, m.pips)}{extra} from {square_name(m.frm)} to {square_name(m.to)}."
+        return make_choice("move", label, hint)
+    label = label[0].upper() + label[1:]
+    if isinstance(m, Swap):
+        return make_choice("move", label, "Each pyramid takes the other's place in its stack.")
+    if isinstance(m, Hop):
+        return make_choice("move", label, "The hop contest dice decide whether it stays or is repelled.")
+    return make_choice("move", label, "Your pyramid goes directly under the opponent's.")
 
 
 def format_move(s: CombatState, m: Move) -> str:

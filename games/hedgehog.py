@@ -21,11 +21,13 @@ from games.base import (
     BadNotation,
     BadOptions,
     BadState,
+    Choice,
     IllegalMove,
     OptionSpec,
     Outcome,
     default_resign_ranks,
     frozen_replace,
+    make_choice,
     resolve_options,
 )
 
@@ -928,6 +930,28 @@ class HedgehogRules:
         if result is not None:
             text += f" {result.reason}"
         return text
+
+    def choice(self, s: HedgehogState, m: Move) -> Choice:
+        """Pass (or End turn, once a piece has moved) is a button; each step goes in the menu."""
+        if isinstance(m, Pass):
+            if s.moved:
+                return make_choice("end", "End turn", f"End the turn with {points_text(s.points)} unused.")
+            return make_choice("pass", "Pass", "Spend nothing and end the turn.")
+        if isinstance(m, Roll):
+            return make_choice("roll", "Roll", "Roll the die.")
+        way = "clockwise" if m.direction == CLOCKWISE else "anticlockwise"
+        cost = m.piece.pips * m.distance
+        try:
+            _, _, target = check_step(s, m)
+            onto = f" onto space {s.spaces[target].label}"
+        except IllegalMove:
+            onto = ""
+        return make_choice(
+            "move",
+            f"{notation(m)}{onto}",
+            f"The {m.piece.words} goes {m.distance} {'space' if m.distance == 1 else 'spaces'} {way}{onto}, "
+            f"costing {points_text(cost)}.",
+        )
 
     def seat_name(self, s: HedgehogState, seat: int) -> str:
         """The seat's colour, e.g. "Red"."""

@@ -19,10 +19,12 @@ from games.base import (
     BadNotation,
     BadOptions,
     BadState,
+    Choice,
     IllegalMove,
     OptionSpec,
     Outcome,
     default_resign_ranks,
+    make_choice,
     resolve_options,
 )
 
@@ -841,6 +843,28 @@ class TreasureRules:
             by_square = {sq: value for value, sq in enumerate(after.coins[seat]) if sq is not None}
             rows.append(f"{seat_label(s, seat)} " + " ".join(NUMBER_WORDS[by_square[sq]] for sq in home[seat]))
         return f"{who} has set out their coins. Everyone has arranged; the rows are revealed: {'; '.join(rows)}."
+
+    def choice(self, s: TreasureState, m: Move) -> Choice:
+        """Keeping the standard order is a button; other arrangements and coin moves go in the menu."""
+        if isinstance(m, Arrange):
+            words = " ".join(NUMBER_WORDS[v] for v in m.order)
+            if tuple(m.order) == DEFAULT_ORDER:
+                return make_choice("accept", "Standard order", f"Set out {words}, left to right from your seat.")
+            return make_choice("move", words, "Your coins left to right from your seat, face down until all arrange.")
+        if isinstance(m, Forfeit):
+            return make_choice("pass", "Lose the turn", "The turn passes without a move.")
+        if isinstance(m, Roll):
+            return make_choice("roll", "Roll", "Roll the number and type dice together.")
+        label = self.format_move(s, m)
+        target = occupancy(s).get(m.dst)
+        if target and target[0] == "pyramid":
+            pips = int(target[1])
+            taking = f"takes a {SIZE_WORDS[pips]} pyramid (+{PIPS_POINTS[pips]})"
+            return make_choice("move", label, f"{coin_name(m.value).capitalize()} {taking}.")
+        if target and target[0] == "coin":
+            coin = f"{seat_label(s, int(target[1]))}'s {NUMBER_WORDS[int(target[2])]}"
+            return make_choice("move", label, f"{coin_name(m.value).capitalize()} captures {coin} (+{COIN_POINTS}).")
+        return make_choice("move", label, f"{coin_name(m.value).capitalize()} moves to {square_name(m.dst)}.")
 
     def seat_name(self, s: TreasureState, seat: int) -> str:
         """Red (South, Suns), Green (West, Crowns), Black (North, Moons) or Blue (East, Arms)."""

@@ -23,10 +23,12 @@ from games.base import (
     BadNotation,
     BadOptions,
     BadState,
+    Choice,
     IllegalMove,
     OptionSpec,
     Outcome,
     frozen_replace,
+    make_choice,
     resolve_options,
 )
 
@@ -646,6 +648,29 @@ class WhistRules:
             + explain(s.led, tree, SEAT_NAMES[leader], who)
             + f" Scores: North {north}, South {south}."
         )
+
+    def choice(self, s: WhistState, m: Move) -> Choice:
+        """The steal is a button; takes and trees go in the menu, a follow saying whether it wins."""
+        if isinstance(m, Steal):
+            taken = s.stashes[1 - s.turn][0] if s.stashes[1 - s.turn] else None
+            what = f"the {piece_words(taken)}" if taken else "the first small"
+            return make_choice(
+                "steal", f"Steal {what}", f"Take {SEAT_NAMES[1 - s.turn]}'s first pick, {what}, instead of drafting."
+            )
+        if isinstance(m, Take):
+            held = _size_count(s.stashes[s.turn], pips_of(m.piece)) + 1
+            return make_choice(
+                "move",
+                f"Take {m.piece} from tree {tree_letter(m.tree)}",
+                f"The {piece_words(m.piece)}; your {SIZE_WORDS[pips_of(m.piece)]} pyramids: {held} of {s.cap}.",
+            )
+        tree = m.tree
+        sort = f"solid {COLOUR_WORDS[tree[0][0]]}" if is_solid(tree) else "mixed"
+        label = f"{tree_text(tree)} ({sort})"
+        if s.led is None:
+            return make_choice("move", label, f"Lead this {sort} tree.")
+        wins = not resolve(s.led, tree).leader_wins
+        return make_choice("move", label, f"{'Wins' if wins else 'Loses'} the trick against {tree_text(s.led)}.")
 
     def seat_name(self, s: WhistState, seat: int) -> str:
         """North for seat 0, South for seat 1."""
