@@ -37,7 +37,7 @@ from bot.session.store import (
     StoreError,
 )
 from bot.session.table_messages import TableMessage, TableMessages
-from games.base import GameError, NotYourTurn, OptionSpec, Outcome, Rules, resolve_options
+from games.base import BUTTON_KINDS, GameError, NotYourTurn, OptionSpec, Outcome, Rules, resolve_options
 from games.playout import roll_rng, setup_rng
 from renderers import render_game
 
@@ -124,6 +124,7 @@ class MoveOption:
     kind: str = "move"
     hint: str = ""
     index: int = 0
+    quick: bool = False  # a yes/no sort of decision, shown as a button of its own
 
 
 @dataclass(frozen=True)
@@ -143,11 +144,19 @@ def move_options(rules: Rules, state: Any, ply: int) -> list[MoveOption]:
     for index, move in enumerate(rules.legal_moves(state)):
         notation = rules.format_move(state, move)
         description = rules.describe_move(state, move)
-        kind, label, hint = "move", notation, ""
-        if hasattr(rules, "choice"):  # TRANSITION: until every engine says what its decisions are
-            choice = rules.choice(state, move)
-            kind, label, hint = choice.kind, choice.label, choice.hint
-        out.append(MoveOption(stamp(notation, ply), notation, label, description, kind, hint, index))
+        choice = rules.choice(state, move)
+        out.append(
+            MoveOption(
+                stamp(notation, ply),
+                notation,
+                choice.label or notation,
+                description,
+                choice.kind,
+                choice.hint,
+                index,
+                quick=choice.kind in BUTTON_KINDS,
+            )
+        )
     return out
 
 
