@@ -967,6 +967,8 @@ def _decode(d: dict[str, Any]) -> State:
     on_board = [p for p in positions if p is not None]
     if len(set(on_board)) != len(on_board):
         raise BadState("The stored game has two pieces on one square.")
+    if any(pos in geometry.bases for seat, pos in enumerate(positions) if seat != victim):
+        raise BadState("The stored game has an assassin on a base, where no assassin may end.")
     raw_markers = d["markers"]
     if not isinstance(raw_markers, list) or len(raw_markers) != players:
         raise BadState("The stored game has bad base markers.")
@@ -999,6 +1001,10 @@ def _decode(d: dict[str, Any]) -> State:
         raise BadState("The stored game has a bad ending.")
     if phase != "over" and (turn in out_t or len(out_t) >= players - 1):
         raise BadState("The stored game has a bad turn.")
+    if phase != "over" and len(markers[victim]) == len(geometry.bases):
+        raise BadState("The stored game is marked as running, but its victim has marked all four bases.")
+    if phase != "over" and limit and victim_turns >= limit:
+        raise BadState("The stored game is marked as running past its victim-turn limit.")
     last_raw = d["last"]
     if not isinstance(last_raw, dict):
         raise BadState("The stored game has a bad last move.")

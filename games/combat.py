@@ -2007,3 +2007,7 @@ def _validate(s: CombatState) -> None:
         raise bad("the combat choice")
     if s.turn > s.turn_limit:
         raise bad("the turn count")
+    if s.phase != OVER and any(
+        all(sq in s.capped for sq in home_squares(seat)) for seat in range(s.players) if seat not in s.out
+    ):
+        raise bad("a player has capped both home squares, yet the game is running")

@@ -726,6 +726,8 @@ def state_from_json(d: Any) -> HedgehogState:
         raise BadState("More turns were played than the turn limit allows.")
     if not state.over and state.current in state.out:
         raise BadState("The seat to move has left the game.")
+    if not state.over and any(seat in trees(state.spaces) for seat in state.active):
+        raise BadState("The stored game is marked as running, but a player has built a tree.")
     return state
 
 

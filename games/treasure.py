@@ -1101,6 +1101,9 @@ def _decode(d: dict[str, Any]) -> TreasureState:
     _need(len(placed) == len(set(placed)), "two pieces on one square")
     _need(phase != "move" or (dice is not None and coins[turn][dice[0]] is not None), "dice")
     _need(phase == "over" or turn not in out, "turn")
+    _need(phase == "over" or bool(pyramids_t), "a running game with no pyramid left")
+    for seat, row in enumerate(coins):
+        _need(not any(sq in geo.barred[seat] for sq in row if sq is not None), "a coin in another player's back rows")
     return TreasureState(
         players=players,
         stall_limit=stall,
