@@ -705,6 +705,10 @@ class AssassinRules:
             return "stay"
         return s.board.name(m.to)
 
+    def public_notation(self, s: State, notation: str) -> str:
+        """Every move of this game is public: its notation as logged."""
+        return notation
+
     def describe_move(self, s: State, m: AssassinMove) -> str:
         """A sentence for the channel log: the roll, the path, bases marked, any capture."""
         who = self._who(s, s.turn)

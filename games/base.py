@@ -200,6 +200,10 @@ class Rules(Protocol, Generic[S, M]):
     def format_move(self, s: S, m: M) -> str:
         """The notation of ``m``; ``parse_move(s, format_move(s, m)) == m``."""
 
+    def public_notation(self, s: S, notation: str) -> str:
+        """A logged move's notation as anyone may read it while the game stands at ``s`` (hides secrets)."""
+        ...
+
     def describe_move(self, s: S, m: M) -> str:
         """A sentence for the channel log, e.g. "Red moves the medium 3 spaces clockwise"."""
 

@@ -605,6 +605,10 @@ class CombatRules:
         """The state after ``m``; raises ``IllegalMove`` with the reason; never mutates ``s``."""
         return _apply(s, m, None)
 
+    def public_notation(self, s: CombatState, notation: str) -> str:
+        """Every move of this game is public: its notation as logged."""
+        return notation
+
     def describe_move(self, s: CombatState, m: Move) -> str:
         """What ``m`` does, in words, with every die, combat total and consequence."""
         notes: list[str] = []

@@ -911,6 +911,10 @@ class HedgehogRules:
         """The notation of ``m``."""
         return notation(m)
 
+    def public_notation(self, s: HedgehogState, notation: str) -> str:
+        """Every move of this game is public: its notation as logged."""
+        return notation
+
     def describe_move(self, s: HedgehogState, m: Move) -> str:
         """A sentence for the channel log, with what followed (a vanished space, the end of turn, the result)."""
         who = colour_name(s.current)

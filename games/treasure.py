@@ -797,6 +797,12 @@ class TreasureRules:
         sep = "x" if m.dst in occupancy(s) else "-"
         return f"{m.value}:{square_name(m.src)}{sep}{square_name(m.dst)}"
 
+    def public_notation(self, s: TreasureState, notation: str) -> str:
+        """Arrangements stay face down until every player has arranged (docs/rules/treasure.md)."""
+        if arrangements_hidden(s) and notation.strip().lower().startswith("arrange"):
+            return "arrange (face down)"
+        return notation
+
     def describe_move(self, s: TreasureState, m: Move) -> str:
         """A sentence for the channel: both dice, the move, any capture and the running scores."""
         who = seat_label(s, s.turn)

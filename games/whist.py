@@ -628,6 +628,10 @@ class WhistRules:
             return "steal"
         return f"play {tree_text(m.tree)}"
 
+    def public_notation(self, s: WhistState, notation: str) -> str:
+        """Every move of this game is public: its notation as logged."""
+        return notation
+
     def describe_move(self, s: WhistState, m: Move) -> str:
         """A sentence for the channel log; a follow also says who won the trick and why."""
         seat = s.turn

@@ -674,7 +674,11 @@ class GameService:
         game = await self.store.latest_game(channel_id)
         if game is None:
             raise ServiceError("There is no game in this channel yet.")
-        return game, await self.store.moves(game.id)
+        rows = await self.store.moves(game.id)
+        if game.state is None:
+            return game, rows
+        rules, state = rules_for(game.game), self.state_of(game)
+        return game, [replace(row, notation=rules.public_notation(state, row.notation)) for row in rows]
 
     async def rebuild(self, game: GameRow, upto: int | None = None) -> Any:
         """The state after the first ``upto`` plies (all by default), replayed from the move log."""

@@ -143,3 +143,18 @@ async def test_player_preferences_are_upserted(session):
     assert (await session.games.player_prefs(1, ALICE.user_id))["notify"] == "mention"
     with pytest.raises(ServiceError):
         await session.games.set_notify(1, ALICE.user_id, "loud")
+
+
+async def test_the_move_log_keeps_arrangements_face_down_until_everyone_has_arranged(session):
+    games = session.games
+    await games.new_game(guild_id=1, channel_id=8, game="treasure", actor=ALICE, max_players=2)
+    await games.join(8, BOB)
+    report = await games.start(8, ALICE)
+    first = actor_at(report)
+    await games.move(8, first, "arrange 543210")
+    _, log = await games.history(8)
+    assert [row.notation for row in log] == ["arrange (face down)"]
+    second = BOB if first is ALICE else ALICE
+    await games.move(8, second, "arrange default")
+    _, log = await games.history(8)
+    assert [row.notation for row in log] == ["arrange 543210", "arrange 012345"]
