@@ -942,8 +942,8 @@ def _check(s: CombatState, m: Move) -> None:
         _check_target(s, m.to, "hopped onto")
         if not 1 <= distance(m.frm, m.to) <= 2:
             raise IllegalMove(f"{square_name(m.to)} is more than two squares from {square_name(m.frm)}.")
-        result = [*_sizes(target), m.pips]
-        if not is_tree_or_nest(result):
+        sizes = [*_sizes(target), m.pips]
+        if not is_tree_or_nest(sizes):
             raise IllegalMove(f"{code(seat, m.pips)} on {stack_code(target)} would be neither a tree nor a nest.")
         return
     if isinstance(m, Dig):
@@ -1689,7 +1689,7 @@ def _syntax(s: CombatState, t: str, resolve: bool) -> Move:
         colour, pips = _piece_spec(found.group(1))
         squares = [square(g) for g in found.groups()[1:]]
         frm, to = (squares[0], squares[1]) if len(squares) == 2 else (None, squares[0])
-        full = Hop(frm, pips, to) if pips and frm is not None else None
+        full: Move | None = Hop(frm, pips, to) if pips and frm is not None else None
         return _unique(
             s,
             t,

@@ -329,8 +329,9 @@ def check_step(s: HedgehogState, m: Step) -> tuple[int, int, int]:
     stack = s.spaces[origin].stack
     top_own = topmost_own(stack, s.current)
     if top_own != height:
+        above = stack[top_own].code if top_own is not None else "another of your pieces"
         raise IllegalMove(
-            f"Only your topmost piece in a stack may move: {stack[top_own].code} sits above "
+            f"Only your topmost piece in a stack may move: {above} sits above "
             f"{piece.code} on space {s.spaces[origin].label}."
         )
     cost = piece.pips * m.distance

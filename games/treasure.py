@@ -966,9 +966,10 @@ def _move_coin(s: TreasureState, seat: int, value: int, here: Sq, dst: Sq) -> Tr
     for owner, row in enumerate(s.coins):
         for v, sq in enumerate(row):
             if sq == dst:
-                taken_coin = (owner, v)
+                coin = (owner, v)
+                taken_coin = coin
                 coins[owner][v] = None
-                prisoners[seat] = (*prisoners[seat], taken_coin)
+                prisoners[seat] = (*prisoners[seat], coin)
     coins[seat][value] = dst
     s = _replace(
         s,

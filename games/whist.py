@@ -17,7 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from games.base import (
     BadNotation,
@@ -468,7 +468,7 @@ class WhistRules:
     def _after_steal(self, s: WhistState) -> WhistState:
         seat = s.turn
         taken = s.stashes[1 - seat][0]
-        stashes = [(), ()]
+        stashes: list[tuple[str, ...]] = [(), ()]
         stashes[seat] = (taken,)
         return _replace(
             s,
@@ -813,7 +813,7 @@ def _from_json(d: dict[str, Any]) -> WhistState:
     phase = d["phase"]
     if phase not in (DRAFT, TRICKS, OVER):
         raise _bad("unknown phase")
-    led = _stored_tree(d["led"]) if d["led"] is not None else None
+    led = cast(Tree, _stored_tree(d["led"])) if d["led"] is not None else None
     tricks_data = d["tricks"]
     if not isinstance(tricks_data, list):
         raise _bad("the tricks are missing")

@@ -618,17 +618,17 @@ def table_swiss_pairings(
     tables = [[seated[a] for a in members] for members in best]
 
     firsts: Counter[Hashable] = Counter()
-    seat_sum: Counter[Hashable] = Counter()
+    seat_sum: dict[Hashable, Fraction] = {}
     seat_games: Counter[Hashable] = Counter()
     for game in history:
         if len(game) > 1:
             firsts[game[0]] += 1
             for seat, p in enumerate(game):
-                seat_sum[p] += Fraction(seat, len(game) - 1)
+                seat_sum[p] = seat_sum.get(p, Fraction(0)) + Fraction(seat, len(game) - 1)
                 seat_games[p] += 1
 
     def seat_key(p: Hashable) -> tuple[int, Fraction, int]:
-        average = seat_sum[p] / seat_games[p] if seat_games[p] else Fraction(0)
+        average = seat_sum.get(p, Fraction(0)) / seat_games[p] if seat_games[p] else Fraction(0)
         return firsts[p], -average, rank[p]
 
     ordered = tuple(tuple(sorted(members, key=seat_key)) for members in tables)
