@@ -89,7 +89,7 @@ def phone_pictures(game: str, folder: Path, seed: int = 4) -> list[Path]:
         height = round(board.height * PHONE_WIDTH / board.width)
         small = board.resize((PHONE_WIDTH, height), Image.Resampling.LANCZOS)
         path = folder / f"{game}-{tag}.png"
-        small.quantize(colors=96, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(path, optimize=True)
+        small.quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE).save(path, optimize=True)
         written.append(path)
     return written
 

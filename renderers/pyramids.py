@@ -182,7 +182,7 @@ def png_bytes(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     quantized = image.quantize(palette=palette or DEFAULT_PALETTE, dither=Image.Dither.NONE)
     border = quantized.palette.getcolor(BORDER) if quantized.palette else 0
     ImageDraw.Draw(quantized).rectangle((0, 0, image.width - 1, image.height - 1), outline=border, width=BORDER_PX)
-    quantized.save(buffer, "PNG", compress_level=3)
+    quantized.save(buffer, "PNG", compress_level=1)  # fastest zlib level: a few KB larger, quicker to make
     return buffer.getvalue()
 
 
