@@ -959,13 +959,14 @@ def _move_coin(s: TreasureState, seat: int, value: int, here: Sq, dst: Sq) -> Tr
     taken_coin: tuple[int, int] | None = None
     for sq, colour, pips in s.pyramids:
         if sq == dst:
-            taken_pyramid = (colour, pips)
+            pyramid = (colour, pips)
+            taken_pyramid = pyramid
             pyramids = tuple(p for p in s.pyramids if p[0] != dst)
-            treasure[seat] = (*treasure[seat], taken_pyramid)
+            treasure[seat] = (*treasure[seat], pyramid)
             break
     for owner, row in enumerate(s.coins):
-        for v, sq in enumerate(row):
-            if sq == dst:
+        for v, where in enumerate(row):
+            if where == dst:
                 coin = (owner, v)
                 taken_coin = coin
                 coins[owner][v] = None

@@ -13,6 +13,7 @@ import math
 import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
@@ -346,7 +347,7 @@ def text(
         return
     pen = draw if isinstance(draw, ImageDraw.ImageDraw) else ImageDraw.Draw(draw)
     if not cacheable or pen.fontmode != "L":
-        stroke = {"stroke_width": OUTLINE_PX, "stroke_fill": TEXT_SHADOW} if shadow else {}
+        stroke: dict[str, Any] = {"stroke_width": OUTLINE_PX, "stroke_fill": TEXT_SHADOW} if shadow else {}
         pen.text(xy, message, font=face, fill=fill, anchor=anchor, **stroke)
         return
     outline, body, dx, dy = _text_masks(message, size, anchor)

@@ -24,6 +24,7 @@ from games.treasure import (
     NUMBER_WORDS,
     RULES,
     SIDES,
+    Step,
     TreasureState,
     geometry,
     score,
@@ -237,11 +238,13 @@ def _draw_pieces(image: Image.Image, draw: ImageDraw.ImageDraw, s: TreasureState
     radius = int(SQUARE * 0.4)
     for seat, row in enumerate(s.coins):
         letter = SIDES[geo.sides[seat]].letter
-        for value, sq in enumerate(row):
-            if sq is not None:
-                _paste_coin(image, _centre(n, sq), letter, value, radius)
+        for value, where in enumerate(row):
+            if where is not None:
+                _paste_coin(image, _centre(n, where), letter, value, radius)
     if s.phase == "move" and s.dice is not None:
         for move in RULES.legal_moves(s):
+            if not isinstance(move, Step):
+                continue
             cx, cy = _centre(n, move.dst)
             draw.ellipse([cx - 12, cy - 12, cx + 12, cy + 12], fill=HIGHLIGHT, outline=TEXT_SHADOW, width=4)
         here = s.coins[s.turn][s.dice[0]]
@@ -290,6 +293,7 @@ def _draw_panel(
     )
     if s.dice is not None:
         number, kind = s.dice
+        who: int | None
         if s.phase == "move":
             title, who = "Dice to play", s.turn
         else:

@@ -404,8 +404,8 @@ def _stash_panel(
     corner = (round(x0) + 4, round(y0) + BODY_TOP)  # inside the panel's outline
     image.paste(body, corner)
     for t in texts:  # the cached body's texts, so the layout knows them too
-        box = (t.box[0] + corner[0], t.box[1] + corner[1], t.box[2] + corner[0], t.box[3] + corner[1])
-        geometry.note_text(t.text, t.px, box)
+        placed = (t.box[0] + corner[0], t.box[1] + corner[1], t.box[2] + corner[0], t.box[3] + corner[1])
+        geometry.note_text(t.text, t.px, placed)
 
 
 BODY_TOP = 54  # where a stash's table of pyramids starts, below its title and size headings

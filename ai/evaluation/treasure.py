@@ -45,7 +45,7 @@ def policy(rules: Rules, s: Any, moves: Sequence[Any], rng: random.Random) -> An
         if what is not None:
             gain = int(what[1]) if what[0] == "pyramid" else th.COIN_POINTS
         if gain > best_gain:
-            best, best_gain = [m], gain  # type: ignore[assignment]
+            best, best_gain = [m], gain
         elif gain == best_gain:
             best.append(m)
     return best[rng.randrange(len(best))]

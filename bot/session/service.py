@@ -283,6 +283,8 @@ class GameService:
 
     def rules_state(self, game: GameRow) -> Any:
         """The stored state of ``game`` decoded afresh (bypassing the cache)."""
+        if game.state is None:
+            raise ServiceError("This game has not started yet.")
         return rules_for(game.game).from_json(game.state)
 
     def state_of(self, game: GameRow) -> Any:

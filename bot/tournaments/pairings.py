@@ -73,7 +73,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import networkx as nx
 
@@ -94,6 +94,8 @@ __all__ = [
     "table_sizes",
     "table_swiss_pairings",
 ]
+
+P = TypeVar("P", bound=Hashable)  # a player, as the caller names them
 
 
 class PairingError(ValueError):
@@ -122,14 +124,12 @@ def _check_players(players: Sequence[Hashable]) -> list[Hashable]:
     return out
 
 
-def seed_players(
-    players: Sequence[Hashable], rng: random.Random, ratings: Mapping[Hashable, float] | None = None
-) -> list[Hashable]:
+def seed_players(players: Sequence[P], rng: random.Random, ratings: Mapping[P, float] | None = None) -> list[P]:
     """Initial seeding: by rating, highest first (players without one last); ties in random order.
 
     ``rng`` decides the order among equal ratings (everybody, when no ratings are given).
     """
-    order = _check_players(players)
+    order = cast(list[P], _check_players(players))
     rng.shuffle(order)
     if ratings:
         order.sort(key=lambda p: (p not in ratings, -ratings.get(p, 0.0)))
