@@ -9,7 +9,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.pacing import OVERLOADED, QUEUED, WORKING, Pacer
-from bot.render_pool import RenderPool, auto_workers, draw
+from bot.render_pool import RenderPool, auto_workers, draw, shutdown_pools
 from bot.session import open_session
 from bot.session.service import Actor
 from bot.session.store import SerialWriter, Store
@@ -136,6 +136,7 @@ async def test_boards_drawn_in_a_worker_process_match_boards_drawn_in_process(db
         assert await session.games.render(game, state) == local
     finally:
         await session.close()
+        shutdown_pools()  # no worker process outlives the test
 
 
 # ---------------------------------------------------------------------------------------------- storage
