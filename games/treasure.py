@@ -686,19 +686,22 @@ class TreasureRules:
         coins = list(s.coins)
         coins[seat] = (None,) * 6
         name = seat_label(s, seat)
-        s = _replace(s, coins=tuple(coins), out=(*s.out, seat))
+        # the leaver no longer holds the quiet round open (docs/rules/treasure.md, "Stall limit")
+        quiet_seen = tuple(x for x in s.quiet_seen if x != seat)
+        s = _replace(s, coins=tuple(coins), out=(*s.out, seat), quiet_seen=quiet_seen)
         left = active_seats(s)
         if len(left) == 1:
             winner = left[0]
             ranks = default_resign_ranks(s.out, s.players, [winner])
-            return _replace(s, phase="over", ranks=ranks, reason=f"{name} left the game; {seat_label(s, winner)} wins.")
+            reason = f"{name} left the game; {seat_label(s, winner)} wins."
+            return _replace(s, phase="over", ranks=ranks, reason=reason, pending=())
         if s.turn == seat:
             if s.phase == "arrange":
                 return _after_arrange(s)
             s = _replace(s, phase="roll", turn=_next_active(s, seat))
         # The leaver no longer holds the round open, but the rounds already run stay as they were:
         # a resignation never shortens the window (docs/rules/treasure.md, "Stall limit").
-        s = _count_round(_replace(s, quiet_seen=tuple(x for x in s.quiet_seen if x != seat)))
+        s = _count_round(s)
         if _stalled(s):
             return _finish(s, f"No capture in {s.stall_limit} rounds.")
         return s

@@ -865,7 +865,7 @@ def _check_consistent(s: WhistState) -> None:
         raise _bad("the draft is mixed up with the tricks")
     if s.phase == TRICKS and (any(s.row) or len(s.tricks) >= s.total_tricks):
         raise _bad("the tricks started before the draft ended")
-    if s.steal_open and (s.phase != DRAFT or s.picks != 1 or s.turn == s.first):
+    if s.steal_open and s.phase != OVER and (s.phase != DRAFT or s.picks != 1 or s.turn == s.first):
         raise _bad("the steal is open at the wrong time")
     if s.resigned is None and s.phase == OVER and (any(s.row) or any(s.stashes) or s.led):
         raise _bad("the game ended with pyramids still in play")

@@ -63,6 +63,7 @@ def check_playouts(
             move, is_roll = next_move(rules, state, seed, ply, chooser)
             if deep:
                 _check_state(rules, state)
+                _check_resignations(rules, state, players)
                 if is_roll:
                     assert not rules.legal_moves(state), "legal moves offered while a roll is pending"
                     _check_notation(rules, state, move)
@@ -91,6 +92,16 @@ def check_playouts(
         plies_total += ply
         games += 1
     return {"games": games, "plies": plies_total}
+
+
+def _check_resignations(rules: Rules, state: Any, players: int) -> None:
+    """Any seat may leave at any ply (a resignation or a timeout): what is left is a state the codec stores."""
+    for seat in range(players):
+        try:
+            left = rules.resign(state, seat)
+        except GameError:
+            continue  # a seat already out
+        _check_state(rules, left)
 
 
 def _check_state(rules: Rules, state: Any) -> None:

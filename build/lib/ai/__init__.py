@@ -39,7 +39,7 @@ def budget_for(level: str, budget_ms: float | None = None, max_iterations: int |
 
 
 def _check_level(level: str) -> None:
-    if level not in LEVELS and level not in SETTINGS:
+    if level not in LEVELS:
         raise ValueError(f"Unknown level {level!r}: choose one of {', '.join(LEVELS)}.")
 
 

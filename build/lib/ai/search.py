@@ -64,7 +64,7 @@ def outcome_rewards(outcome: Outcome) -> tuple[float, ...]:
     ranks = outcome.ranks
     n = len(ranks)
     if n == 1:
-        return (1.0 if ranks[0] == 1 and "fail" not in outcome.reason.lower() else 0.0,)
+        return (1.0 if ranks[0] == 1 else 0.0,)  # solitaire: a failure ranks 2
     winners = sum(1 for r in ranks if r == 1)
     return tuple(1.0 / winners if r == 1 else 0.1 * (n - r) / (n - 1) for r in ranks)
 

@@ -40,13 +40,15 @@ class PyramidBot(commands.AutoShardedBot):
         game_cogs: tuple[str, ...] | None = None,
         new_seed: Callable[[], str] | None = None,
     ) -> None:
+        shards: dict[str, Any] = {"shard_count": settings.shard_count}
+        if settings.shard_ids is not None:
+            shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
             help_command=None,
-            shard_count=settings.shard_count,
-            shard_ids=list(settings.shard_ids) if settings.shard_ids is not None else None,
+            **shards,
         )
         self.settings = settings
         self.pacer = Pacer(settings.ack_after_seconds, settings.busy_in_flight)

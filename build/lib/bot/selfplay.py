@@ -1,4 +1,4 @@
-"""No-Discord mode: whole games with random legal players through the real service and storage."""
+"""No-Discord mode: whole games between random players or computer players, through the real service and storage."""
 
 from __future__ import annotations
 
@@ -7,11 +7,13 @@ import random
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+import zlib
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import games
+from ai import LEVELS, choose_notation
 from bot.session import Actor, GameService, ServiceError, open_session, rules_for
 from bot.settings import Settings
 
@@ -23,6 +25,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--games", type=int, default=10, help="how many games to play")
     parser.add_argument("--seed", type=int, default=1, help="seed for dice and the random players")
     parser.add_argument("--out", type=Path, default=None, help="folder for the final board PNGs")
+    parser.add_argument(
+        "--ai",
+        default="",
+        metavar="LEVELS",
+        help="computer players for the first seats, e.g. hard,normal (easy, normal, hard); other seats play randomly",
+    )
+    parser.add_argument(
+        "--ai-iterations", type=int, default=None, help="cap each search (reproducible and quick); default: time"
+    )
     parser.add_argument(
         "--every", action="store_true", help="with --out: keep every board of each game, not just the last"
     )
@@ -48,10 +59,13 @@ async def play_one(
     channel_id: int,
     chooser: random.Random,
     on_report: Callable[[Any, int], None] | None = None,
+    levels: Sequence[str] = (),
+    max_iterations: int | None = None,
 ) -> tuple[Any, int]:
     """Play one game through the service; returns (final report, plies).
 
-    ``on_report(report, ply)`` sees every report, the start's included (ply 0).
+    Seat ``i`` is a computer player of ``levels[i]`` when given (searching up to ``max_iterations``),
+    else a random player.  ``on_report(report, ply)`` sees every report, the start's included (ply 0).
     """
     actors = [Actor(1000 + i, f"Player {i + 1}") for i in range(players)]
     await service.new_game(
@@ -76,6 +90,11 @@ async def play_one(
         actor = actors[seat]
         if report.needs_roll:
             report = await service.roll(channel_id, actor)
+        elif seat < len(levels):
+            state = report.rules.to_json(report.state)
+            decision_seed = zlib.crc32(f"{seed}/{report.game.ply}".encode())
+            notation = choose_notation(game_name, state, levels[seat], decision_seed, None, max_iterations)
+            report = await service.move(channel_id, actor, notation)
         else:
             moves = await service.legal_moves(channel_id, actor.user_id)
             notation = moves[chooser.randrange(len(moves))].value
@@ -104,6 +123,11 @@ async def run_selfplay(args: argparse.Namespace, settings: Settings) -> int:
     rules = rules_for(args.game)
     players = args.players or rules.min_players
     options = parse_options(args.option)
+    levels = [level.strip() for level in args.ai.split(",") if level.strip()]
+    unknown = [level for level in levels if level not in LEVELS]
+    if unknown or len(levels) > players:
+        print(f"--ai takes up to {players} of {', '.join(LEVELS)}, comma-separated.", file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory() as tmp:
         url = args.database or f"sqlite+aiosqlite:///{tmp}/selfplay.db"
         session = await open_session(url, render=args.out is not None)
@@ -118,7 +142,16 @@ async def run_selfplay(args: argparse.Namespace, settings: Settings) -> int:
                 keep = board_keeper(args.out, f"{args.game}-{number:03d}") if args.every and args.out else None
                 try:
                     report, plies = await play_one(
-                        service, args.game, players, options, f"{args.seed}-{number}", number, chooser, keep
+                        service,
+                        args.game,
+                        players,
+                        options,
+                        f"{args.seed}-{number}",
+                        number,
+                        chooser,
+                        keep,
+                        levels,
+                        args.ai_iterations,
                     )
                 except ServiceError as error:
                     print(f"Cannot play {rules.title}: {error}", file=sys.stderr)

@@ -7,17 +7,15 @@ from typing import TYPE_CHECKING
 import discord
 from discord import app_commands
 
-from bot.session import ServiceError
-from cogs.base import AUTOCOMPLETE_LIMIT, BOT_LEVEL_CHOICES, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, DiceGameCog
+from cogs.base import (
+    AUTOCOMPLETE_LIMIT,
+    DiceGameCog,
+    new_command,
+)
 from cogs.replies import refusals
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
-
-BOARD_CHOICES = [
-    app_commands.Choice(name="10x10 (3-9 players)", value=10),
-    app_commands.Choice(name="12x12 (6-9 players)", value=12),
-]
 
 
 def urgent(label: str) -> bool:
@@ -41,35 +39,7 @@ class AssassinCog(
 
     game_name = "assassin"
 
-    @app_commands.command(name="new", description="Open a game of The Martian Assassination Game in this channel.")
-    @app_commands.describe(
-        players="Most players who may join (3-9)",
-        board="10x10, or 12x12 for 6 to 9 players",
-        short_game="Base markers survive captures: four bases in total wins",
-        turn_limit="Finish after 200 victim turns, ranked by bases, then captures (on by default)",
-        **NEW_GAME_DESCRIPTIONS,
-    )
-    @app_commands.choices(board=BOARD_CHOICES, clock=CLOCK_CHOICES, bot_level=BOT_LEVEL_CHOICES)
-    @refusals
-    async def new(
-        self,
-        interaction: discord.Interaction,
-        players: app_commands.Range[int, 3, 9] = 9,
-        board: int = 10,
-        short_game: bool = False,
-        turn_limit: bool = True,
-        clock: int = 0,
-        bank: app_commands.Range[int, 0, 30] = 0,
-        thread: bool = False,
-        bots: app_commands.Range[int, 0, 9] = 0,
-        bot_level: str = "normal",
-    ) -> None:
-        if board == 12 and players < 6:
-            raise ServiceError("The 12x12 board is for 6 to 9 players.")
-        options = {"board": board, "short_game": short_game, "turn_limit": turn_limit}
-        await self.create(
-            interaction, options, players=players, clock=clock, bank=bank, thread=thread, bots=bots, bot_level=bot_level
-        )
+    new = new_command("assassin", default_players=9)
 
     @app_commands.command(name="move", description="Move to a square your roll reaches (suggestions list them).")
     @app_commands.describe(notation="The square to end on, e.g. d4 (or reroll / stay after a null)")

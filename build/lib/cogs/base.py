@@ -7,6 +7,7 @@ Refusals are ephemeral single sentences.
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -15,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.session import MoveOption, rules_for
+from bot.session import MoveOption, OptionSpec, catalogue, rules_for
 from cogs import lobby, table
 from cogs.messages import NO_PINGS, players_line, report_payload
 from cogs.replies import actor_of, answer, paced, refusals
@@ -62,6 +63,76 @@ def channel_of(interaction: discord.Interaction) -> int:
     """The channel (or thread) the interaction came from."""
     assert interaction.channel_id is not None
     return interaction.channel_id
+
+
+SHARED_OPTIONS = ("clock", "bank", "thread", "bots", "bot_level")
+TEXT_LIMIT = 100  # characters of a typed option value
+
+
+def option_parameter(spec: OptionSpec) -> tuple[inspect.Parameter, list[app_commands.Choice[Any]]]:
+    """A game option as a slash-command parameter (type, range, default) and its choices, if any."""
+    kind = type(spec.default)
+    choices = [app_commands.Choice(name=str(value), value=value) for value in spec.choices]
+    annotation: Any = kind
+    if kind is int and not choices and spec.minimum is not None and spec.maximum is not None:
+        annotation = app_commands.Range[int, spec.minimum, spec.maximum]
+    elif kind is str and not choices:
+        annotation = app_commands.Range[str, 0, TEXT_LIMIT]
+    parameter = inspect.Parameter(
+        spec.name, inspect.Parameter.KEYWORD_ONLY, annotation=annotation, default=spec.default
+    )
+    return parameter, choices
+
+
+def new_command(game: str, default_players: int | None = None) -> app_commands.Command[Any, Any, None]:
+    """``/<game> new``, its options read from the game's ``OptionSpec``s (declared once, in the engine).
+
+    ``players`` (when the table size may vary, default ``default_players`` or the most the game
+    seats) comes first, then the game's own options, then those every game shares.
+    """
+    info = next(i for i in catalogue() if i.name == game)
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    parameters = [
+        inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+        inspect.Parameter("interaction", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=discord.Interaction),
+    ]
+    descriptions: dict[str, str] = {}
+    choices: dict[str, list[app_commands.Choice[Any]]] = {}
+    if info.min_players < info.max_players:
+        players = app_commands.Range[int, info.min_players, info.max_players]
+        parameters.append(
+            inspect.Parameter("players", keyword, annotation=players, default=default_players or info.max_players)
+        )
+        descriptions["players"] = f"Most players who may join ({info.min_players}-{info.max_players})"
+    for spec in info.options:
+        parameter, listed = option_parameter(spec)
+        parameters.append(parameter)
+        descriptions[spec.name] = spec.description[:TEXT_LIMIT]
+        if listed:
+            choices[spec.name] = listed
+    most_bots = max(info.max_players - 1, 0)
+    parameters += [
+        inspect.Parameter("clock", keyword, annotation=int, default=0),
+        inspect.Parameter("bank", keyword, annotation=app_commands.Range[int, 0, 30], default=0),
+        inspect.Parameter("thread", keyword, annotation=bool, default=False),
+        inspect.Parameter("bots", keyword, annotation=app_commands.Range[int, 0, most_bots], default=0),
+        inspect.Parameter("bot_level", keyword, annotation=str, default="normal"),
+    ]
+    descriptions.update(NEW_GAME_DESCRIPTIONS)
+    choices.update(clock=CLOCK_CHOICES, bot_level=BOT_LEVEL_CHOICES)
+
+    async def new(self: GameCog, interaction: discord.Interaction, **values: Any) -> None:
+        shared = {name: values.pop(name) for name in SHARED_OPTIONS}
+        players = values.pop("players", info.max_players)
+        await self.create(interaction, values, players=players, **shared)
+
+    new.__qualname__ = "GameCog.new"  # a method of the cog: discord.py passes the cog, then the interaction
+    new.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]
+    new.__discord_app_commands_param_description__ = descriptions  # type: ignore[attr-defined]
+    new.__discord_app_commands_param_choices__ = choices  # type: ignore[attr-defined]
+    return app_commands.Command(
+        name="new", description=f"Open a game of {info.title} in this channel."[:100], callback=refusals(new)
+    )
 
 
 class GameCog(commands.GroupCog):

@@ -8,20 +8,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import discord
-from discord import app_commands
-
-from cogs.base import BOT_LEVEL_CHOICES, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, DiceGameCog
-from cogs.replies import refusals
+from cogs.base import DiceGameCog, new_command
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
-
-VARIANT_CHOICES = [
-    app_commands.Choice(name="standard (centre blocked)", value="standard"),
-    app_commands.Choice(name="simple (centre open)", value="simple"),
-    app_commands.Choice(name="advanced (reserve nests, losers removed)", value="advanced"),
-]
 
 
 def choice_label(notation: str, description: str) -> str:
@@ -36,33 +26,7 @@ class CombatCog(DiceGameCog, group_name="combat", group_description="Martian Com
     game_name = "combat"
     choice_label = staticmethod(choice_label)
 
-    @app_commands.command(name="new", description="Open a game of Martian Combat (2-4 players) in this channel.")
-    @app_commands.describe(
-        players="Most players who may join (2-4)",
-        variant="standard, simple (open centre) or advanced (reserve nests, losers removed)",
-        blocked="Extra blocked squares for a harder game, e.g. 'b2 e5' (never a start or home square)",
-        turn_limit="Turns in all before the game is a draw",
-        **NEW_GAME_DESCRIPTIONS,
-    )
-    @app_commands.choices(variant=VARIANT_CHOICES, clock=CLOCK_CHOICES, bot_level=BOT_LEVEL_CHOICES)
-    @refusals
-    async def new(
-        self,
-        interaction: discord.Interaction,
-        players: app_commands.Range[int, 2, 4] = 2,
-        variant: str = "standard",
-        blocked: app_commands.Range[str, 0, 40] = "",
-        turn_limit: app_commands.Range[int, 10, 2000] = 300,
-        clock: int = 0,
-        bank: app_commands.Range[int, 0, 30] = 0,
-        thread: bool = False,
-        bots: app_commands.Range[int, 0, 9] = 0,
-        bot_level: str = "normal",
-    ) -> None:
-        options = {"variant": variant, "blocked": blocked, "turn_limit": turn_limit}
-        await self.create(
-            interaction, options, players=players, clock=clock, bank=bank, thread=thread, bots=bots, bot_level=bot_level
-        )
+    new = new_command("combat", default_players=2)
 
 
 async def setup(bot: PyramidBot) -> None:

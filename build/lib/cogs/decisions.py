@@ -15,20 +15,6 @@ from cogs.buttons import STALE, GameButton, valid_id
 
 MENU_LIMIT = 25  # Discord's options per select menu
 BUTTON_ROW = 5
-QUICK_KINDS = {  # decisions shown as buttons, whatever else is legal (the game's words; see games/base.Choice)
-    "counter",
-    "decline",
-    "pass",
-    "end",
-    "steal",
-    "reroll",
-    "stay",
-    "choose",
-    "accept",
-    "attack-offer",
-    "yes",
-    "no",
-}
 BUTTON_STYLES = {
     "counter": discord.ButtonStyle.danger,
     "decline": discord.ButtonStyle.secondary,
@@ -140,8 +126,8 @@ def controls(report: Report) -> discord.ui.View | None:
         view.add_item(GameButton("roll", game.id))
         return view
     options = report.options()
-    quick = [o for o in options if o.kind in QUICK_KINDS]
-    rest = [o for o in options if o.kind not in QUICK_KINDS]
+    quick = [o for o in options if o.quick]
+    rest = [o for o in options if not o.quick]
     if len(options) <= BUTTON_ROW:  # a handful of answers: a button each
         quick, rest = options, []
     for option in quick[:MAX_BUTTONS]:

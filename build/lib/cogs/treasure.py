@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 
 from bot.session import ServiceError
-from cogs.base import BOT_LEVEL_CHOICES, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, DiceGameCog
+from cogs.base import DiceGameCog, new_command
 from cogs.replies import refusals
 
 if TYPE_CHECKING:
@@ -38,37 +38,7 @@ class TreasureCog(
     game_name = "treasure"
     choice_label = staticmethod(choice_label)
 
-    @app_commands.command(name="new", description="Open a game of Martian Treasure Hunt (2-4 players) in this channel.")
-    @app_commands.describe(
-        players="Most players who may join (2-4)",
-        arrange="Each player sets out their coins before the first roll (off: the standard order)",
-        stall_limit="Rounds without any capture that end the game",
-        **NEW_GAME_DESCRIPTIONS,
-    )
-    @app_commands.choices(clock=CLOCK_CHOICES, bot_level=BOT_LEVEL_CHOICES)
-    @refusals
-    async def new(
-        self,
-        interaction: discord.Interaction,
-        players: app_commands.Range[int, 2, 4] = 4,
-        arrange: bool = True,
-        stall_limit: app_commands.Range[int, 1, 500] = 40,
-        clock: int = 0,
-        bank: app_commands.Range[int, 0, 30] = 0,
-        thread: bool = False,
-        bots: app_commands.Range[int, 0, 9] = 0,
-        bot_level: str = "normal",
-    ) -> None:
-        await self.create(
-            interaction,
-            {"arrange": arrange, "stall_limit": stall_limit},
-            players=players,
-            clock=clock,
-            bank=bank,
-            thread=thread,
-            bots=bots,
-            bot_level=bot_level,
-        )
+    new = new_command("treasure", default_players=4)
 
     @app_commands.command(name="arrange", description="Before the first roll: set out your coins on your home row.")
     @app_commands.describe(order="Coin values left to right from your seat, e.g. 543210 (0 null, 1 ace); or default")

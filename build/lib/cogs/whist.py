@@ -5,19 +5,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-import discord
-from discord import app_commands
-
-from cogs.base import BOT_LEVEL_CHOICES, CLOCK_CHOICES, NEW_GAME_DESCRIPTIONS, GameCog
-from cogs.replies import refusals
+from cogs.base import GameCog, new_command
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
-
-VARIANT_CHOICES = [
-    app_commands.Choice(name="normal: 4 sets, 10 tricks", value="normal"),
-    app_commands.Choice(name="short: 2 sets, 5 tricks", value="short"),
-]
 
 
 def _compact(text: str) -> str:
@@ -59,33 +50,7 @@ class WhistCog(GameCog, group_name="whist", group_description="Martian Whist: dr
     choice_label = staticmethod(choice_label)
     matches = staticmethod(matches)
 
-    @app_commands.command(name="new", description="Open a game of Martian Whist (2 players) in this channel.")
-    @app_commands.describe(
-        variant="normal (4 sets, 10 tricks) or short (2 sets, 5 tricks)",
-        **NEW_GAME_DESCRIPTIONS,
-    )
-    @app_commands.choices(variant=VARIANT_CHOICES, clock=CLOCK_CHOICES, bot_level=BOT_LEVEL_CHOICES)
-    @refusals
-    async def new(
-        self,
-        interaction: discord.Interaction,
-        variant: str = "normal",
-        clock: int = 0,
-        bank: app_commands.Range[int, 0, 30] = 0,
-        thread: bool = False,
-        bots: app_commands.Range[int, 0, 9] = 0,
-        bot_level: str = "normal",
-    ) -> None:
-        await self.create(
-            interaction,
-            {"variant": variant},
-            players=2,
-            clock=clock,
-            bank=bank,
-            thread=thread,
-            bots=bots,
-            bot_level=bot_level,
-        )
+    new = new_command("whist")
 
 
 async def setup(bot: PyramidBot) -> None:

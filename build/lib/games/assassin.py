@@ -21,10 +21,12 @@ from games.base import (
     BadNotation,
     BadOptions,
     BadState,
+    Choice,
     IllegalMove,
     OptionSpec,
     Outcome,
     frozen_replace,
+    make_choice,
     resolve_options,
 )
 
@@ -703,6 +705,10 @@ class AssassinRules:
             return "stay"
         return s.board.name(m.to)
 
+    def public_notation(self, s: State, notation: str) -> str:
+        """Every move of this game is public: its notation as logged."""
+        return notation
+
     def describe_move(self, s: State, m: AssassinMove) -> str:
         """A sentence for the channel log: the roll, the path, bases marked, any capture."""
         who = self._who(s, s.turn)
@@ -740,6 +746,22 @@ class AssassinRules:
         if after.end == "bases":
             return f"{sentence}: all four bases ({bases})! {self.seat_name(s, s.turn)} wins."
         return f"{sentence}. Bases marked: {bases}." + self._limit_note(after)
+
+    def choice(self, s: State, m: AssassinMove) -> Choice:
+        """Re-roll and stay are buttons; a square to move to goes in the menu, marked when it scores."""
+        if isinstance(m, Reroll):
+            return make_choice("reroll", "Re-roll", "Roll the die again; another null may come up.")
+        if isinstance(m, Stay):
+            return make_choice("stay", "Stay", "Keep the null and stay where you are this turn.")
+        if isinstance(m, Roll):
+            return make_choice("roll", "Roll", "Roll the piecepack die.")
+        name = s.board.name(m.to)
+        steps = s.die or 0
+        if s.turn != s.victim and s.positions[s.victim] == m.to:
+            return make_choice("move", f"{name} · capture", f"Capture {self.seat_name(s, s.victim)} on {name}.")
+        if s.turn == s.victim and m.to in s.board.bases and m.to not in s.markers[s.turn]:
+            return make_choice("move", f"{name} · base", f"Move {steps} steps and mark the base on {name}.")
+        return make_choice("move", name, f"Move {steps} step{'s' if steps != 1 else ''} to {name}.")
 
     def seat_name(self, s: State, seat: int) -> str:
         """The seat's colour: Red, Blue, Yellow, Green, Black, Purple, Cyan, Orange, White."""
@@ -949,6 +971,8 @@ def _decode(d: dict[str, Any]) -> State:
     on_board = [p for p in positions if p is not None]
     if len(set(on_board)) != len(on_board):
         raise BadState("The stored game has two pieces on one square.")
+    if any(pos in geometry.bases for seat, pos in enumerate(positions) if seat != victim):
+        raise BadState("The stored game has an assassin on a base, where no assassin may end.")
     raw_markers = d["markers"]
     if not isinstance(raw_markers, list) or len(raw_markers) != players:
         raise BadState("The stored game has bad base markers.")
@@ -981,6 +1005,10 @@ def _decode(d: dict[str, Any]) -> State:
         raise BadState("The stored game has a bad ending.")
     if phase != "over" and (turn in out_t or len(out_t) >= players - 1):
         raise BadState("The stored game has a bad turn.")
+    if phase != "over" and len(markers[victim]) == len(geometry.bases):
+        raise BadState("The stored game is marked as running, but its victim has marked all four bases.")
+    if phase != "over" and limit and victim_turns >= limit:
+        raise BadState("The stored game is marked as running past its victim-turn limit.")
     last_raw = d["last"]
     if not isinstance(last_raw, dict):
         raise BadState("The stored game has a bad last move.")

@@ -72,6 +72,38 @@ class Outcome:
         return len(self.ranks) > 1 and all(r == 1 for r in self.ranks)
 
 
+# Kinds of decision the Discord layer shows as buttons; every other kind (``move``...) goes in a menu.
+BUTTON_KINDS = frozenset(
+    {"counter", "decline", "pass", "end", "steal", "reroll", "stay", "choose", "accept", "attack-offer", "yes", "no"}
+)
+LABEL_LIMIT = 80  # characters of a choice's label (a Discord button)
+HINT_LIMIT = 100  # characters of a choice's hint (a select option's description)
+
+
+@dataclass(frozen=True)
+class Choice:
+    """What one legal move is, as a player sees it on a button or in a menu.
+
+    ``kind`` is the game's word for the decision (``counter``, ``reroll``, ``move``...; the kinds in
+    ``BUTTON_KINDS`` become buttons), ``label`` a short name readable on a phone (at most 80
+    characters), ``hint`` one sentence about it (at most 100 characters, may be empty).
+    """
+
+    kind: str
+    label: str
+    hint: str = ""
+
+
+def clip(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, ending in an ellipsis when cut."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def make_choice(kind: str, label: str, hint: str = "") -> Choice:
+    """A ``Choice`` with the label and hint clipped to their limits."""
+    return Choice(kind, clip(label, LABEL_LIMIT), clip(hint, HINT_LIMIT))
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """One creation-time setting a game offers (shown in ``/x new`` and validated)."""
@@ -168,8 +200,19 @@ class Rules(Protocol, Generic[S, M]):
     def format_move(self, s: S, m: M) -> str:
         """The notation of ``m``; ``parse_move(s, format_move(s, m)) == m``."""
 
+    def public_notation(self, s: S, notation: str) -> str:
+        """A logged move's notation as anyone may read it while the game stands at ``s`` (hides secrets)."""
+        ...
+
     def describe_move(self, s: S, m: M) -> str:
         """A sentence for the channel log, e.g. "Red moves the medium 3 spaces clockwise"."""
+
+    def choice(self, s: S, m: M) -> Choice:
+        """What the legal move ``m`` is, for a button or a menu entry (see ``Choice``).
+
+        Yes/no offers (attack or not, counter, steal, re-roll or stay, pass, end) have kinds in
+        ``BUTTON_KINDS``; ordinary moves are ``move``.
+        """
 
     def seat_name(self, s: S, seat: int) -> str:
         """How the seat is called in this game (usually its colour)."""

@@ -20,10 +20,12 @@ from games.base import (
     BadNotation,
     BadOptions,
     BadState,
+    Choice,
     IllegalMove,
     OptionSpec,
     Outcome,
     default_resign_ranks,
+    make_choice,
     resolve_options,
 )
 
@@ -603,6 +605,10 @@ class CombatRules:
         """The state after ``m``; raises ``IllegalMove`` with the reason; never mutates ``s``."""
         return _apply(s, m, None)
 
+    def public_notation(self, s: CombatState, notation: str) -> str:
+        """Every move of this game is public: its notation as logged."""
+        return notation
+
     def describe_move(self, s: CombatState, m: Move) -> str:
         """What ``m`` does, in words, with every die, combat total and consequence."""
         notes: list[str] = []
@@ -611,6 +617,10 @@ class CombatRules:
         except IllegalMove as exc:
             return f"Illegal: {exc}"
         return " ".join(notes)
+
+    def choice(self, s: CombatState, m: Move) -> Choice:
+        """What ``m`` is for a button or menu: the yes/no offers are buttons, steps and actions a menu."""
+        return choice(s, m)
 
     def resign(self, s: CombatState, seat: int) -> CombatState:
         """``seat`` leaves: with one opponent left that opponent wins; otherwise its pyramids leave the board."""
@@ -932,8 +942,8 @@ def _check(s: CombatState, m: Move) -> None:
         _check_target(s, m.to, "hopped onto")
         if not 1 <= distance(m.frm, m.to) <= 2:
             raise IllegalMove(f"{square_name(m.to)} is more than two squares from {square_name(m.frm)}.")
-        result = [*_sizes(target), m.pips]
-        if not is_tree_or_nest(result):
+        sizes = [*_sizes(target), m.pips]
+        if not is_tree_or_nest(sizes):
             raise IllegalMove(f"{code(seat, m.pips)} on {stack_code(target)} would be neither a tree nor a nest.")
         return
     if isinstance(m, Dig):
@@ -1526,6 +1536,59 @@ def prompt(s: CombatState, who: str | None = None) -> str:
     return "the game is over"
 
 
+_PASS_CHOICES = {
+    MOVE: ("pass", "No move", "Skip the step and go straight to the action roll."),
+    ATTACK: ("decline", "No attack", "Do not fight; an opponent next to you may then be offered the attack."),
+    OFFER: ("decline", "No attack", "Let the mover's stack be; the turn goes on."),
+    COUNTER: ("decline", "No counter", "Accept the loss of the opening roll."),
+    WILD: ("pass", "No action", "Take no action; the turn ends."),
+    SWAP: ("pass", "No swap", "Skip the swap; the turn ends."),
+    HOP: ("pass", "No hop", "Skip the hop; the turn ends."),
+    DIG: ("pass", "No dig", "Skip the dig; the turn ends."),
+    AIM: ("end", "End aim", "Stop the Aim here; the turn ends."),
+}
+_ACTION_HINTS = {
+    1: "Reverse every stack of two or more: trees become nests and nests trees.",
+    2: "Exchange one of your pyramids with an opponent's of the same size.",
+    3: "Hop a top pyramid onto an opponent's within 2 squares; dice decide.",
+    4: "Put a top pyramid of yours under an opponent's, anywhere on the board.",
+    5: "Roll again and make up to that many single-square steps.",
+}
+
+
+def choice(s: CombatState, m: Move) -> Choice:
+    """What ``m`` is, for a button or a menu entry (docs/rules/combat.md, "Notation")."""
+    if isinstance(m, Pass):
+        kind, label, hint = _PASS_CHOICES.get(s.phase, ("pass", "Pass", ""))
+        return make_choice(kind, label, hint)
+    if isinstance(m, Counter):
+        return make_choice("counter", "Counter", "Both roll again and add both totals; the higher sum wins.")
+    if isinstance(m, Attack):
+        mine, theirs = stack_pips(s.board[m.frm]), stack_pips(s.board[m.to])
+        return make_choice(
+            "attack-offer",
+            f"Attack {square_name(m.to)} from {square_name(m.frm)}",
+            f"Your {_pips(mine)} against {_pips(theirs)}: each side rolls a die and adds its pips.",
+        )
+    if isinstance(m, Choose):
+        name = ACTIONS.get(m.action, str(m.action))
+        return make_choice("choose", name, _ACTION_HINTS.get(m.action, ""))
+    if isinstance(m, Roll):
+        return make_choice("roll", "Roll", "Roll the dice.")
+    label = format_move(s, m)
+    if isinstance(m, Step):
+        carried = len(s.board[m.frm]) - _piece_at(s.board[m.frm], m.pips) - 1
+        extra = {0: "", 1: " and the pyramid above it"}.get(carried, f" and the {carried} pyramids above it")
+        hint = f"Step {code(s.current, m.pips)}{extra} from {square_name(m.frm)} to {square_name(m.to)}."
+        return make_choice("move", label, hint)
+    label = label[0].upper() + label[1:]
+    if isinstance(m, Swap):
+        return make_choice("move", label, "Each pyramid takes the other's place in its stack.")
+    if isinstance(m, Hop):
+        return make_choice("move", label, "The hop contest dice decide whether it stays or is repelled.")
+    return make_choice("move", label, "Your pyramid goes directly under the opponent's.")
+
+
 def format_move(s: CombatState, m: Move) -> str:
     """Canonical notation of ``m`` in state ``s`` (docs/rules/combat.md, "Notation")."""
     seat = s.current
@@ -1626,7 +1689,7 @@ def _syntax(s: CombatState, t: str, resolve: bool) -> Move:
         colour, pips = _piece_spec(found.group(1))
         squares = [square(g) for g in found.groups()[1:]]
         frm, to = (squares[0], squares[1]) if len(squares) == 2 else (None, squares[0])
-        full = Hop(frm, pips, to) if pips and frm is not None else None
+        full: Move | None = Hop(frm, pips, to) if pips and frm is not None else None
         return _unique(
             s,
             t,
@@ -1948,3 +2011,7 @@ def _validate(s: CombatState) -> None:
         raise bad("the combat choice")
     if s.turn > s.turn_limit:
         raise bad("the turn count")
+    if s.phase != OVER and any(
+        all(sq in s.capped for sq in home_squares(seat)) for seat in range(s.players) if seat not in s.out
+    ):
+        raise bad("a player has capped both home squares, yet the game is running")

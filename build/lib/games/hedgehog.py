@@ -21,11 +21,13 @@ from games.base import (
     BadNotation,
     BadOptions,
     BadState,
+    Choice,
     IllegalMove,
     OptionSpec,
     Outcome,
     default_resign_ranks,
     frozen_replace,
+    make_choice,
     resolve_options,
 )
 
@@ -327,8 +329,9 @@ def check_step(s: HedgehogState, m: Step) -> tuple[int, int, int]:
     stack = s.spaces[origin].stack
     top_own = topmost_own(stack, s.current)
     if top_own != height:
+        above = stack[top_own].code if top_own is not None else "another of your pieces"
         raise IllegalMove(
-            f"Only your topmost piece in a stack may move: {stack[top_own].code} sits above "
+            f"Only your topmost piece in a stack may move: {above} sits above "
             f"{piece.code} on space {s.spaces[origin].label}."
         )
     cost = piece.pips * m.distance
@@ -724,6 +727,8 @@ def state_from_json(d: Any) -> HedgehogState:
         raise BadState("More turns were played than the turn limit allows.")
     if not state.over and state.current in state.out:
         raise BadState("The seat to move has left the game.")
+    if not state.over and any(seat in trees(state.spaces) for seat in state.active):
+        raise BadState("The stored game is marked as running, but a player has built a tree.")
     return state
 
 
@@ -907,6 +912,10 @@ class HedgehogRules:
         """The notation of ``m``."""
         return notation(m)
 
+    def public_notation(self, s: HedgehogState, notation: str) -> str:
+        """Every move of this game is public: its notation as logged."""
+        return notation
+
     def describe_move(self, s: HedgehogState, m: Move) -> str:
         """A sentence for the channel log, with what followed (a vanished space, the end of turn, the result)."""
         who = colour_name(s.current)
@@ -928,6 +937,28 @@ class HedgehogRules:
         if result is not None:
             text += f" {result.reason}"
         return text
+
+    def choice(self, s: HedgehogState, m: Move) -> Choice:
+        """Pass (or End turn, once a piece has moved) is a button; each step goes in the menu."""
+        if isinstance(m, Pass):
+            if s.moved:
+                return make_choice("end", "End turn", f"End the turn with {points_text(s.points)} unused.")
+            return make_choice("pass", "Pass", "Spend nothing and end the turn.")
+        if isinstance(m, Roll):
+            return make_choice("roll", "Roll", "Roll the die.")
+        way = "clockwise" if m.direction == CLOCKWISE else "anticlockwise"
+        cost = m.piece.pips * m.distance
+        try:
+            _, _, target = check_step(s, m)
+            onto = f" onto space {s.spaces[target].label}"
+        except IllegalMove:
+            onto = ""
+        return make_choice(
+            "move",
+            f"{notation(m)}{onto}",
+            f"The {m.piece.words} goes {m.distance} {'space' if m.distance == 1 else 'spaces'} {way}{onto}, "
+            f"costing {points_text(cost)}.",
+        )
 
     def seat_name(self, s: HedgehogState, seat: int) -> str:
         """The seat's colour, e.g. "Red"."""

@@ -19,10 +19,12 @@ from games.base import (
     BadNotation,
     BadOptions,
     BadState,
+    Choice,
     IllegalMove,
     OptionSpec,
     Outcome,
     default_resign_ranks,
+    make_choice,
     resolve_options,
 )
 
@@ -795,6 +797,12 @@ class TreasureRules:
         sep = "x" if m.dst in occupancy(s) else "-"
         return f"{m.value}:{square_name(m.src)}{sep}{square_name(m.dst)}"
 
+    def public_notation(self, s: TreasureState, notation: str) -> str:
+        """Arrangements stay face down until every player has arranged (docs/rules/treasure.md)."""
+        if arrangements_hidden(s) and notation.strip().lower().startswith("arrange"):
+            return "arrange (face down)"
+        return notation
+
     def describe_move(self, s: TreasureState, m: Move) -> str:
         """A sentence for the channel: both dice, the move, any capture and the running scores."""
         who = seat_label(s, s.turn)
@@ -841,6 +849,28 @@ class TreasureRules:
             by_square = {sq: value for value, sq in enumerate(after.coins[seat]) if sq is not None}
             rows.append(f"{seat_label(s, seat)} " + " ".join(NUMBER_WORDS[by_square[sq]] for sq in home[seat]))
         return f"{who} has set out their coins. Everyone has arranged; the rows are revealed: {'; '.join(rows)}."
+
+    def choice(self, s: TreasureState, m: Move) -> Choice:
+        """Keeping the standard order is a button; other arrangements and coin moves go in the menu."""
+        if isinstance(m, Arrange):
+            words = " ".join(NUMBER_WORDS[v] for v in m.order)
+            if tuple(m.order) == DEFAULT_ORDER:
+                return make_choice("accept", "Standard order", f"Set out {words}, left to right from your seat.")
+            return make_choice("move", words, "Your coins left to right from your seat, face down until all arrange.")
+        if isinstance(m, Forfeit):
+            return make_choice("pass", "Lose the turn", "The turn passes without a move.")
+        if isinstance(m, Roll):
+            return make_choice("roll", "Roll", "Roll the number and type dice together.")
+        label = self.format_move(s, m)
+        target = occupancy(s).get(m.dst)
+        if target and target[0] == "pyramid":
+            pips = int(target[1])
+            taking = f"takes a {SIZE_WORDS[pips]} pyramid (+{PIPS_POINTS[pips]})"
+            return make_choice("move", label, f"{coin_name(m.value).capitalize()} {taking}.")
+        if target and target[0] == "coin":
+            coin = f"{seat_label(s, int(target[1]))}'s {NUMBER_WORDS[int(target[2])]}"
+            return make_choice("move", label, f"{coin_name(m.value).capitalize()} captures {coin} (+{COIN_POINTS}).")
+        return make_choice("move", label, f"{coin_name(m.value).capitalize()} moves to {square_name(m.dst)}.")
 
     def seat_name(self, s: TreasureState, seat: int) -> str:
         """Red (South, Suns), Green (West, Crowns), Black (North, Moons) or Blue (East, Arms)."""
@@ -929,16 +959,18 @@ def _move_coin(s: TreasureState, seat: int, value: int, here: Sq, dst: Sq) -> Tr
     taken_coin: tuple[int, int] | None = None
     for sq, colour, pips in s.pyramids:
         if sq == dst:
-            taken_pyramid = (colour, pips)
+            pyramid = (colour, pips)
+            taken_pyramid = pyramid
             pyramids = tuple(p for p in s.pyramids if p[0] != dst)
-            treasure[seat] = (*treasure[seat], taken_pyramid)
+            treasure[seat] = (*treasure[seat], pyramid)
             break
     for owner, row in enumerate(s.coins):
-        for v, sq in enumerate(row):
-            if sq == dst:
-                taken_coin = (owner, v)
+        for v, where in enumerate(row):
+            if where == dst:
+                coin = (owner, v)
+                taken_coin = coin
                 coins[owner][v] = None
-                prisoners[seat] = (*prisoners[seat], taken_coin)
+                prisoners[seat] = (*prisoners[seat], coin)
     coins[seat][value] = dst
     s = _replace(
         s,
@@ -1077,6 +1109,9 @@ def _decode(d: dict[str, Any]) -> TreasureState:
     _need(len(placed) == len(set(placed)), "two pieces on one square")
     _need(phase != "move" or (dice is not None and coins[turn][dice[0]] is not None), "dice")
     _need(phase == "over" or turn not in out, "turn")
+    _need(phase == "over" or bool(pyramids_t), "a running game with no pyramid left")
+    for seat, row in enumerate(coins):
+        _need(not any(sq in geo.barred[seat] for sq in row if sq is not None), "a coin in another player's back rows")
     return TreasureState(
         players=players,
         stall_limit=stall,

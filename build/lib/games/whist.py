@@ -17,16 +17,18 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 from games.base import (
     BadNotation,
     BadOptions,
     BadState,
+    Choice,
     IllegalMove,
     OptionSpec,
     Outcome,
     frozen_replace,
+    make_choice,
     resolve_options,
 )
 
@@ -466,7 +468,7 @@ class WhistRules:
     def _after_steal(self, s: WhistState) -> WhistState:
         seat = s.turn
         taken = s.stashes[1 - seat][0]
-        stashes = [(), ()]
+        stashes: list[tuple[str, ...]] = [(), ()]
         stashes[seat] = (taken,)
         return _replace(
             s,
@@ -626,6 +628,10 @@ class WhistRules:
             return "steal"
         return f"play {tree_text(m.tree)}"
 
+    def public_notation(self, s: WhistState, notation: str) -> str:
+        """Every move of this game is public: its notation as logged."""
+        return notation
+
     def describe_move(self, s: WhistState, m: Move) -> str:
         """A sentence for the channel log; a follow also says who won the trick and why."""
         seat = s.turn
@@ -646,6 +652,29 @@ class WhistRules:
             + explain(s.led, tree, SEAT_NAMES[leader], who)
             + f" Scores: North {north}, South {south}."
         )
+
+    def choice(self, s: WhistState, m: Move) -> Choice:
+        """The steal is a button; takes and trees go in the menu, a follow saying whether it wins."""
+        if isinstance(m, Steal):
+            taken = s.stashes[1 - s.turn][0] if s.stashes[1 - s.turn] else None
+            what = f"the {piece_words(taken)}" if taken else "the first small"
+            return make_choice(
+                "steal", f"Steal {what}", f"Take {SEAT_NAMES[1 - s.turn]}'s first pick, {what}, instead of drafting."
+            )
+        if isinstance(m, Take):
+            held = _size_count(s.stashes[s.turn], pips_of(m.piece)) + 1
+            return make_choice(
+                "move",
+                f"Take {m.piece} from tree {tree_letter(m.tree)}",
+                f"The {piece_words(m.piece)}; your {SIZE_WORDS[pips_of(m.piece)]} pyramids: {held} of {s.cap}.",
+            )
+        tree = m.tree
+        sort = f"solid {COLOUR_WORDS[tree[0][0]]}" if is_solid(tree) else "mixed"
+        label = f"{tree_text(tree)} ({sort})"
+        if s.led is None:
+            return make_choice("move", label, f"Lead this {sort} tree.")
+        wins = not resolve(s.led, tree).leader_wins
+        return make_choice("move", label, f"{'Wins' if wins else 'Loses'} the trick against {tree_text(s.led)}.")
 
     def seat_name(self, s: WhistState, seat: int) -> str:
         """North for seat 0, South for seat 1."""
@@ -784,7 +813,7 @@ def _from_json(d: dict[str, Any]) -> WhistState:
     phase = d["phase"]
     if phase not in (DRAFT, TRICKS, OVER):
         raise _bad("unknown phase")
-    led = _stored_tree(d["led"]) if d["led"] is not None else None
+    led = cast(Tree, _stored_tree(d["led"])) if d["led"] is not None else None
     tricks_data = d["tricks"]
     if not isinstance(tricks_data, list):
         raise _bad("the tricks are missing")

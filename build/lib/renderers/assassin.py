@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from PIL import Image, ImageDraw
 
@@ -391,7 +391,7 @@ def draw_board(state: State, names: Sequence[str] | None = None) -> Image.Image:
     base, texts = _background(s.size)
     image = Image.new("RGB", (WIDTH, _height(s.size) + _panel_height(s)), PANEL)
     image.paste(base, (0, 0))
-    image.paste(base.getpixel((5, 5)), (0, base.height, WIDTH, image.height))
+    image.paste(cast(tuple[int, ...], base.getpixel((5, 5))), (0, base.height, WIDTH, image.height))
     for t in texts:  # the cached layer's texts, so the layout knows them too
         geometry_record.note_text(t.text, t.px, t.box)
     draw = ImageDraw.Draw(image)

@@ -304,7 +304,7 @@ def _draw_stacks(image: Image.Image, state: CombatState) -> None:
             paste_pyramid(image, cx, y, 1, "K", SCALE * 0.8)
         # codes, top piece first, in a column beside the stack
         for row, (code, pinned) in enumerate(reversed(codes)):
-            cy = bottom - 14 - (len(codes) - 1 - row) * 20
+            cy = bottom - 12 - (len(codes) - 1 - row) * 18  # clear of the pip tag above
             text(image, (left + CODE_X, cy), code, size=MIN_PX, fill=MARK if pinned else TEXT, anchor="lm")
         owner = single_owner(stack)
         if index in reserve:

@@ -13,6 +13,7 @@ import math
 import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
@@ -182,7 +183,7 @@ def png_bytes(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     quantized = image.quantize(palette=palette or DEFAULT_PALETTE, dither=Image.Dither.NONE)
     border = quantized.palette.getcolor(BORDER) if quantized.palette else 0
     ImageDraw.Draw(quantized).rectangle((0, 0, image.width - 1, image.height - 1), outline=border, width=BORDER_PX)
-    quantized.save(buffer, "PNG", compress_level=3)
+    quantized.save(buffer, "PNG", compress_level=1)  # fastest zlib level: a few KB larger, quicker to make
     return buffer.getvalue()
 
 
@@ -346,7 +347,7 @@ def text(
         return
     pen = draw if isinstance(draw, ImageDraw.ImageDraw) else ImageDraw.Draw(draw)
     if not cacheable or pen.fontmode != "L":
-        stroke = {"stroke_width": OUTLINE_PX, "stroke_fill": TEXT_SHADOW} if shadow else {}
+        stroke: dict[str, Any] = {"stroke_width": OUTLINE_PX, "stroke_fill": TEXT_SHADOW} if shadow else {}
         pen.text(xy, message, font=face, fill=fill, anchor=anchor, **stroke)
         return
     outline, body, dx, dy = _text_masks(message, size, anchor)
@@ -618,6 +619,10 @@ def _die_sprite(size: int, face: str, label: str | None) -> tuple[Image.Image, i
 def paste_die(image: Image.Image, xy: tuple[float, float], size: int, face: str, label: str | None = None) -> None:
     """``draw_die`` pasted from a cached sprite: the same die, drawn once per face and caption."""
     sprite, margin = _die_sprite(size, face, label)
+    if face.strip().lower() not in NULL_FACES:  # the face's number, drawn inside the cached sprite
+        px = int(size * 0.55)
+        cx, cy = xy[0] + size / 2, xy[1] + size / 2
+        _layout.note_text(face, px, (cx - px / 2, cy - px / 2, cx + px / 2, cy + px / 2))
     if label:  # the sprite is cached, so its caption is recorded here rather than when it was drawn
         px = _label_px(size)
         left, top, right, bottom = font(px).getbbox(label, anchor="ma")

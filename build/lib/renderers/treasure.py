@@ -24,6 +24,7 @@ from games.treasure import (
     NUMBER_WORDS,
     RULES,
     SIDES,
+    Step,
     TreasureState,
     geometry,
     score,
@@ -192,6 +193,21 @@ def _coin_sprite(letter: str, value: int, radius: int) -> Image.Image:
     return sprite
 
 
+@lru_cache(maxsize=128)
+def _top_sprite(colour: str, pips: int, scale: float) -> Image.Image:
+    """A pyramid seen from above (``draw_pyramid_top``), drawn once on a transparent sprite."""
+    size = int(scale) + 6
+    sprite = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw_pyramid_top(ImageDraw.Draw(sprite), (size / 2, size / 2), pips, colour, scale)
+    return sprite
+
+
+def _paste_top(image: Image.Image, centre: tuple[float, float], pips: int, colour: str, scale: float) -> None:
+    sprite = _top_sprite(colour, pips, scale)
+    half = sprite.size[0] / 2
+    image.paste(sprite, (round(centre[0] - half), round(centre[1] - half)), sprite)
+
+
 def _paste_coin(image: Image.Image, centre: tuple[float, float], letter: str, value: int, radius: int) -> None:
     sprite = _coin_sprite(letter, value, radius)
     px = int(radius * 1.25)
@@ -218,15 +234,17 @@ def _draw_pieces(image: Image.Image, draw: ImageDraw.ImageDraw, s: TreasureState
         draw.line([_centre(n, s.last_from), _centre(n, s.last_to)], fill=LAST_OUTER, width=8)
         draw.line([_centre(n, s.last_from), _centre(n, s.last_to)], fill=LAST_INNER, width=4)
     for sq, colour, pips in s.pyramids:
-        draw_pyramid_top(draw, _centre(n, sq), pips, colour, SQUARE * 0.8)
+        _paste_top(image, _centre(n, sq), pips, colour, SQUARE * 0.8)
     radius = int(SQUARE * 0.4)
     for seat, row in enumerate(s.coins):
         letter = SIDES[geo.sides[seat]].letter
-        for value, sq in enumerate(row):
-            if sq is not None:
-                _paste_coin(image, _centre(n, sq), letter, value, radius)
+        for value, where in enumerate(row):
+            if where is not None:
+                _paste_coin(image, _centre(n, where), letter, value, radius)
     if s.phase == "move" and s.dice is not None:
         for move in RULES.legal_moves(s):
+            if not isinstance(move, Step):
+                continue
             cx, cy = _centre(n, move.dst)
             draw.ellipse([cx - 12, cy - 12, cx + 12, cy + 12], fill=HIGHLIGHT, outline=TEXT_SHADOW, width=4)
         here = s.coins[s.turn][s.dice[0]]
@@ -275,6 +293,7 @@ def _draw_panel(
     )
     if s.dice is not None:
         number, kind = s.dice
+        who: int | None
         if s.phase == "move":
             title, who = "Dice to play", s.turn
         else:
@@ -353,7 +372,7 @@ def _draw_pile(
         cx = x + (i % per_row) * cell + cell / 2
         cy = y + (i // per_row) * cell + cell / 2
         if kind == "p":
-            draw_pyramid_top(draw, (cx, cy), item[1], item[0], cell * 0.9)
+            _paste_top(image, (cx, cy), item[1], item[0], cell * 0.9)
         else:
             owner, value = item
             _paste_coin(image, (cx, cy), SIDES[geo.sides[owner]].letter, value, int(cell * 0.45))

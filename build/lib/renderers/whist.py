@@ -404,8 +404,8 @@ def _stash_panel(
     corner = (round(x0) + 4, round(y0) + BODY_TOP)  # inside the panel's outline
     image.paste(body, corner)
     for t in texts:  # the cached body's texts, so the layout knows them too
-        box = (t.box[0] + corner[0], t.box[1] + corner[1], t.box[2] + corner[0], t.box[3] + corner[1])
-        geometry.note_text(t.text, t.px, box)
+        placed = (t.box[0] + corner[0], t.box[1] + corner[1], t.box[2] + corner[0], t.box[3] + corner[1])
+        geometry.note_text(t.text, t.px, placed)
 
 
 BODY_TOP = 54  # where a stash's table of pyramids starts, below its title and size headings
@@ -429,11 +429,26 @@ def _stash_body(shown: tuple[int, ...], marked: str, width: int) -> tuple[Image.
                 code = f"{colour}{pips}"
                 n = shown[r * 3 + k]
                 cx = col_x[k] + 8
+                cell, texts = _stash_cell(colour, pips, n)
+                corner = (round(cx) - 13, y - 14)
+                image.paste(cell, corner)
+                for t in texts:
+                    box = (t.box[0] + corner[0], t.box[1] + corner[1], t.box[2] + corner[0], t.box[3] + corner[1])
+                    geometry.note_text(t.text, t.px, box)
                 if marked == code:
                     last_move_frame(draw, (cx - 15, y - 14, cx + 86, y + 13), 4)
-                if n:
-                    paste_pyramid(image, cx, y + 11, pips, colour, 15.0, outline_width=1)
-                    text(image, (cx + 15, y), f"{code} x{n}", size=MIN_PX, anchor="lm")
-                else:
-                    text(image, (cx + 14, y), "-", size=MIN_PX, anchor="lm", fill=DIM)
+    return image, tuple(drawn.texts)
+
+
+@lru_cache(maxsize=512)
+def _stash_cell(colour: str, pips: int, n: int) -> tuple[Image.Image, tuple[geometry.TextBox, ...]]:
+    """One cell of a stash table (the pyramid and ``R3 x2``, or a dash) on the panel colour, and its text."""
+    with geometry.recording() as drawn:
+        image = Image.new("RGB", (96, 27), PANEL)
+        cx, y = 13, 14
+        if n:
+            paste_pyramid(image, cx, y + 11, pips, colour, 15.0, outline_width=1)
+            text(image, (cx + 15, y), f"{colour}{pips} x{n}", size=MIN_PX, anchor="lm")
+        else:
+            text(image, (cx + 14, y), "-", size=MIN_PX, anchor="lm", fill=DIM)
     return image, tuple(drawn.texts)

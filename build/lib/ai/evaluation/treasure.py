@@ -45,7 +45,7 @@ def policy(rules: Rules, s: Any, moves: Sequence[Any], rng: random.Random) -> An
         if what is not None:
             gain = int(what[1]) if what[0] == "pyramid" else th.COIN_POINTS
         if gain > best_gain:
-            best, best_gain = [m], gain  # type: ignore[assignment]
+            best, best_gain = [m], gain
         elif gain == best_gain:
             best.append(m)
     return best[rng.randrange(len(best))]
@@ -57,17 +57,30 @@ def hidden(s: Any, seat: int) -> bool:
 
 
 def determinize(s: Any, seat: int, rng: random.Random) -> Any:
-    """``s`` with every other arranged seat's coins in a random order on its home row."""
+    """``s`` with every other arranged seat's order replaced by a random one.
+
+    Engines that keep secret orders aside until everyone has arranged (a ``pending`` field, the
+    coins showing a stand-in order) have those orders sampled; otherwise the coins on the home rows are.
+    """
     try:
+        pending = getattr(s, "pending", ())
+        others = [o for o, done in enumerate(s.arranged) if o != seat and done and o not in s.out]
+        if pending:
+            orders = list(pending)
+            for other in others:
+                if orders[other] is not None:
+                    order = list(th.DEFAULT_ORDER)
+                    rng.shuffle(order)
+                    orders[other] = tuple(order)
+            return th._replace(s, pending=tuple(orders))
         home = th.geometry(s.players).home
         coins = list(s.coins)
-        for other, done in enumerate(s.arranged):
-            if other != seat and done and other not in s.out:
-                order = list(th.DEFAULT_ORDER)
-                rng.shuffle(order)
-                coins[other] = th._placed(home[other], order)
+        for other in others:
+            order = list(th.DEFAULT_ORDER)
+            rng.shuffle(order)
+            coins[other] = th._placed(home[other], order)
         return th._replace(s, coins=tuple(coins))
-    except (AttributeError, TypeError, IndexError):  # a state shape this module does not know
+    except (AttributeError, TypeError, IndexError, ValueError):  # a state shape this module does not know
         return s
 
 

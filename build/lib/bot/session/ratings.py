@@ -303,7 +303,7 @@ class RatingService:
                 .all()
             )
         players = sorted((_player(r) for r in rows), key=lambda p: (-p.ordinal, -p.games, p.name.lower(), p.user_id))
-        out = []
+        out: list[PlayerRating] = []
         for index, player in enumerate(players[:limit]):
             rank = index + 1
             if index and round(player.ordinal) == round(out[-1].ordinal):

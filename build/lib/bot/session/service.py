@@ -37,7 +37,7 @@ from bot.session.store import (
     StoreError,
 )
 from bot.session.table_messages import TableMessage, TableMessages
-from games.base import GameError, NotYourTurn, OptionSpec, Outcome, Rules, resolve_options
+from games.base import BUTTON_KINDS, GameError, NotYourTurn, OptionSpec, Outcome, Rules, resolve_options
 from games.playout import roll_rng, setup_rng
 from renderers import render_game
 
@@ -124,6 +124,7 @@ class MoveOption:
     kind: str = "move"
     hint: str = ""
     index: int = 0
+    quick: bool = False  # a yes/no sort of decision, shown as a button of its own
 
 
 @dataclass(frozen=True)
@@ -143,11 +144,19 @@ def move_options(rules: Rules, state: Any, ply: int) -> list[MoveOption]:
     for index, move in enumerate(rules.legal_moves(state)):
         notation = rules.format_move(state, move)
         description = rules.describe_move(state, move)
-        kind, label, hint = "move", notation, ""
-        if hasattr(rules, "choice"):  # TRANSITION: until every engine says what its decisions are
-            choice = rules.choice(state, move)
-            kind, label, hint = choice.kind, choice.label, choice.hint
-        out.append(MoveOption(stamp(notation, ply), notation, label, description, kind, hint, index))
+        choice = rules.choice(state, move)
+        out.append(
+            MoveOption(
+                stamp(notation, ply),
+                notation,
+                choice.label or notation,
+                description,
+                choice.kind,
+                choice.hint,
+                index,
+                quick=choice.kind in BUTTON_KINDS,
+            )
+        )
     return out
 
 
@@ -274,6 +283,8 @@ class GameService:
 
     def rules_state(self, game: GameRow) -> Any:
         """The stored state of ``game`` decoded afresh (bypassing the cache)."""
+        if game.state is None:
+            raise ServiceError("This game has not started yet.")
         return rules_for(game.game).from_json(game.state)
 
     def state_of(self, game: GameRow) -> Any:
@@ -665,7 +676,11 @@ class GameService:
         game = await self.store.latest_game(channel_id)
         if game is None:
             raise ServiceError("There is no game in this channel yet.")
-        return game, await self.store.moves(game.id)
+        rows = await self.store.moves(game.id)
+        if game.state is None:
+            return game, rows
+        rules, state = rules_for(game.game), self.state_of(game)
+        return game, [replace(row, notation=rules.public_notation(state, row.notation)) for row in rows]
 
     async def rebuild(self, game: GameRow, upto: int | None = None) -> Any:
         """The state after the first ``upto`` plies (all by default), replayed from the move log."""

@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from sqlalchemy import and_, event, func, insert, literal_column, select, text, true, update
 from sqlalchemy.exc import IntegrityError
@@ -35,6 +35,21 @@ class ChannelBusy(StoreError):
 
 class StaleVersion(StoreError):
     """The game changed between reading and writing: the write was not applied."""
+
+
+def primary_key(result: Any) -> Any:
+    """The primary key an ``INSERT`` created."""
+    key = result.inserted_primary_key
+    assert key is not None, "the insert created no row"
+    return key[0]
+
+
+@overload
+def aware(value: datetime) -> datetime: ...
+
+
+@overload
+def aware(value: None) -> None: ...
 
 
 def aware(value: datetime | None) -> datetime | None:
@@ -96,10 +111,13 @@ class GameRow:
 
     def after_write(self, now: datetime, values: dict[str, Any], seat_updates: dict[int, dict[str, Any]]) -> GameRow:
         """This game as a successful versioned write of ``values`` (and seat changes) leaves it."""
-        changed_seats = tuple(
-            replace(row, **{k: bool(v) if k == "removed" else v for k, v in seat_updates.get(row.seat, {}).items()})
-            for row in self.seats
-        )
+
+        def changed(row: SeatRow) -> SeatRow:
+            updates = seat_updates.get(row.seat, {})
+            fields: dict[str, Any] = {k: bool(v) if k == "removed" else v for k, v in updates.items()}
+            return replace(row, **fields)
+
+        changed_seats = tuple(changed(row) for row in self.seats)
         return replace(self, version=self.version + 1, updated_at=now, seats=changed_seats, **values)
 
     def seat_of(self, user_id: int) -> int | None:
@@ -477,7 +495,7 @@ class Store:
                         reminders_sent=0,
                     )
                 )
-                game_id = int(result.inserted_primary_key[0])
+                game_id = int(primary_key(result))
                 if seat_creator:
                     await conn.execute(
                         insert(seats).values(
@@ -522,7 +540,7 @@ class Store:
                     created_at=now,
                 )
             )
-            ids.append(int(result.inserted_primary_key[0]))
+            ids.append(int(primary_key(result)))
         return ids
 
     async def channels_with_bots(self) -> list[int]:

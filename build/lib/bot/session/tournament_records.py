@@ -235,7 +235,9 @@ class TournamentRecords:
         """Insert a tournament; returns its id."""
         async with self.engine.begin() as conn:
             result = await conn.execute(insert(tournaments).values(**values))
-            return int(result.inserted_primary_key[0])
+            key = result.inserted_primary_key
+            assert key is not None
+            return int(key[0])
 
     async def tournament(self, tournament_id: int) -> TournamentRow | None:
         """The tournament with ``tournament_id``."""

@@ -73,7 +73,7 @@ from collections import Counter
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from typing import Any
+from typing import Any, TypeVar, cast
 
 import networkx as nx
 
@@ -94,6 +94,8 @@ __all__ = [
     "table_sizes",
     "table_swiss_pairings",
 ]
+
+P = TypeVar("P", bound=Hashable)  # a player, as the caller names them
 
 
 class PairingError(ValueError):
@@ -122,14 +124,12 @@ def _check_players(players: Sequence[Hashable]) -> list[Hashable]:
     return out
 
 
-def seed_players(
-    players: Sequence[Hashable], rng: random.Random, ratings: Mapping[Hashable, float] | None = None
-) -> list[Hashable]:
+def seed_players(players: Sequence[P], rng: random.Random, ratings: Mapping[P, float] | None = None) -> list[P]:
     """Initial seeding: by rating, highest first (players without one last); ties in random order.
 
     ``rng`` decides the order among equal ratings (everybody, when no ratings are given).
     """
-    order = _check_players(players)
+    order = cast(list[P], _check_players(players))
     rng.shuffle(order)
     if ratings:
         order.sort(key=lambda p: (p not in ratings, -ratings.get(p, 0.0)))
@@ -618,17 +618,17 @@ def table_swiss_pairings(
     tables = [[seated[a] for a in members] for members in best]
 
     firsts: Counter[Hashable] = Counter()
-    seat_sum: Counter[Hashable] = Counter()
+    seat_sum: dict[Hashable, Fraction] = {}
     seat_games: Counter[Hashable] = Counter()
     for game in history:
         if len(game) > 1:
             firsts[game[0]] += 1
             for seat, p in enumerate(game):
-                seat_sum[p] += Fraction(seat, len(game) - 1)
+                seat_sum[p] = seat_sum.get(p, Fraction(0)) + Fraction(seat, len(game) - 1)
                 seat_games[p] += 1
 
     def seat_key(p: Hashable) -> tuple[int, Fraction, int]:
-        average = seat_sum[p] / seat_games[p] if seat_games[p] else Fraction(0)
+        average = seat_sum.get(p, Fraction(0)) / seat_games[p] if seat_games[p] else Fraction(0)
         return firsts[p], -average, rank[p]
 
     ordered = tuple(tuple(sorted(members, key=seat_key)) for members in tables)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 
 from bot.session.tournament_records import BYE, DONE, MatchRecord, TournamentRow
 from bot.tournaments.errors import TournamentError
@@ -26,6 +26,12 @@ DUEL_WORDS = {
     "½-½": (1, 1),
 }
 DOUBLE_FORFEIT = ("double forfeit", "forfeit both", "0-0", "both lose")
+
+
+def user_of(player: Hashable) -> int:
+    """A tournament player as the pairings hand it back: the user id it was seeded with."""
+    assert isinstance(player, int), f"a tournament player is a user id, not {player!r}"
+    return player
 
 
 def parse_result(text: str, players: Sequence[int], subject: int) -> tuple[tuple[int, ...], tuple[float, ...] | None]:

@@ -24,7 +24,7 @@ from bot.tournaments.pairings import (
     next_table_round,
     round_robin,
 )
-from bot.tournaments.results import bracket_of, elimination_winner, results_of
+from bot.tournaments.results import bracket_of, elimination_winner, results_of, user_of
 from games.base import Rules
 
 log = logging.getLogger(__name__)
@@ -113,7 +113,7 @@ def elimination_round(
     for match in bracket.rounds[number - 1]:
         if match.bye:
             continue
-        players = [int(p) for p in match.players if p is not None]
+        players = [user_of(p) for p in match.players if p is not None]
         if len(players) != 2:  # pragma: no cover - every feeder is decided when a round is paired
             continue
         row: Planned = {"board": match.slot + 1, "players": players, "status": PENDING}

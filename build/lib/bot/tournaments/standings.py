@@ -258,7 +258,7 @@ def _collect(
     return order, entries, totals
 
 
-def _record(entries: list[_Entry]) -> tuple[int, int, int, int, int]:
+def _record(entries: Sequence[_Entry]) -> tuple[int, int, int, int, int]:
     games = sum(1 for e in entries if not e.bye)
     wins = sum(1 for e in entries if not e.bye and e.rank == 1 and not e.shared)
     draws = sum(1 for e in entries if not e.bye and e.rank == 1 and e.shared)
@@ -267,7 +267,7 @@ def _record(entries: list[_Entry]) -> tuple[int, int, int, int, int]:
 
 
 def _places(keys: Sequence[tuple[Any, ...]]) -> list[int]:
-    places = []
+    places: list[int] = []
     for index, key in enumerate(keys):
         places.append(places[-1] if index and key == keys[index - 1] else index + 1)
     return places
@@ -335,7 +335,7 @@ def duel_standings(results: Iterable[Result], players: Sequence[Hashable] | None
             DUEL_TIEBREAKS,
             buchholz_cut1=float(cut1[player]),
             sonneborn_berger=float(sb[player]),
-            head_to_head=None if h2h[player] is None else float(h2h[player]),
+            head_to_head=None if (value := h2h[player]) is None else float(value),
         )
         for place, player in zip(_places(full_keys), ranked, strict=True)
     ]

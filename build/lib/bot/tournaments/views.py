@@ -23,7 +23,7 @@ from bot.session.tournament_records import (
 )
 from bot.tournaments.formats import ELIMINATION, FORMAT_NAMES, TABLES
 from bot.tournaments.pairings import Bracket
-from bot.tournaments.results import bracket_of, results_of
+from bot.tournaments.results import bracket_of, results_of, user_of
 from bot.tournaments.standings import StandingRow, duel_standings, table_standings
 from games.base import Rules
 
@@ -64,8 +64,8 @@ class Standings:
     def winners(self) -> list[int]:
         """The champion, or every player sharing first place (none before any result)."""
         if self.bracket is not None:
-            return [int(self.bracket.champion)] if self.bracket.champion is not None else []
-        return [int(row.player) for row in self.rows if row.place == 1]
+            return [user_of(self.bracket.champion)] if self.bracket.champion is not None else []
+        return [user_of(row.player) for row in self.rows if row.place == 1]
 
 
 def stage(tournament: TournamentRow) -> str:
@@ -164,7 +164,7 @@ def export_of(
             {
                 "place": row.place,
                 "user_id": str(row.player),
-                "name": standings.names.get(row.player, str(row.player)),
+                "name": standings.names.get(user_of(row.player), str(row.player)),
                 "points": row.points,
                 "games": row.games,
                 "wins": row.wins,

@@ -18,7 +18,7 @@ TABLE_RULE = re.compile(r"^\|?\s*:?-{2,}")
 # The section buttons and the headings of each page they gather (first words of a ``## `` heading),
 # tried in this order so that a heading belongs to one button only.
 SECTIONS: dict[str, tuple[str, ...]] = {
-    "notation": ("notation", "moves and notation"),
+    "notation": ("notation", "moves and notation", "buttons under the board"),
     "winning": ("winning", "captures and scoring", "the end", "scoring", "leaving"),
     "setup": ("the board", "board", "players", "setup", "setting out", "pieces and variants", "trees and nests"),
     "turn": ("a turn", "turns", "movement", "actions", "combat", "how coins move", "stage", "capture"),
