@@ -190,12 +190,7 @@ class Search:
                 fresh = child is None
                 if child is None:
                     child = node.children[move] = Node(self.players)
-                if cache:
-                    if child.state is None:
-                        child.state = rules.apply(state, move)
-                    state = child.state
-                else:
-                    state = rules.apply(state, move)
+                state = self._enter(child, state, move, cache)
                 node = child
                 path.append(node)
                 if fresh:
@@ -214,12 +209,7 @@ class Search:
                 break
             node.seat = seat
             child, move, fresh = self._select(node, state, moves, seat, cache)
-            if cache:
-                if child.state is None:
-                    child.state = rules.apply(state, move)
-                state = child.state
-            else:
-                state = rules.apply(state, move)
+            state = self._enter(child, state, move, cache)
             node = child
             path.append(node)
             if fresh:
@@ -229,6 +219,14 @@ class Search:
             totals = visited.totals
             for i, value in enumerate(reward):
                 totals[i] += value
+
+    def _enter(self, child: Node, state: Any, move: Any, cache: bool) -> Any:
+        """The state ``move`` leads to from ``state``: kept on ``child`` when the tree caches states."""
+        if not cache:
+            return self.rules.apply(state, move)
+        if child.state is None:
+            child.state = self.rules.apply(state, move)
+        return child.state
 
     def _select(self, node: Node, state: Any, moves: Sequence[Any], seat: int, cache: bool) -> tuple[Node, Any, bool]:
         """The child to follow (opening a new one when due): (child, move, whether it is new)."""

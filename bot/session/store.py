@@ -237,20 +237,6 @@ class SerialWriter:
     else is the wrapped ``AsyncEngine``.
     """
 
-    shards: tuple[int, tuple[int, ...]] | None = None  # (shard count, this process's shard ids), or all
-
-    def _owned(self) -> Any:
-        """SQL: the game belongs to a guild of this process's shards."""
-        return self.owned(games.c.guild_id)
-
-    def owned(self, guild_column: Any) -> Any:
-        """SQL: ``guild_column`` is a guild of this process's shards (Discord's rule; DMs go to shard 0)."""
-        if self.shards is None:
-            return true()
-        count, ids = self.shards
-        shard = func.coalesce(guild_column, 0).op(">>")(literal_column("22")).op("%")(literal_column(str(count)))
-        return shard.in_(list(ids))
-
     def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
         self._lock = asyncio.Lock()
