@@ -14,6 +14,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property, lru_cache
 from typing import Any
 
@@ -23,6 +24,7 @@ from games.base import (
     BadState,
     Choice,
     IllegalMove,
+    JsonReader,
     OptionSpec,
     Outcome,
     frozen_replace,
@@ -48,7 +50,18 @@ COLOUR_WORDS = {
 }
 TURN_LIMIT = 200
 DIE_FACES = ("null", "ace", "2", "3", "4", "5")
-PHASES = ("roll", "move", "null", "over")
+
+
+class Phase(StrEnum):
+    """The step of the turn the game stands at; stored in JSON as the plain string."""
+
+    ROLL = "roll"
+    MOVE = "move"
+    NULL = "null"
+    OVER = "over"
+
+
+PHASES = tuple(Phase)
 ENDS = ("bases", "limit", "alone")
 
 
@@ -266,7 +279,7 @@ class State:
     captures: tuple[int, ...]
     turn: int
     anchor: int
-    phase: str
+    phase: Phase
     die: int | None
     victim_turns: int
     out: tuple[int, ...] = ()
@@ -388,22 +401,22 @@ def next_assassin(s: State, after: int) -> int | None:
 def _end_turn(s: State, last: Last) -> State:
     """Hand the turn on: an assassin's turn is followed by the victim's and the victim's by the next assassin's."""
     if s.turn != s.victim:
-        return frozen_replace(s, turn=s.victim, phase="roll", die=None, last=last)
+        return frozen_replace(s, turn=s.victim, phase=Phase.ROLL, die=None, last=last)
     done = s.victim_turns + 1
     if s.limit and done >= s.limit:
-        return frozen_replace(s, phase="over", die=None, victim_turns=done, end="limit", last=last)
+        return frozen_replace(s, phase=Phase.OVER, die=None, victim_turns=done, end="limit", last=last)
     following = next_assassin(s, s.anchor)
     assert following is not None
-    return frozen_replace(s, turn=following, anchor=following, phase="roll", die=None, victim_turns=done, last=last)
+    return frozen_replace(s, turn=following, anchor=following, phase=Phase.ROLL, die=None, victim_turns=done, last=last)
 
 
 def _after_roll(s: State, value: int) -> State:
     mover = s.turn
     if value == 0:
         if mover == s.victim:
-            return frozen_replace(s, phase="null", die=0, last=Last(seat=mover, roll=0))
+            return frozen_replace(s, phase=Phase.NULL, die=0, last=Last(seat=mover, roll=0))
         return _end_turn(s, Last(seat=mover, roll=0, passed=True))
-    rolled = frozen_replace(s, phase="move", die=value, last=Last(seat=mover, roll=value))
+    rolled = frozen_replace(s, phase=Phase.MOVE, die=value, last=Last(seat=mover, roll=value))
     if not targets(rolled):
         return _end_turn(s, Last(seat=mover, roll=value, passed=True))
     return rolled
@@ -428,7 +441,7 @@ def _after_move(s: State, to: int, path: tuple[int, ...]) -> State:
     moved = frozen_replace(s, positions=tuple(positions), markers=tuple(markers))
     if len(markers[mover]) == len(s.board.bases):
         return frozen_replace(
-            moved, phase="over", die=None, winner=mover, end="bases", last=last, victim_turns=s.victim_turns + 1
+            moved, phase=Phase.OVER, die=None, winner=mover, end="bases", last=last, victim_turns=s.victim_turns + 1
         )
     return _end_turn(moved, last)
 
@@ -451,7 +464,7 @@ def _capture(s: State, capturer: int, path: tuple[int, ...]) -> State:
         captures=tuple(captures),
         turn=capturer,
         anchor=capturer,
-        phase="roll",
+        phase=Phase.ROLL,
         die=None,
         last=Last(seat=capturer, roll=s.die, path=path, captured=old),
     )
@@ -517,7 +530,7 @@ class AssassinRules:
             captures=(0,) * players,
             turn=order[0],
             anchor=order[0],
-            phase="roll",
+            phase=Phase.ROLL,
             die=None,
             victim_turns=0,
         )
@@ -558,7 +571,7 @@ class AssassinRules:
             if s.phase != "null":
                 raise IllegalMove("Re-roll and stay are only for the victim after rolling a null.")
             if isinstance(m, Reroll):
-                return frozen_replace(s, phase="roll", die=None)
+                return frozen_replace(s, phase=Phase.ROLL, die=None)
             return _end_turn(s, Last(seat=s.turn, roll=0, passed=True))
         if isinstance(m, Move):
             if s.phase != "move":
@@ -579,7 +592,7 @@ class AssassinRules:
         left = frozen_replace(s, positions=tuple(positions), out=(*s.out, seat))
         remaining = left.active()
         if len(remaining) == 1:
-            return frozen_replace(left, phase="over", die=None, winner=remaining[0], end="alone")
+            return frozen_replace(left, phase=Phase.OVER, die=None, winner=remaining[0], end="alone")
         if seat == s.victim:
             heir = next(x for k in range(1, s.players) if (x := (seat + k) % s.players) in remaining)
             positions[heir] = SAFE
@@ -589,12 +602,12 @@ class AssassinRules:
                 positions=tuple(positions),
                 turn=heir,
                 anchor=heir,
-                phase="roll",
+                phase=Phase.ROLL,
                 die=None,
                 last=Last(),
             )
         if seat == s.turn:
-            return frozen_replace(left, turn=s.victim, phase="roll", die=None, last=Last())
+            return frozen_replace(left, turn=s.victim, phase=Phase.ROLL, die=None, last=Last())
         return left
 
     def timeout_move(self, s: State) -> AssassinMove | None:
@@ -802,7 +815,7 @@ class AssassinRules:
             "captures": list(s.captures),
             "turn": s.turn,
             "anchor": s.anchor,
-            "phase": s.phase,
+            "phase": str(s.phase),
             "die": s.die,
             "victim_turns": s.victim_turns,
             "out": list(s.out),
@@ -905,6 +918,9 @@ class AssassinRules:
 # --------------------------------------------------------------------------- JSON decoding
 
 
+_READ = JsonReader("Martian Assassination")
+
+
 def _int(d: Mapping[str, Any], key: str, low: int, high: int, *, optional: bool = False) -> Any:
     value = d[key]
     if value is None and optional:
@@ -990,9 +1006,7 @@ def _decode(d: dict[str, Any]) -> State:
     captures = tuple(_int({"captures": c}, "captures", 0, 10**9) for c in raw_captures)
     turn = _int(d, "turn", 0, players - 1)
     anchor = _int(d, "anchor", 0, players - 1)
-    phase = d["phase"]
-    if phase not in PHASES:
-        raise BadState("The stored game has a bad phase.")
+    phase = _READ.read_enum(d, "phase", Phase)
     die = _int(d, "die", 0, 5, optional=True)
     if (phase == "move") != (die is not None and die > 0) or (phase == "null") != (die == 0):
         raise BadState("The stored game has a bad die.")

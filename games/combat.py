@@ -13,6 +13,7 @@ import random
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -22,6 +23,7 @@ from games.base import (
     BadState,
     Choice,
     IllegalMove,
+    JsonReader,
     OptionSpec,
     Outcome,
     default_resign_ranks,
@@ -240,22 +242,43 @@ class HopTry:
 
 
 # Phases: who acts and what they may do (docs/rules/combat.md, "A turn").
-MOVE = "move"  # turn owner: a step or no move
-ATTACK = "attack"  # turn owner: attack an adjacent stack or not
-OFFER = "offer"  # offers[0]: attack the mover or not
-COMBAT_ROLL = "combat_roll"  # attacker rolls both combat dice
-COUNTER = "counter"  # defender: counter attack or not
-COUNTER_ROLL = "counter_roll"  # defender rolls both counter-attack dice
-TIEBREAK_ROLL = "tiebreak_roll"  # defender rolls both bare dice
-ACTION_ROLL = "action_roll"  # turn owner rolls the action die
-WILD = "wild"  # turn owner chooses an action
-SWAP = "swap"
-HOP = "hop"
-HOP_ROLL = "hop_roll"  # hopper rolls both contest dice
-DIG = "dig"
-AIM_ROLL = "aim_roll"  # turn owner rolls the Aim die
-AIM = "aim"  # turn owner: steps while aim_left > 0, or end
-OVER = "over"
+class Phase(StrEnum):
+    """Who acts and what they may do; stored in JSON as the plain string."""
+
+    MOVE = "move"  # turn owner: a step or no move
+    ATTACK = "attack"  # turn owner: attack an adjacent stack or not
+    OFFER = "offer"  # offers[0]: attack the mover or not
+    COMBAT_ROLL = "combat_roll"  # attacker rolls both combat dice
+    COUNTER = "counter"  # defender: counter attack or not
+    COUNTER_ROLL = "counter_roll"  # defender rolls both counter-attack dice
+    TIEBREAK_ROLL = "tiebreak_roll"  # defender rolls both bare dice
+    ACTION_ROLL = "action_roll"  # turn owner rolls the action die
+    WILD = "wild"  # turn owner chooses an action
+    SWAP = "swap"
+    HOP = "hop"
+    HOP_ROLL = "hop_roll"  # hopper rolls both contest dice
+    DIG = "dig"
+    AIM_ROLL = "aim_roll"  # turn owner rolls the Aim die
+    AIM = "aim"  # turn owner: steps while aim_left > 0, or end
+    OVER = "over"
+
+
+MOVE = Phase.MOVE
+ATTACK = Phase.ATTACK
+OFFER = Phase.OFFER
+COMBAT_ROLL = Phase.COMBAT_ROLL
+COUNTER = Phase.COUNTER
+COUNTER_ROLL = Phase.COUNTER_ROLL
+TIEBREAK_ROLL = Phase.TIEBREAK_ROLL
+ACTION_ROLL = Phase.ACTION_ROLL
+WILD = Phase.WILD
+SWAP = Phase.SWAP
+HOP = Phase.HOP
+HOP_ROLL = Phase.HOP_ROLL
+DIG = Phase.DIG
+AIM_ROLL = Phase.AIM_ROLL
+AIM = Phase.AIM
+OVER = Phase.OVER
 
 PHASES = (
     MOVE,
@@ -306,7 +329,7 @@ class CombatState:
     out: tuple[int, ...]  # seats that have left the game, in order
     current: int  # the turn owner
     turn: int  # number of the current turn, from 1
-    phase: str
+    phase: Phase
     moved_to: int = -1  # where this turn's step ended (combat is fought from there)
     offers: tuple[int, ...] = ()  # seats still to be offered the attack on the mover
     aim_left: int = 0
@@ -1847,7 +1870,7 @@ def _to_json(s: CombatState) -> dict[str, Any]:
         "out": list(s.out),
         "current": s.current,
         "turn": s.turn,
-        "phase": s.phase,
+        "phase": str(s.phase),
         "moved_to": square_name(s.moved_to) if s.moved_to >= 0 else None,
         "offers": list(s.offers),
         "aim_left": s.aim_left,
@@ -1863,6 +1886,7 @@ def _to_json(s: CombatState) -> dict[str, Any]:
     }
 
 
+_READ = JsonReader("Martian Combat")
 _RE_PIECE = re.compile(r"^([RYGB])([1-3])@([a-f][1-6])$")
 
 
@@ -1935,8 +1959,9 @@ def _from_json(d: dict[str, Any]) -> CombatState:
     if variant not in VARIANTS:
         raise BadState("The saved Martian Combat game has an unknown variant.")
     extra = tuple(sorted(_sq(x) for x in d["extra"]))
-    if not isinstance(d["reason"], str) or d["phase"] not in PHASES:
+    if not isinstance(d["reason"], str):
         raise BadState("The saved Martian Combat game is damaged.")
+    phase = _READ.read_enum(d, "phase", Phase)
     return CombatState(
         players=players,
         variant=variant,
@@ -1950,7 +1975,7 @@ def _from_json(d: dict[str, Any]) -> CombatState:
         out=tuple(_int(x, 0, players - 1) for x in d["out"]),
         current=_int(d["current"], 0, players - 1),
         turn=_int(d["turn"], 1, 10_000),
-        phase=d["phase"],
+        phase=phase,
         moved_to=_sq(d["moved_to"], allow_none=True),
         offers=tuple(_int(x, 0, players - 1) for x in d["offers"]),
         aim_left=_int(d["aim_left"], 0, 6),

@@ -15,6 +15,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 from games.base import (
@@ -48,6 +49,19 @@ FINISH_RESIGNED = "resigned"
 FINISHES = ("", FINISH_TREE, FINISH_PASSES, FINISH_LIMIT, FINISH_RESIGNED)
 
 TRACE_KINDS = ("roll", "move", "pass")
+
+
+class Phase(StrEnum):
+    """The step of the turn a game stands at.
+
+    Not stored: a hedgehog state already tells it (``roll`` is None until the die is rolled and
+    ``finish`` is set once the game has ended), so ``HedgehogState.phase`` derives it.
+    """
+
+    ROLL = "roll"
+    MOVE = "move"
+    OVER = "over"
+
 
 ROUND_LIMIT = 40  # rounds before a game of several players is drawn (docs/rules/hedgehog.md)
 SOLITAIRE_TURN_LIMIT = 200  # turns before a solitaire attempt fails
@@ -174,6 +188,13 @@ class HedgehogState:
     def over(self) -> bool:
         """True once the game has ended."""
         return self.finish != ""
+
+    @property
+    def phase(self) -> Phase:
+        """``OVER`` once ended, ``ROLL`` until the player to move has rolled, else ``MOVE``."""
+        if self.over:
+            return Phase.OVER
+        return Phase.ROLL if self.roll is None else Phase.MOVE
 
     @property
     def active(self) -> tuple[int, ...]:

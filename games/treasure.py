@@ -11,6 +11,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 from itertools import permutations
 from typing import Any
@@ -21,6 +22,7 @@ from games.base import (
     BadState,
     Choice,
     IllegalMove,
+    JsonReader,
     OptionSpec,
     Outcome,
     default_resign_ranks,
@@ -38,7 +40,18 @@ COIN_POINTS = 2
 SIZE_WORDS = {1: "small", 2: "medium", 3: "large"}
 COLOUR_WORDS = {"Y": "yellow", "P": "purple", "C": "cyan", "W": "white"}
 DEFAULT_ORDER = (0, 1, 2, 3, 4, 5)
-PHASES = ("arrange", "roll", "move", "over")
+
+
+class Phase(StrEnum):
+    """The step of the turn the game stands at; stored in JSON as the plain string."""
+
+    ARRANGE = "arrange"
+    ROLL = "roll"
+    MOVE = "move"
+    OVER = "over"
+
+
+PHASES = tuple(Phase)
 
 
 @dataclass(frozen=True)
@@ -175,7 +188,7 @@ class TreasureState:
 
     players: int
     stall_limit: int
-    phase: str
+    phase: Phase
     turn: int
     first: int
     arranged: tuple[bool, ...]
@@ -424,7 +437,7 @@ def _score_ranks(s: TreasureState) -> tuple[int, ...]:
 
 
 def _finish(s: TreasureState, reason: str) -> TreasureState:
-    return _replace(s, phase="over", ranks=_score_ranks(s), reason=reason)
+    return _replace(s, phase=Phase.OVER, ranks=_score_ranks(s), reason=reason)
 
 
 def _count_round(s: TreasureState) -> TreasureState:
@@ -449,7 +462,7 @@ def _end_turn(s: TreasureState, captured: bool) -> TreasureState:
         return _finish(s, "The last pyramid was taken.")
     if _stalled(s):
         return _finish(s, f"No capture in {s.stall_limit} rounds.")
-    return _replace(s, phase="roll", turn=_next_active(s, s.turn))
+    return _replace(s, phase=Phase.ROLL, turn=_next_active(s, s.turn))
 
 
 def _after_arrange(s: TreasureState) -> TreasureState:
@@ -459,7 +472,7 @@ def _after_arrange(s: TreasureState) -> TreasureState:
         if seat not in s.out and not s.arranged[seat]:
             return _replace(s, turn=seat)
     first = s.first if s.first not in s.out else _next_active(s, s.first)
-    return _replace(_reveal(s), phase="roll", turn=first)
+    return _replace(_reveal(s), phase=Phase.ROLL, turn=first)
 
 
 def _reveal(s: TreasureState) -> TreasureState:
@@ -547,7 +560,7 @@ class TreasureRules:
         return TreasureState(
             players=players,
             stall_limit=int(opts["stall_limit"]),
-            phase="arrange" if arrange else "roll",
+            phase=Phase.ARRANGE if arrange else Phase.ROLL,
             turn=first,
             first=first,
             arranged=(not arrange,) * players,
@@ -616,7 +629,7 @@ class TreasureRules:
             raise IllegalMove(self._not_roll_reason(s))
         if not (isinstance(m.number, int) and isinstance(m.kind, int) and 0 <= m.number <= 5 and 0 <= m.kind <= 5):
             raise IllegalMove("Each die shows null, ace, 2, 3, 4 or 5.")
-        s = _replace(s, dice=(m.number, m.kind), phase="move")
+        s = _replace(s, dice=(m.number, m.kind), phase=Phase.MOVE)
         if not destinations(s, s.turn, m.number, m.kind):
             # The coin was captured or cannot move that way: the turn is lost (rules page, A turn).
             return _end_turn(self._lost(s), captured=False)
@@ -691,11 +704,13 @@ class TreasureRules:
         if len(left) == 1:
             winner = left[0]
             ranks = default_resign_ranks(s.out, s.players, [winner])
-            return _replace(s, phase="over", ranks=ranks, reason=f"{name} left the game; {seat_label(s, winner)} wins.")
+            return _replace(
+                s, phase=Phase.OVER, ranks=ranks, reason=f"{name} left the game; {seat_label(s, winner)} wins."
+            )
         if s.turn == seat:
             if s.phase == "arrange":
                 return _after_arrange(s)
-            s = _replace(s, phase="roll", turn=_next_active(s, seat))
+            s = _replace(s, phase=Phase.ROLL, turn=_next_active(s, seat))
         # The leaver no longer holds the round open, but the rounds already run stay as they were:
         # a resignation never shortens the window (docs/rules/treasure.md, "Stall limit").
         s = _count_round(_replace(s, quiet_seen=tuple(x for x in s.quiet_seen if x != seat)))
@@ -811,7 +826,7 @@ class TreasureRules:
             here = s.coins[s.turn][m.number] if m.number in range(6) else None
             if here is None:
                 return f"{dice}: their {NUMBER_WORDS[m.number]} has been captured, so the turn is lost."
-            after = _replace(s, dice=(m.number, m.kind), phase="move")
+            after = _replace(s, dice=(m.number, m.kind), phase=Phase.MOVE)
             if not destinations(after, s.turn, m.number, m.kind):
                 return f"{dice}: their {NUMBER_WORDS[m.number]} has no {KINDS[m.kind]} move, so the turn is lost."
             return f"{dice}: {coin_name(m.number)} on {square_name(here)} moves like a {KINDS[m.kind]}."
@@ -906,7 +921,7 @@ class TreasureRules:
             "game": self.name,
             "players": s.players,
             "stall_limit": s.stall_limit,
-            "phase": s.phase,
+            "phase": str(s.phase),
             "turn": s.turn,
             "first": s.first,
             "arranged": list(s.arranged),
@@ -995,6 +1010,9 @@ _ALL_ORDERS: tuple[Arrange, ...] = tuple(Arrange(p) for p in permutations(DEFAUL
 # JSON validation
 
 
+_READ = JsonReader("Martian Treasure Hunt")
+
+
 def _need(cond: bool, what: str) -> None:
     if not cond:
         raise BadState(f"The saved Martian Treasure Hunt game is damaged ({what}).")
@@ -1031,8 +1049,7 @@ def _decode(d: dict[str, Any]) -> TreasureState:
     players = _int(d["players"], 2, 4, "players")
     geo = geometry(players)
     stall = _int(d["stall_limit"], 1, 500, "stall limit")
-    phase = d["phase"]
-    _need(phase in PHASES, "phase")
+    phase = _READ.read_enum(d, "phase", Phase)
     turn = _int(d["turn"], 0, players - 1, "turn")
     first = _int(d["first"], 0, players - 1, "first player")
     arranged = _list(d["arranged"], "arranged", players)

@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, cast
 
 from games.base import (
@@ -25,6 +26,7 @@ from games.base import (
     BadState,
     Choice,
     IllegalMove,
+    JsonReader,
     OptionSpec,
     Outcome,
     frozen_replace,
@@ -43,7 +45,17 @@ SEAT_NAMES = ("North", "South")
 SEGMENTS = ("large", "medium", "small")
 
 VARIANTS = {"normal": 4, "short": 2}  # Treehouse sets used
-DRAFT, TRICKS, OVER = "draft", "tricks", "over"
+
+
+class Phase(StrEnum):
+    """The part of the game being played; stored in JSON as the plain string."""
+
+    DRAFT = "draft"
+    TRICKS = "tricks"
+    OVER = "over"
+
+
+DRAFT, TRICKS, OVER = Phase.DRAFT, Phase.TRICKS, Phase.OVER
 
 
 def piece(colour: str, pips: int) -> Piece:
@@ -233,7 +245,7 @@ class WhistState:
     row: tuple[tuple[Piece, ...], ...]
     stashes: tuple[tuple[Piece, ...], tuple[Piece, ...]]
     first: int
-    phase: str
+    phase: Phase
     turn: int
     steal_open: bool = False
     stolen: bool = False
@@ -709,7 +721,7 @@ class WhistRules:
             "row": ["/".join(t) for t in s.row],
             "stashes": [list(s.stashes[0]), list(s.stashes[1])],
             "first": s.first,
-            "phase": s.phase,
+            "phase": str(s.phase),
             "turn": s.turn,
             "steal_open": s.steal_open,
             "stolen": s.stolen,
@@ -763,6 +775,9 @@ def _replace(s: WhistState, **changes: Any) -> WhistState:
 # --- validation of stored states --------------------------------------------------------------------
 
 
+_READ = JsonReader("Martian Whist")
+
+
 def _bad(message: str) -> BadState:
     return BadState(f"The stored Martian Whist game is damaged: {message}.")
 
@@ -810,9 +825,7 @@ def _from_json(d: dict[str, Any]) -> WhistState:
     if not isinstance(stash_data, list) or len(stash_data) != 2 or not all(isinstance(x, list) for x in stash_data):
         raise _bad("the stashes are missing")
     stashes = (canonical(_code(p) for p in stash_data[0]), canonical(_code(p) for p in stash_data[1]))
-    phase = d["phase"]
-    if phase not in (DRAFT, TRICKS, OVER):
-        raise _bad("unknown phase")
+    phase = _READ.read_enum(d, "phase", Phase)
     led = cast(Tree, _stored_tree(d["led"])) if d["led"] is not None else None
     tricks_data = d["tricks"]
     if not isinstance(tricks_data, list):
