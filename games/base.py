@@ -282,6 +282,11 @@ class JsonReader:
         """The ``BadState`` for this game with the reason ``why``."""
         return damaged(self.game, why)
 
+    def require(self, condition: bool, why: str) -> None:
+        """Refuse the state, saying ``why``, unless ``condition`` holds (a check between fields)."""
+        if not condition:
+            raise self.bad(why)
+
     def record(self, value: Any, what: str = "the state") -> dict[str, Any]:
         """``value`` if it is a JSON object (a dict)."""
         if not isinstance(value, dict):
@@ -308,6 +313,12 @@ class JsonReader:
     def read_int(self, d: Mapping[str, Any], key: str, low: int, high: int, what: str | None = None) -> int:
         """The whole number under ``key``, from ``low`` to ``high``."""
         return self.check_int(self.field(d, key), low, high, what or key)
+
+    def read_int_or_none(
+        self, d: Mapping[str, Any], key: str, low: int, high: int, what: str | None = None
+    ) -> int | None:
+        """None when ``key`` holds null, else the whole number under it, from ``low`` to ``high``."""
+        return self.read_optional(d, key, lambda value: self.check_int(value, low, high, what or key))
 
     def check_flag(self, value: Any, what: str) -> bool:
         """``value`` if it is true or false."""
@@ -358,13 +369,20 @@ class JsonReader:
         self,
         d: Mapping[str, Any],
         key: str,
-        item: Callable[[Any], T] | None = None,
+        item: Callable[[Any], Any] | None = None,
         length: int | None = None,
         what: str | None = None,
-    ) -> list[T]:
+    ) -> list[Any]:
         """The list under ``key``, each item passed through ``item`` when given."""
         values = self.check_list(self.field(d, key), what or key, length)
         return [item(v) for v in values] if item is not None else values
+
+    def read_seats(self, d: Mapping[str, Any], key: str, players: int, what: str | None = None) -> tuple[int, ...]:
+        """The list under ``key`` of distinct seats of a ``players``-seat game."""
+        name = what or key
+        seats = tuple(self.check_int(x, 0, players - 1, f"a seat in {name}") for x in self.read_list(d, key, what=name))
+        self.require(len(set(seats)) == len(seats), f"{name} lists a seat twice")
+        return seats
 
     def read_optional(self, d: Mapping[str, Any], key: str, read: Callable[[Any], T]) -> T | None:
         """None when ``key`` holds null, else its value passed through ``read``; a missing key is refused."""

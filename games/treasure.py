@@ -953,8 +953,8 @@ class TreasureRules:
             return _decode(d)
         except BadState:
             raise
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-            raise BadState(f"The saved Martian Treasure Hunt game is damaged ({type(exc).__name__}).") from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            raise _READ.bad("a field is missing or of the wrong kind") from None
 
 
 def _placed(home: tuple[Sq, ...], order: Sequence[int]) -> tuple[Sq | None, ...]:
@@ -1013,122 +1013,134 @@ _ALL_ORDERS: tuple[Arrange, ...] = tuple(Arrange(p) for p in permutations(DEFAUL
 _READ = JsonReader("Martian Treasure Hunt")
 
 
-def _need(cond: bool, what: str) -> None:
-    if not cond:
-        raise BadState(f"The saved Martian Treasure Hunt game is damaged ({what}).")
-
-
-def _int(value: Any, lo: int, hi: int, what: str) -> int:
-    _need(isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi, what)
-    return int(value)
-
-
 def _square(geo: Geometry, value: Any, what: str) -> Sq:
-    _need(isinstance(value, str), what)
+    _READ.require(isinstance(value, str), what)
     match = _SQUARE_RE.match(value)
-    _need(match is not None, what)
+    _READ.require(match is not None, what)
     assert match is not None
     sq = (ord(match.group(1)) - 97, int(match.group(2)) - 1)
-    _need(sq in geo.squares, what)
+    _READ.require(sq in geo.squares, what)
     return sq
 
 
 def _piece(value: Any, colours: str, what: str) -> tuple[str, int]:
-    _need(isinstance(value, str) and len(value) == 2 and value[0] in colours and value[1] in "123", what)
+    _READ.require(isinstance(value, str) and len(value) == 2 and value[0] in colours and value[1] in "123", what)
     return value[0], int(value[1])
 
 
-def _list(value: Any, what: str, length: int | None = None) -> list[Any]:
-    _need(isinstance(value, list) and (length is None or len(value) == length), what)
-    return value
-
-
 def _decode(d: dict[str, Any]) -> TreasureState:
-    _need(isinstance(d, dict), "not a mapping")
-    _need(d.get("game", "treasure") == "treasure", "another game")
-    players = _int(d["players"], 2, 4, "players")
+    d = _READ.record(d)
+    _READ.require(d.get("game", "treasure") == "treasure", "another game")
+    players = _READ.check_int(_READ.field(d, "players"), 2, 4, "players")
     geo = geometry(players)
-    stall = _int(d["stall_limit"], 1, 500, "stall limit")
+    stall = _READ.check_int(_READ.field(d, "stall_limit"), 1, 500, "stall limit")
     phase = _READ.read_enum(d, "phase", Phase)
-    turn = _int(d["turn"], 0, players - 1, "turn")
-    first = _int(d["first"], 0, players - 1, "first player")
-    arranged = _list(d["arranged"], "arranged", players)
-    _need(all(isinstance(x, bool) for x in arranged), "arranged")
-    rows = _list(d["coins"], "coins", players)
+    turn = _READ.check_int(_READ.field(d, "turn"), 0, players - 1, "turn")
+    first = _READ.check_int(_READ.field(d, "first"), 0, players - 1, "first player")
+    arranged = _READ.check_list(_READ.field(d, "arranged"), "arranged", players)
+    _READ.require(all(isinstance(x, bool) for x in arranged), "arranged")
+    rows = _READ.check_list(_READ.field(d, "coins"), "coins", players)
     coins = tuple(
-        tuple(None if x is None else _square(geo, x, "coin square") for x in _list(row, "coins", 6)) for row in rows
+        tuple(None if x is None else _square(geo, x, "coin square") for x in _READ.check_list(row, "coins", 6))
+        for row in rows
     )
     pyramids = []
-    for item in _list(d["pyramids"], "pyramids"):
-        entry = _list(item, "pyramid", 3)
+    for item in _READ.check_list(_READ.field(d, "pyramids"), "pyramids"):
+        entry = _READ.check_list(item, "pyramid", 3)
         sq = _square(geo, entry[0], "pyramid square")
         colour, pips = _piece(f"{entry[1]}{entry[2]}" if isinstance(entry[1], str) else None, "YPCW", "pyramid")
         pyramids.append((sq, colour, pips))
     pyramids_t = tuple(sorted(pyramids))
     treasure = tuple(
-        tuple(_piece(x, "YPCW", "treasure pile") for x in _list(pile, "treasure pile"))
-        for pile in _list(d["treasure"], "treasure piles", players)
+        tuple(_piece(x, "YPCW", "treasure pile") for x in _READ.check_list(pile, "treasure pile"))
+        for pile in _READ.check_list(_READ.field(d, "treasure"), "treasure piles", players)
     )
     prisoners = tuple(
         tuple(
-            (_int(_list(x, "prisoner", 2)[0], 0, players - 1, "prisoner"), _int(x[1], 0, 5, "prisoner"))
-            for x in _list(pile, "prisoners")
+            (
+                _READ.check_int(_READ.check_list(x, "prisoner", 2)[0], 0, players - 1, "prisoner"),
+                _READ.check_int(x[1], 0, 5, "prisoner"),
+            )
+            for x in _READ.check_list(pile, "prisoners")
         )
-        for pile in _list(d["prisoners"], "prisoner piles", players)
+        for pile in _READ.check_list(_READ.field(d, "prisoners"), "prisoner piles", players)
     )
-    dice_raw = d["dice"]
-    dice = None if dice_raw is None else tuple(_int(x, 0, 5, "dice") for x in _list(dice_raw, "dice", 2))
-    quiet = _int(d["quiet"], 0, 10**6, "quiet turns")
-    out = tuple(_int(x, 0, players - 1, "seat out") for x in _list(d["out"], "seats out"))
-    _need(len(set(out)) == len(out) and len(out) < players, "seats out")
-    ranks_raw = d["ranks"]
+    dice_raw = _READ.field(d, "dice")
+    dice = (
+        None
+        if dice_raw is None
+        else tuple(_READ.check_int(x, 0, 5, "dice") for x in _READ.check_list(dice_raw, "dice", 2))
+    )
+    quiet = _READ.check_int(_READ.field(d, "quiet"), 0, 10**6, "quiet turns")
+    out = tuple(
+        _READ.check_int(x, 0, players - 1, "seat out") for x in _READ.check_list(_READ.field(d, "out"), "seats out")
+    )
+    _READ.require(len(set(out)) == len(out) and len(out) < players, "seats out")
+    ranks_raw = _READ.field(d, "ranks")
     ranks = (
-        None if ranks_raw is None else tuple(_int(x, 1, players, "ranks") for x in _list(ranks_raw, "ranks", players))
+        None
+        if ranks_raw is None
+        else tuple(_READ.check_int(x, 1, players, "ranks") for x in _READ.check_list(ranks_raw, "ranks", players))
     )
-    _need((ranks is None) == (phase != "over"), "ranks")
-    reason = d["reason"]
-    _need(isinstance(reason, str), "reason")
-    last = d["last"]
-    _need(isinstance(last, dict), "last move")
-    last_seat = None if last["seat"] is None else _int(last["seat"], 0, players - 1, "last seat")
-    last_from = None if last["from"] is None else _square(geo, last["from"], "last square")
-    last_to = None if last["to"] is None else _square(geo, last["to"], "last square")
-    _need(isinstance(last["lost"], bool), "last lost")
-    last_pyramid = None if last["pyramid"] is None else _piece(last["pyramid"], "YPCW", "last pyramid")
+    _READ.require((ranks is None) == (phase != "over"), "ranks")
+    reason = _READ.field(d, "reason")
+    _READ.require(isinstance(reason, str), "reason")
+    last = _READ.field(d, "last")
+    _READ.require(isinstance(last, dict), "last move")
+    last_seat = (
+        None
+        if _READ.field(last, "seat") is None
+        else _READ.check_int(_READ.field(last, "seat"), 0, players - 1, "last seat")
+    )
+    last_from = None if _READ.field(last, "from") is None else _square(geo, _READ.field(last, "from"), "last square")
+    last_to = None if _READ.field(last, "to") is None else _square(geo, _READ.field(last, "to"), "last square")
+    _READ.require(isinstance(_READ.field(last, "lost"), bool), "last lost")
+    last_pyramid = (
+        None if _READ.field(last, "pyramid") is None else _piece(_READ.field(last, "pyramid"), "YPCW", "last pyramid")
+    )
     last_coin = None
-    if last["coin"] is not None:
-        pair = _list(last["coin"], "last coin", 2)
-        last_coin = (_int(pair[0], 0, players - 1, "last coin"), _int(pair[1], 0, 5, "last coin"))
+    if _READ.field(last, "coin") is not None:
+        pair = _READ.check_list(_READ.field(last, "coin"), "last coin", 2)
+        last_coin = (_READ.check_int(pair[0], 0, players - 1, "last coin"), _READ.check_int(pair[1], 0, 5, "last coin"))
     active = [seat for seat in range(players) if seat not in out]
     if "quiet_rounds" in d:
-        quiet_rounds = _int(d["quiet_rounds"], 0, 500, "quiet rounds")
-        quiet_seen = tuple(_int(x, 0, players - 1, "quiet seats") for x in _list(d["quiet_seen"], "quiet seats"))
+        quiet_rounds = _READ.check_int(_READ.field(d, "quiet_rounds"), 0, 500, "quiet rounds")
+        quiet_seen = tuple(
+            _READ.check_int(x, 0, players - 1, "quiet seats")
+            for x in _READ.check_list(_READ.field(d, "quiet_seen"), "quiet seats")
+        )
     else:  # stored before rounds were counted: the quiet turns as whole rounds, the rest as the round under way
         quiet_rounds, partial = divmod(quiet, len(active))
         quiet_rounds = min(quiet_rounds, stall)
         at = active.index(turn) if turn in active else 0
         before = list(reversed(active[at:] + active[:at]))  # the seats that played last, latest first
         quiet_seen = tuple(before[:partial]) if phase != "over" else ()
-    _need(len(set(quiet_seen)) == len(quiet_seen) and not set(quiet_seen) & set(out), "quiet seats")
-    _need(phase == "over" or quiet_rounds < stall, "quiet rounds")
-    _need(phase == "over" or not quiet_seen or not set(active) <= set(quiet_seen), "quiet seats")
+    _READ.require(len(set(quiet_seen)) == len(quiet_seen) and not set(quiet_seen) & set(out), "quiet seats")
+    _READ.require(phase == "over" or quiet_rounds < stall, "quiet rounds")
+    _READ.require(phase == "over" or not quiet_seen or not set(active) <= set(quiet_seen), "quiet seats")
     pending: tuple[tuple[int, ...] | None, ...] = ()
     if d.get("pending"):
         pending = tuple(
-            None if order is None else tuple(_int(v, 0, 5, "arrangement") for v in _list(order, "arrangement", 6))
-            for order in _list(d["pending"], "arrangements", players)
+            None
+            if order is None
+            else tuple(_READ.check_int(v, 0, 5, "arrangement") for v in _READ.check_list(order, "arrangement", 6))
+            for order in _READ.check_list(_READ.field(d, "pending"), "arrangements", players)
         )
-        _need(phase == "arrange", "arrangements kept after the coins were set out")
-        _need(all(order is None or tuple(sorted(order)) == DEFAULT_ORDER for order in pending), "arrangement values")
-        _need(all((order is not None) <= arranged[seat] for seat, order in enumerate(pending)), "arrangements")
+        _READ.require(phase == "arrange", "arrangements kept after the coins were set out")
+        _READ.require(
+            all(order is None or tuple(sorted(order)) == DEFAULT_ORDER for order in pending), "arrangement values"
+        )
+        _READ.require(all((order is not None) <= arranged[seat] for seat, order in enumerate(pending)), "arrangements")
     # consistency: one piece per square, the phase matches the dice
     placed = [sq for row in coins for sq in row if sq is not None] + [p[0] for p in pyramids_t]
-    _need(len(placed) == len(set(placed)), "two pieces on one square")
-    _need(phase != "move" or (dice is not None and coins[turn][dice[0]] is not None), "dice")
-    _need(phase == "over" or turn not in out, "turn")
-    _need(phase == "over" or bool(pyramids_t), "a running game with no pyramid left")
+    _READ.require(len(placed) == len(set(placed)), "two pieces on one square")
+    _READ.require(phase != "move" or (dice is not None and coins[turn][dice[0]] is not None), "dice")
+    _READ.require(phase == "over" or turn not in out, "turn")
+    _READ.require(phase == "over" or bool(pyramids_t), "a running game with no pyramid left")
     for seat, row in enumerate(coins):
-        _need(not any(sq in geo.barred[seat] for sq in row if sq is not None), "a coin in another player's back rows")
+        _READ.require(
+            not any(sq in geo.barred[seat] for sq in row if sq is not None), "a coin in another player's back rows"
+        )
     return TreasureState(
         players=players,
         stall_limit=stall,
@@ -1148,7 +1160,7 @@ def _decode(d: dict[str, Any]) -> TreasureState:
         last_seat=last_seat,
         last_from=last_from,
         last_to=last_to,
-        last_lost=last["lost"],
+        last_lost=_READ.field(last, "lost"),
         last_pyramid=last_pyramid,
         last_coin=last_coin,
         quiet_rounds=quiet_rounds,
