@@ -293,6 +293,10 @@ class JsonReader:
             raise self.bad(f"{what} is not a record")
         return value
 
+    @staticmethod
+    def _name(key: str, what: str | None) -> str:
+        return key if what is None or what == key else f"{what} ({key})"
+
     def field(self, d: Mapping[str, Any], key: str) -> Any:
         """The raw value of ``key``; a missing key is refused."""
         if not isinstance(d, Mapping):
@@ -312,13 +316,13 @@ class JsonReader:
 
     def read_int(self, d: Mapping[str, Any], key: str, low: int, high: int, what: str | None = None) -> int:
         """The whole number under ``key``, from ``low`` to ``high``."""
-        return self.check_int(self.field(d, key), low, high, what or key)
+        return self.check_int(self.field(d, key), low, high, self._name(key, what))
 
     def read_int_or_none(
         self, d: Mapping[str, Any], key: str, low: int, high: int, what: str | None = None
     ) -> int | None:
         """None when ``key`` holds null, else the whole number under it, from ``low`` to ``high``."""
-        return self.read_optional(d, key, lambda value: self.check_int(value, low, high, what or key))
+        return self.read_optional(d, key, lambda value: self.check_int(value, low, high, self._name(key, what)))
 
     def check_flag(self, value: Any, what: str) -> bool:
         """``value`` if it is true or false."""
@@ -328,7 +332,7 @@ class JsonReader:
 
     def read_flag(self, d: Mapping[str, Any], key: str, what: str | None = None) -> bool:
         """The true-or-false value under ``key``."""
-        return self.check_flag(self.field(d, key), what or key)
+        return self.check_flag(self.field(d, key), self._name(key, what))
 
     def check_str(self, value: Any, what: str, choices: Collection[str] | None = None) -> str:
         """``value`` if it is text (one of ``choices`` when given)."""
@@ -342,7 +346,7 @@ class JsonReader:
         self, d: Mapping[str, Any], key: str, choices: Collection[str] | None = None, what: str | None = None
     ) -> str:
         """The text under ``key`` (one of ``choices`` when given)."""
-        return self.check_str(self.field(d, key), what or key, choices)
+        return self.check_str(self.field(d, key), self._name(key, what), choices)
 
     def check_enum(self, value: Any, enum: type[E], what: str) -> E:
         """The member of the string enum ``enum`` stored as ``value``."""
@@ -355,7 +359,7 @@ class JsonReader:
 
     def read_enum(self, d: Mapping[str, Any], key: str, enum: type[E], what: str | None = None) -> E:
         """The member of ``enum`` stored under ``key`` (a phase, a variant...)."""
-        return self.check_enum(self.field(d, key), enum, what or key)
+        return self.check_enum(self.field(d, key), enum, self._name(key, what))
 
     def check_list(self, value: Any, what: str, length: int | None = None) -> list[Any]:
         """``value`` if it is a list (of exactly ``length`` items when given)."""
@@ -374,12 +378,12 @@ class JsonReader:
         what: str | None = None,
     ) -> list[Any]:
         """The list under ``key``, each item passed through ``item`` when given."""
-        values = self.check_list(self.field(d, key), what or key, length)
+        values = self.check_list(self.field(d, key), self._name(key, what), length)
         return [item(v) for v in values] if item is not None else values
 
     def read_seats(self, d: Mapping[str, Any], key: str, players: int, what: str | None = None) -> tuple[int, ...]:
         """The list under ``key`` of distinct seats of a ``players``-seat game."""
-        name = what or key
+        name = self._name(key, what)
         seats = tuple(self.check_int(x, 0, players - 1, f"a seat in {name}") for x in self.read_list(d, key, what=name))
         self.require(len(set(seats)) == len(seats), f"{name} lists a seat twice")
         return seats

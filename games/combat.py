@@ -1913,6 +1913,8 @@ def _dice(d: dict[str, Any], key: str) -> tuple[tuple[int, int], ...]:
 def _from_json(d: dict[str, Any]) -> CombatState:
     d = _READ.record(d)
     _READ.read_str(d, "game", choices=("combat",))
+    if "version" in d:  # the only version so far is 1; the key is not needed to read a state
+        _READ.read_int(d, "version", 1, 1)
     players = _READ.read_int(d, "players", 2, 4)
     letters = {seat_letter(x): x for x in range(players)}
     board: list[Stack] = [() for _ in range(SQUARES)]

@@ -1031,12 +1031,12 @@ def _piece(value: Any, colours: str, what: str) -> tuple[str, int]:
 def _decode(d: dict[str, Any]) -> TreasureState:
     d = _READ.record(d)
     _READ.require(d.get("game", "treasure") == "treasure", "another game")
-    players = _READ.check_int(_READ.field(d, "players"), 2, 4, "players")
+    players = _READ.read_int(d, "players", 2, 4, "players")
     geo = geometry(players)
-    stall = _READ.check_int(_READ.field(d, "stall_limit"), 1, 500, "stall limit")
+    stall = _READ.read_int(d, "stall_limit", 1, 500, "stall limit")
     phase = _READ.read_enum(d, "phase", Phase)
-    turn = _READ.check_int(_READ.field(d, "turn"), 0, players - 1, "turn")
-    first = _READ.check_int(_READ.field(d, "first"), 0, players - 1, "first player")
+    turn = _READ.read_int(d, "turn", 0, players - 1, "turn")
+    first = _READ.read_int(d, "first", 0, players - 1, "first player")
     arranged = _READ.check_list(_READ.field(d, "arranged"), "arranged", players)
     _READ.require(all(isinstance(x, bool) for x in arranged), "arranged")
     rows = _READ.check_list(_READ.field(d, "coins"), "coins", players)
@@ -1071,7 +1071,7 @@ def _decode(d: dict[str, Any]) -> TreasureState:
         if dice_raw is None
         else tuple(_READ.check_int(x, 0, 5, "dice") for x in _READ.check_list(dice_raw, "dice", 2))
     )
-    quiet = _READ.check_int(_READ.field(d, "quiet"), 0, 10**6, "quiet turns")
+    quiet = _READ.read_int(d, "quiet", 0, 10**6, "quiet turns")
     out = tuple(
         _READ.check_int(x, 0, players - 1, "seat out") for x in _READ.check_list(_READ.field(d, "out"), "seats out")
     )
@@ -1104,7 +1104,7 @@ def _decode(d: dict[str, Any]) -> TreasureState:
         last_coin = (_READ.check_int(pair[0], 0, players - 1, "last coin"), _READ.check_int(pair[1], 0, 5, "last coin"))
     active = [seat for seat in range(players) if seat not in out]
     if "quiet_rounds" in d:
-        quiet_rounds = _READ.check_int(_READ.field(d, "quiet_rounds"), 0, 500, "quiet rounds")
+        quiet_rounds = _READ.read_int(d, "quiet_rounds", 0, 500, "quiet rounds")
         quiet_seen = tuple(
             _READ.check_int(x, 0, players - 1, "quiet seats")
             for x in _READ.check_list(_READ.field(d, "quiet_seen"), "quiet seats")
