@@ -14,6 +14,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property, lru_cache
 from typing import Any
 
@@ -23,6 +24,7 @@ from games.base import (
     BadState,
     Choice,
     IllegalMove,
+    JsonReader,
     OptionSpec,
     Outcome,
     frozen_replace,
@@ -48,7 +50,18 @@ COLOUR_WORDS = {
 }
 TURN_LIMIT = 200
 DIE_FACES = ("null", "ace", "2", "3", "4", "5")
-PHASES = ("roll", "move", "null", "over")
+
+
+class Phase(StrEnum):
+    """The step of the turn the game stands at; stored in JSON as the plain string."""
+
+    ROLL = "roll"
+    MOVE = "move"
+    NULL = "null"
+    OVER = "over"
+
+
+PHASES = tuple(Phase)
 ENDS = ("bases", "limit", "alone")
 
 
@@ -266,7 +279,7 @@ class State:
     captures: tuple[int, ...]
     turn: int
     anchor: int
-    phase: str
+    phase: Phase
     die: int | None
     victim_turns: int
     out: tuple[int, ...] = ()
@@ -388,22 +401,22 @@ def next_assassin(s: State, after: int) -> int | None:
 def _end_turn(s: State, last: Last) -> State:
     """Hand the turn on: an assassin's turn is followed by the victim's and the victim's by the next assassin's."""
     if s.turn != s.victim:
-        return frozen_replace(s, turn=s.victim, phase="roll", die=None, last=last)
+        return frozen_replace(s, turn=s.victim, phase=Phase.ROLL, die=None, last=last)
     done = s.victim_turns + 1
     if s.limit and done >= s.limit:
-        return frozen_replace(s, phase="over", die=None, victim_turns=done, end="limit", last=last)
+        return frozen_replace(s, phase=Phase.OVER, die=None, victim_turns=done, end="limit", last=last)
     following = next_assassin(s, s.anchor)
     assert following is not None
-    return frozen_replace(s, turn=following, anchor=following, phase="roll", die=None, victim_turns=done, last=last)
+    return frozen_replace(s, turn=following, anchor=following, phase=Phase.ROLL, die=None, victim_turns=done, last=last)
 
 
 def _after_roll(s: State, value: int) -> State:
     mover = s.turn
     if value == 0:
         if mover == s.victim:
-            return frozen_replace(s, phase="null", die=0, last=Last(seat=mover, roll=0))
+            return frozen_replace(s, phase=Phase.NULL, die=0, last=Last(seat=mover, roll=0))
         return _end_turn(s, Last(seat=mover, roll=0, passed=True))
-    rolled = frozen_replace(s, phase="move", die=value, last=Last(seat=mover, roll=value))
+    rolled = frozen_replace(s, phase=Phase.MOVE, die=value, last=Last(seat=mover, roll=value))
     if not targets(rolled):
         return _end_turn(s, Last(seat=mover, roll=value, passed=True))
     return rolled
@@ -428,7 +441,7 @@ def _after_move(s: State, to: int, path: tuple[int, ...]) -> State:
     moved = frozen_replace(s, positions=tuple(positions), markers=tuple(markers))
     if len(markers[mover]) == len(s.board.bases):
         return frozen_replace(
-            moved, phase="over", die=None, winner=mover, end="bases", last=last, victim_turns=s.victim_turns + 1
+            moved, phase=Phase.OVER, die=None, winner=mover, end="bases", last=last, victim_turns=s.victim_turns + 1
         )
     return _end_turn(moved, last)
 
@@ -451,7 +464,7 @@ def _capture(s: State, capturer: int, path: tuple[int, ...]) -> State:
         captures=tuple(captures),
         turn=capturer,
         anchor=capturer,
-        phase="roll",
+        phase=Phase.ROLL,
         die=None,
         last=Last(seat=capturer, roll=s.die, path=path, captured=old),
     )
@@ -517,7 +530,7 @@ class AssassinRules:
             captures=(0,) * players,
             turn=order[0],
             anchor=order[0],
-            phase="roll",
+            phase=Phase.ROLL,
             die=None,
             victim_turns=0,
         )
@@ -558,7 +571,7 @@ class AssassinRules:
             if s.phase != "null":
                 raise IllegalMove("Re-roll and stay are only for the victim after rolling a null.")
             if isinstance(m, Reroll):
-                return frozen_replace(s, phase="roll", die=None)
+                return frozen_replace(s, phase=Phase.ROLL, die=None)
             return _end_turn(s, Last(seat=s.turn, roll=0, passed=True))
         if isinstance(m, Move):
             if s.phase != "move":
@@ -579,7 +592,7 @@ class AssassinRules:
         left = frozen_replace(s, positions=tuple(positions), out=(*s.out, seat))
         remaining = left.active()
         if len(remaining) == 1:
-            return frozen_replace(left, phase="over", die=None, winner=remaining[0], end="alone")
+            return frozen_replace(left, phase=Phase.OVER, die=None, winner=remaining[0], end="alone")
         if seat == s.victim:
             heir = next(x for k in range(1, s.players) if (x := (seat + k) % s.players) in remaining)
             positions[heir] = SAFE
@@ -589,12 +602,12 @@ class AssassinRules:
                 positions=tuple(positions),
                 turn=heir,
                 anchor=heir,
-                phase="roll",
+                phase=Phase.ROLL,
                 die=None,
                 last=Last(),
             )
         if seat == s.turn:
-            return frozen_replace(left, turn=s.victim, phase="roll", die=None, last=Last())
+            return frozen_replace(left, turn=s.victim, phase=Phase.ROLL, die=None, last=Last())
         return left
 
     def timeout_move(self, s: State) -> AssassinMove | None:
@@ -802,7 +815,7 @@ class AssassinRules:
             "captures": list(s.captures),
             "turn": s.turn,
             "anchor": s.anchor,
-            "phase": s.phase,
+            "phase": str(s.phase),
             "die": s.die,
             "victim_turns": s.victim_turns,
             "out": list(s.out),
@@ -825,7 +838,7 @@ class AssassinRules:
         except BadState:
             raise
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-            raise BadState("The stored game is damaged and cannot be loaded.") from None
+            raise _READ.bad("a field is missing or of the wrong kind") from None
 
     # ----------------------------------------------------------------- wording
 
@@ -905,125 +918,109 @@ class AssassinRules:
 # --------------------------------------------------------------------------- JSON decoding
 
 
-def _int(d: Mapping[str, Any], key: str, low: int, high: int, *, optional: bool = False) -> Any:
-    value = d[key]
-    if value is None and optional:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise BadState(f"The stored game has a bad {key}.")
-    return value
-
-
-def _bool(d: Mapping[str, Any], key: str) -> bool:
-    value = d[key]
-    if not isinstance(value, bool):
-        raise BadState(f"The stored game has a bad {key}.")
-    return value
+_READ = JsonReader("Martian Assassination")
 
 
 def _square(geometry: Board, value: Any, what: str, *, safe_ok: bool = False) -> int:
     if safe_ok and value == "safehouse":
         return SAFE
     if not isinstance(value, str):
-        raise BadState(f"The stored game has a bad {what}.")
+        raise _READ.bad(f"{what} is not valid")
     match = _SQUARE.match(value)
     if not match:
-        raise BadState(f"The stored game has a bad {what}.")
+        raise _READ.bad(f"{what} is not valid")
     file, rank = FILES.find(match.group(1)), int(match.group(2)) - 1
     if not (0 <= file < geometry.size and 0 <= rank < geometry.size):
-        raise BadState(f"The stored game has a bad {what}.")
+        raise _READ.bad(f"{what} is not valid")
     square = geometry.square(file, rank)
     if square in geometry.safehouse:
-        raise BadState(f"The stored game has a bad {what}.")
+        raise _READ.bad(f"{what} is not valid")
     return square
 
 
 def _decode(d: dict[str, Any]) -> State:
-    if not isinstance(d, dict):
-        raise BadState("The stored game is not a game record.")
-    players = _int(d, "players", 3, 9)
-    size = _int(d, "board", 10, 12)
+    d = _READ.record(d)
+    players = _READ.read_int(d, "players", 3, 9)
+    size = _READ.read_int(d, "board", 10, 12)
     if size not in (10, 12) or (size == 12 and players < 6):
-        raise BadState("The stored game has a bad board size.")
+        raise _READ.bad("board size is not valid")
     geometry = board(size)
-    short_game = _bool(d, "short_game")
-    limit = _int(d, "limit", 0, TURN_LIMIT)
+    short_game = _READ.read_flag(d, "short_game")
+    limit = _READ.read_int(d, "limit", 0, TURN_LIMIT)
     if limit not in (0, TURN_LIMIT):
-        raise BadState("The stored game has a bad limit.")
-    victim = _int(d, "victim", 0, players - 1)
-    out = d["out"]
+        raise _READ.bad("limit is not valid")
+    victim = _READ.read_int(d, "victim", 0, players - 1)
+    out = _READ.field(d, "out")
     if not isinstance(out, list) or len(set(map(repr, out))) != len(out):
-        raise BadState("The stored game has a bad list of leavers.")
-    out_t = tuple(_int({"out": x}, "out", 0, players - 1) for x in out)
+        raise _READ.bad("list of leavers is not valid")
+    out_t = tuple(_READ.check_int(x, 0, players - 1, "out") for x in out)
     if victim in out_t and len(out_t) < players - 1:
-        raise BadState("The stored game's victim has left.")
-    raw_positions = d["positions"]
+        raise _READ.bad("its victim has left")
+    raw_positions = _READ.field(d, "positions")
     if not isinstance(raw_positions, list) or len(raw_positions) != players:
-        raise BadState("The stored game has bad positions.")
+        raise _READ.bad("it has bad positions")
     positions: list[int | None] = []
     for seat, raw in enumerate(raw_positions):
         if seat in out_t:
             if raw is not None:
-                raise BadState("The stored game has a piece for a seat that left.")
+                raise _READ.bad("it has a piece for a seat that left")
             positions.append(None)
         else:
             positions.append(_square(geometry, raw, "position", safe_ok=seat == victim))
     on_board = [p for p in positions if p is not None]
     if len(set(on_board)) != len(on_board):
-        raise BadState("The stored game has two pieces on one square.")
+        raise _READ.bad("it has two pieces on one square")
     if any(pos in geometry.bases for seat, pos in enumerate(positions) if seat != victim):
-        raise BadState("The stored game has an assassin on a base, where no assassin may end.")
-    raw_markers = d["markers"]
+        raise _READ.bad("it has an assassin on a base, where no assassin may end")
+    raw_markers = _READ.field(d, "markers")
     if not isinstance(raw_markers, list) or len(raw_markers) != players:
-        raise BadState("The stored game has bad base markers.")
+        raise _READ.bad("it has bad base markers")
     markers = []
     for marks in raw_markers:
         if not isinstance(marks, list):
-            raise BadState("The stored game has bad base markers.")
+            raise _READ.bad("it has bad base markers")
         squares = tuple(_square(geometry, b, "base marker") for b in marks)
         if any(b not in geometry.bases for b in squares) or list(squares) != sorted(set(squares)):
-            raise BadState("The stored game has bad base markers.")
+            raise _READ.bad("it has bad base markers")
         markers.append(squares)
-    raw_captures = d["captures"]
+    raw_captures = _READ.field(d, "captures")
     if not isinstance(raw_captures, list) or len(raw_captures) != players:
-        raise BadState("The stored game has bad capture counts.")
-    captures = tuple(_int({"captures": c}, "captures", 0, 10**9) for c in raw_captures)
-    turn = _int(d, "turn", 0, players - 1)
-    anchor = _int(d, "anchor", 0, players - 1)
-    phase = d["phase"]
-    if phase not in PHASES:
-        raise BadState("The stored game has a bad phase.")
-    die = _int(d, "die", 0, 5, optional=True)
+        raise _READ.bad("it has bad capture counts")
+    captures = tuple(_READ.check_int(c, 0, 10**9, "captures") for c in raw_captures)
+    turn = _READ.read_int(d, "turn", 0, players - 1)
+    anchor = _READ.read_int(d, "anchor", 0, players - 1)
+    phase = _READ.read_enum(d, "phase", Phase)
+    die = _READ.read_int_or_none(d, "die", 0, 5)
     if (phase == "move") != (die is not None and die > 0) or (phase == "null") != (die == 0):
-        raise BadState("The stored game has a bad die.")
-    victim_turns = _int(d, "victim_turns", 0, 10**9)
-    winner = _int(d, "winner", 0, players - 1, optional=True)
-    end = d["end"]
+        raise _READ.bad("die is not valid")
+    victim_turns = _READ.read_int(d, "victim_turns", 0, 10**9)
+    winner = _READ.read_int_or_none(d, "winner", 0, players - 1)
+    end = _READ.field(d, "end")
     if end is not None and end not in ENDS:
-        raise BadState("The stored game has a bad ending.")
+        raise _READ.bad("ending is not valid")
     if (phase == "over") != (end is not None) or (end in ("bases", "alone")) != (winner is not None):
-        raise BadState("The stored game has a bad ending.")
+        raise _READ.bad("ending is not valid")
     if phase != "over" and (turn in out_t or len(out_t) >= players - 1):
-        raise BadState("The stored game has a bad turn.")
+        raise _READ.bad("turn is not valid")
     if phase != "over" and len(markers[victim]) == len(geometry.bases):
-        raise BadState("The stored game is marked as running, but its victim has marked all four bases.")
+        raise _READ.bad("it is marked as running, but its victim has marked all four bases")
     if phase != "over" and limit and victim_turns >= limit:
-        raise BadState("The stored game is marked as running past its victim-turn limit.")
-    last_raw = d["last"]
+        raise _READ.bad("it is marked as running past its victim-turn limit")
+    last_raw = _READ.field(d, "last")
     if not isinstance(last_raw, dict):
-        raise BadState("The stored game has a bad last move.")
-    path_raw = last_raw["path"]
+        raise _READ.bad("last move is not valid")
+    path_raw = _READ.field(last_raw, "path")
     if not isinstance(path_raw, list):
-        raise BadState("The stored game has a bad last path.")
+        raise _READ.bad("last path is not valid")
     path = tuple(_square(geometry, p, "last path", safe_ok=k == 0) for k, p in enumerate(path_raw))
-    base = last_raw["base"]
+    base = _READ.field(last_raw, "base")
     last = Last(
-        seat=_int(last_raw, "seat", 0, players - 1, optional=True),
-        roll=_int(last_raw, "roll", 0, 5, optional=True),
+        seat=_READ.read_int_or_none(last_raw, "seat", 0, players - 1),
+        roll=_READ.read_int_or_none(last_raw, "roll", 0, 5),
         path=path,
-        captured=_int(last_raw, "captured", 0, players - 1, optional=True),
+        captured=_READ.read_int_or_none(last_raw, "captured", 0, players - 1),
         base=None if base is None else _square(geometry, base, "last base"),
-        passed=_bool(last_raw, "passed"),
+        passed=_READ.read_flag(last_raw, "passed"),
     )
     return State(
         players=players,

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import dataclasses
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar
 
 S = TypeVar("S")
 M = TypeVar("M")
+T = TypeVar("T")
+E = TypeVar("E", bound=StrEnum)
 
 
 class GameError(Exception):
@@ -249,3 +252,143 @@ def default_resign_ranks(out_order: Sequence[int], players: int, winners: Sequen
 def frozen_replace(obj: Any, **changes: Any) -> Any:
     """``dataclasses.replace`` under a shorter name for engines' step functions."""
     return dataclasses.replace(obj, **changes)
+
+
+# --- reading stored states ---------------------------------------------------------------------------
+#
+# Every codec reads its JSON through these helpers, so a damaged state is refused the same way in
+# every game: ``BadState`` with one sentence naming the game and the field at fault.
+
+_MISSING = object()
+
+
+def damaged(game: str, why: str) -> BadState:
+    """The refusal for a stored ``game`` state that cannot be read: ``why`` names the field at fault."""
+    return BadState(f"The stored {game} game is damaged: {why}.")
+
+
+class JsonReader:
+    """Typed access to a stored state's JSON that raises ``BadState`` naming the field at fault.
+
+    ``game`` is the game's title, used in every message.  Each ``read_*`` method takes the record
+    (a dict) and the key; the ``check_*`` methods check a value already taken out of a record
+    (an item of a list), with ``what`` naming it.
+    """
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+
+    def bad(self, why: str) -> BadState:
+        """The ``BadState`` for this game with the reason ``why``."""
+        return damaged(self.game, why)
+
+    def require(self, condition: bool, why: str) -> None:
+        """Refuse the state, saying ``why``, unless ``condition`` holds (a check between fields)."""
+        if not condition:
+            raise self.bad(why)
+
+    def record(self, value: Any, what: str = "the state") -> dict[str, Any]:
+        """``value`` if it is a JSON object (a dict)."""
+        if not isinstance(value, dict):
+            raise self.bad(f"{what} is not a record")
+        return value
+
+    @staticmethod
+    def _name(key: str, what: str | None) -> str:
+        return key if what is None or what == key else f"{what} ({key})"
+
+    def field(self, d: Mapping[str, Any], key: str) -> Any:
+        """The raw value of ``key``; a missing key is refused."""
+        if not isinstance(d, Mapping):
+            raise self.bad(f"the record holding {key} is not a record")
+        value = d.get(key, _MISSING)
+        if value is _MISSING:
+            raise self.bad(f"{key} is missing")
+        return value
+
+    def check_int(self, value: Any, low: int, high: int, what: str) -> int:
+        """``value`` if it is a whole number (not a bool) from ``low`` to ``high``."""
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.bad(f"{what} is not a whole number")
+        if not low <= value <= high:
+            raise self.bad(f"{what} is {value}, outside {low} to {high}")
+        return value
+
+    def read_int(self, d: Mapping[str, Any], key: str, low: int, high: int, what: str | None = None) -> int:
+        """The whole number under ``key``, from ``low`` to ``high``."""
+        return self.check_int(self.field(d, key), low, high, self._name(key, what))
+
+    def read_int_or_none(
+        self, d: Mapping[str, Any], key: str, low: int, high: int, what: str | None = None
+    ) -> int | None:
+        """None when ``key`` holds null, else the whole number under it, from ``low`` to ``high``."""
+        return self.read_optional(d, key, lambda value: self.check_int(value, low, high, self._name(key, what)))
+
+    def check_flag(self, value: Any, what: str) -> bool:
+        """``value`` if it is true or false."""
+        if not isinstance(value, bool):
+            raise self.bad(f"{what} is not true or false")
+        return value
+
+    def read_flag(self, d: Mapping[str, Any], key: str, what: str | None = None) -> bool:
+        """The true-or-false value under ``key``."""
+        return self.check_flag(self.field(d, key), self._name(key, what))
+
+    def check_str(self, value: Any, what: str, choices: Collection[str] | None = None) -> str:
+        """``value`` if it is text (one of ``choices`` when given)."""
+        if not isinstance(value, str):
+            raise self.bad(f"{what} is not text")
+        if choices is not None and value not in choices:
+            raise self.bad(f"{what} {value!r} is not one of {', '.join(repr(c) for c in choices)}")
+        return value
+
+    def read_str(
+        self, d: Mapping[str, Any], key: str, choices: Collection[str] | None = None, what: str | None = None
+    ) -> str:
+        """The text under ``key`` (one of ``choices`` when given)."""
+        return self.check_str(self.field(d, key), self._name(key, what), choices)
+
+    def check_enum(self, value: Any, enum: type[E], what: str) -> E:
+        """The member of the string enum ``enum`` stored as ``value``."""
+        if not isinstance(value, str):
+            raise self.bad(f"{what} is not text")
+        try:
+            return enum(value)
+        except ValueError:
+            raise self.bad(f"{what} {value!r} is unknown") from None
+
+    def read_enum(self, d: Mapping[str, Any], key: str, enum: type[E], what: str | None = None) -> E:
+        """The member of ``enum`` stored under ``key`` (a phase, a variant...)."""
+        return self.check_enum(self.field(d, key), enum, self._name(key, what))
+
+    def check_list(self, value: Any, what: str, length: int | None = None) -> list[Any]:
+        """``value`` if it is a list (of exactly ``length`` items when given)."""
+        if not isinstance(value, list):
+            raise self.bad(f"{what} is not a list")
+        if length is not None and len(value) != length:
+            raise self.bad(f"{what} holds {len(value)} items instead of {length}")
+        return value
+
+    def read_list(
+        self,
+        d: Mapping[str, Any],
+        key: str,
+        item: Callable[[Any], Any] | None = None,
+        length: int | None = None,
+        what: str | None = None,
+    ) -> list[Any]:
+        """The list under ``key``, each item passed through ``item`` when given."""
+        values = self.check_list(self.field(d, key), self._name(key, what), length)
+        return [item(v) for v in values] if item is not None else values
+
+    def read_seats(self, d: Mapping[str, Any], key: str, players: int, what: str | None = None) -> tuple[int, ...]:
+        """The list under ``key`` of distinct seats of a ``players``-seat game."""
+        name = self._name(key, what)
+        seats = tuple(self.check_int(x, 0, players - 1, f"a seat in {name}") for x in self.read_list(d, key, what=name))
+        self.require(len(set(seats)) == len(seats), f"{name} lists a seat twice")
+        return seats
+
+    def read_optional(self, d: Mapping[str, Any], key: str, read: Callable[[Any], T]) -> T | None:
+        """None when ``key`` holds null, else its value passed through ``read``; a missing key is refused."""
+        value = self.field(d, key)
+        return None if value is None else read(value)

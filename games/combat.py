@@ -13,6 +13,7 @@ import random
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from functools import lru_cache
 from typing import Any, NamedTuple
 
@@ -22,6 +23,7 @@ from games.base import (
     BadState,
     Choice,
     IllegalMove,
+    JsonReader,
     OptionSpec,
     Outcome,
     default_resign_ranks,
@@ -240,22 +242,43 @@ class HopTry:
 
 
 # Phases: who acts and what they may do (docs/rules/combat.md, "A turn").
-MOVE = "move"  # turn owner: a step or no move
-ATTACK = "attack"  # turn owner: attack an adjacent stack or not
-OFFER = "offer"  # offers[0]: attack the mover or not
-COMBAT_ROLL = "combat_roll"  # attacker rolls both combat dice
-COUNTER = "counter"  # defender: counter attack or not
-COUNTER_ROLL = "counter_roll"  # defender rolls both counter-attack dice
-TIEBREAK_ROLL = "tiebreak_roll"  # defender rolls both bare dice
-ACTION_ROLL = "action_roll"  # turn owner rolls the action die
-WILD = "wild"  # turn owner chooses an action
-SWAP = "swap"
-HOP = "hop"
-HOP_ROLL = "hop_roll"  # hopper rolls both contest dice
-DIG = "dig"
-AIM_ROLL = "aim_roll"  # turn owner rolls the Aim die
-AIM = "aim"  # turn owner: steps while aim_left > 0, or end
-OVER = "over"
+class Phase(StrEnum):
+    """Who acts and what they may do; stored in JSON as the plain string."""
+
+    MOVE = "move"  # turn owner: a step or no move
+    ATTACK = "attack"  # turn owner: attack an adjacent stack or not
+    OFFER = "offer"  # offers[0]: attack the mover or not
+    COMBAT_ROLL = "combat_roll"  # attacker rolls both combat dice
+    COUNTER = "counter"  # defender: counter attack or not
+    COUNTER_ROLL = "counter_roll"  # defender rolls both counter-attack dice
+    TIEBREAK_ROLL = "tiebreak_roll"  # defender rolls both bare dice
+    ACTION_ROLL = "action_roll"  # turn owner rolls the action die
+    WILD = "wild"  # turn owner chooses an action
+    SWAP = "swap"
+    HOP = "hop"
+    HOP_ROLL = "hop_roll"  # hopper rolls both contest dice
+    DIG = "dig"
+    AIM_ROLL = "aim_roll"  # turn owner rolls the Aim die
+    AIM = "aim"  # turn owner: steps while aim_left > 0, or end
+    OVER = "over"
+
+
+MOVE = Phase.MOVE
+ATTACK = Phase.ATTACK
+OFFER = Phase.OFFER
+COMBAT_ROLL = Phase.COMBAT_ROLL
+COUNTER = Phase.COUNTER
+COUNTER_ROLL = Phase.COUNTER_ROLL
+TIEBREAK_ROLL = Phase.TIEBREAK_ROLL
+ACTION_ROLL = Phase.ACTION_ROLL
+WILD = Phase.WILD
+SWAP = Phase.SWAP
+HOP = Phase.HOP
+HOP_ROLL = Phase.HOP_ROLL
+DIG = Phase.DIG
+AIM_ROLL = Phase.AIM_ROLL
+AIM = Phase.AIM
+OVER = Phase.OVER
 
 PHASES = (
     MOVE,
@@ -306,7 +329,7 @@ class CombatState:
     out: tuple[int, ...]  # seats that have left the game, in order
     current: int  # the turn owner
     turn: int  # number of the current turn, from 1
-    phase: str
+    phase: Phase
     moved_to: int = -1  # where this turn's step ended (combat is fought from there)
     offers: tuple[int, ...] = ()  # seats still to be offered the attack on the mover
     aim_left: int = 0
@@ -681,7 +704,7 @@ class CombatRules:
         except BadState:
             raise
         except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-            raise BadState("The saved Martian Combat game is damaged.") from None
+            raise _READ.bad("a field is missing or of the wrong kind") from None
         _validate(state)
         return state
 
@@ -1847,7 +1870,7 @@ def _to_json(s: CombatState) -> dict[str, Any]:
         "out": list(s.out),
         "current": s.current,
         "turn": s.turn,
-        "phase": s.phase,
+        "phase": str(s.phase),
         "moved_to": square_name(s.moved_to) if s.moved_to >= 0 else None,
         "offers": list(s.offers),
         "aim_left": s.aim_left,
@@ -1863,155 +1886,157 @@ def _to_json(s: CombatState) -> dict[str, Any]:
     }
 
 
+_READ = JsonReader("Martian Combat")
 _RE_PIECE = re.compile(r"^([RYGB])([1-3])@([a-f][1-6])$")
 
 
-def _int(value: Any, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise BadState("The saved Martian Combat game is damaged.")
-    return value
-
-
-def _sq(value: Any, allow_none: bool = False) -> int:
+def _sq(value: Any, what: str, allow_none: bool = False) -> int:
     if value is None and allow_none:
         return -1
-    if not isinstance(value, str):
-        raise BadState("The saved Martian Combat game is damaged.")
-    return square(value)
+    try:
+        return square(_READ.check_str(value, what))
+    except ValueError:
+        raise _READ.bad(f"{what} {value!r} is not a square") from None
 
 
-def _dice(value: Any) -> tuple[tuple[int, int], ...]:
-    return tuple((_int(a, 1, 6), _int(b, 1, 6)) for a, b in value)
+def _squares(d: dict[str, Any], key: str) -> tuple[int, ...]:
+    return tuple(_sq(x, f"a square in {key}") for x in _READ.read_list(d, key))
+
+
+def _dice(d: dict[str, Any], key: str) -> tuple[tuple[int, int], ...]:
+    pairs = (_READ.check_list(pair, f"a roll in {key}", length=2) for pair in _READ.read_list(d, key))
+    return tuple(
+        (_READ.check_int(a, 1, 6, f"a die in {key}"), _READ.check_int(b, 1, 6, f"a die in {key}")) for a, b in pairs
+    )
 
 
 def _from_json(d: dict[str, Any]) -> CombatState:
-    if not isinstance(d, dict) or d.get("game") != "combat":
-        raise BadState("That is not a saved Martian Combat game.")
-    players = _int(d["players"], 2, 4)
+    d = _READ.record(d)
+    _READ.read_str(d, "game", choices=("combat",))
+    if "version" in d:  # the only version so far is 1; the key is not needed to read a state
+        _READ.read_int(d, "version", 1, 1)
+    players = _READ.read_int(d, "players", 2, 4)
     letters = {seat_letter(x): x for x in range(players)}
     board: list[Stack] = [() for _ in range(SQUARES)]
-    for name, pieces in dict(d["board"]).items():
+    for name, pieces in _READ.record(_READ.field(d, "board"), "board").items():
         stack = []
-        for text in pieces:
-            found = _RE_PIECE.match(text)
+        for text in _READ.check_list(pieces, f"the stack on {name}"):
+            found = _RE_PIECE.match(_READ.check_str(text, f"a pyramid on {name}"))
             if not found or found.group(1) not in letters:
-                raise BadState("The saved Martian Combat game has an unknown pyramid.")
+                raise _READ.bad(f"the pyramid {text!r} on {name} is unknown")
             stack.append(Piece(letters[found.group(1)], int(found.group(2)), square(found.group(3))))
-        board[square(name)] = tuple(stack)
+        board[_sq(name, "a board square")] = tuple(stack)
+    seat_max = players - 1
+    f = _READ.read_optional(d, "fight", lambda v: _READ.record(v, "fight"))
     fight = None
-    if d["fight"] is not None:
-        f = d["fight"]
+    if f is not None:
         fight = Fight(
-            attacker=_int(f["attacker"], 0, players - 1),
-            defender=_int(f["defender"], 0, players - 1),
-            att_sq=_sq(f["att_sq"]),
-            def_sq=_sq(f["def_sq"]),
-            att_pips=_int(f["att_pips"], 1, 6),
-            def_pips=_int(f["def_pips"], 1, 6),
-            turn=_int(f["turn"], 1, 10_000),
-            first=_dice(f["first"]),
-            counter=_dice(f["counter"]),
-            bare=_dice(f["bare"]),
-            called=bool(f["called"]),
-            winner=_int(f["winner"], -1, players - 1),
+            attacker=_READ.read_int(f, "attacker", 0, seat_max, "fight.attacker"),
+            defender=_READ.read_int(f, "defender", 0, seat_max, "fight.defender"),
+            att_sq=_sq(_READ.field(f, "att_sq"), "fight.att_sq"),
+            def_sq=_sq(_READ.field(f, "def_sq"), "fight.def_sq"),
+            att_pips=_READ.read_int(f, "att_pips", 1, 6, "fight.att_pips"),
+            def_pips=_READ.read_int(f, "def_pips", 1, 6, "fight.def_pips"),
+            turn=_READ.read_int(f, "turn", 1, 10_000, "fight.turn"),
+            first=_dice(f, "first"),
+            counter=_dice(f, "counter"),
+            bare=_dice(f, "bare"),
+            called=bool(_READ.field(f, "called")),
+            winner=_READ.read_int(f, "winner", -1, seat_max, "fight.winner"),
         )
+    h = _READ.read_optional(d, "hop", lambda v: _READ.record(v, "hop"))
     hop = None
-    if d["hop"] is not None:
-        h = d["hop"]
-        success = h["success"]
-        if success not in (None, True, False):
-            raise BadState("The saved Martian Combat game is damaged.")
+    if h is not None:
+        success = _READ.read_optional(h, "success", lambda v: _READ.check_flag(v, "hop.success"))
         hop = HopTry(
-            hopper=_int(h["hopper"], 0, players - 1),
-            opponent=_int(h["opponent"], 0, players - 1),
-            frm=_sq(h["frm"]),
-            pips=_int(h["pips"], 1, 3),
-            to=_sq(h["to"]),
-            turn=_int(h["turn"], 1, 10_000),
-            rolls=_dice(h["rolls"]),
+            hopper=_READ.read_int(h, "hopper", 0, seat_max, "hop.hopper"),
+            opponent=_READ.read_int(h, "opponent", 0, seat_max, "hop.opponent"),
+            frm=_sq(_READ.field(h, "frm"), "hop.frm"),
+            pips=_READ.read_int(h, "pips", 1, 3, "hop.pips"),
+            to=_sq(_READ.field(h, "to"), "hop.to"),
+            turn=_READ.read_int(h, "turn", 1, 10_000, "hop.turn"),
+            rolls=_dice(h, "rolls"),
             success=success,
         )
-    variant = d["variant"]
-    if variant not in VARIANTS:
-        raise BadState("The saved Martian Combat game has an unknown variant.")
-    extra = tuple(sorted(_sq(x) for x in d["extra"]))
-    if not isinstance(d["reason"], str) or d["phase"] not in PHASES:
-        raise BadState("The saved Martian Combat game is damaged.")
+    variant = _READ.read_str(d, "variant", choices=VARIANTS)
+    extra = tuple(sorted(_squares(d, "extra")))
+    reason = _READ.read_str(d, "reason")
+    phase = _READ.read_enum(d, "phase", Phase)
     return CombatState(
         players=players,
         variant=variant,
         extra=extra,
         blocked=blocked_squares(variant, extra),
-        turn_limit=_int(d["turn_limit"], 10, 2000),
+        turn_limit=_READ.read_int(d, "turn_limit", 10, 2000),
         board=tuple(board),
-        reserve=tuple(_sq(r, allow_none=True) for r in d["reserve"]),
-        capped=tuple(sorted(_sq(x) for x in d["capped"])),
-        lost=tuple(tuple(_int(p, 1, 3) for p in x) for x in d["lost"]),
-        out=tuple(_int(x, 0, players - 1) for x in d["out"]),
-        current=_int(d["current"], 0, players - 1),
-        turn=_int(d["turn"], 1, 10_000),
-        phase=d["phase"],
-        moved_to=_sq(d["moved_to"], allow_none=True),
-        offers=tuple(_int(x, 0, players - 1) for x in d["offers"]),
-        aim_left=_int(d["aim_left"], 0, 6),
+        reserve=tuple(_sq(r, "a reserve square", allow_none=True) for r in _READ.read_list(d, "reserve")),
+        capped=tuple(sorted(_squares(d, "capped"))),
+        lost=tuple(
+            tuple(_READ.check_int(p, 1, 3, "a lost pyramid") for p in _READ.check_list(x, "a seat's lost pyramids"))
+            for x in _READ.read_list(d, "lost")
+        ),
+        out=tuple(_READ.check_int(x, 0, seat_max, "a seat in out") for x in _READ.read_list(d, "out")),
+        current=_READ.read_int(d, "current", 0, seat_max),
+        turn=_READ.read_int(d, "turn", 1, 10_000),
+        phase=phase,
+        moved_to=_sq(_READ.field(d, "moved_to"), "moved_to", allow_none=True),
+        offers=tuple(_READ.check_int(x, 0, seat_max, "a seat in offers") for x in _READ.read_list(d, "offers")),
+        aim_left=_READ.read_int(d, "aim_left", 0, 6),
         fight=fight,
         hop=hop,
-        action=_int(d["action"], 0, 6),
-        chosen=_int(d["chosen"], 0, 5),
-        aim_die=_int(d["aim_die"], 0, 6),
-        action_turn=_int(d["action_turn"], 0, 10_000),
-        trail=tuple(_sq(x) for x in d["trail"]),
-        ranks=tuple(_int(r, 1, 4) for r in d["ranks"]),
-        reason=d["reason"],
+        action=_READ.read_int(d, "action", 0, 6),
+        chosen=_READ.read_int(d, "chosen", 0, 5),
+        aim_die=_READ.read_int(d, "aim_die", 0, 6),
+        action_turn=_READ.read_int(d, "action_turn", 0, 10_000),
+        trail=_squares(d, "trail"),
+        ranks=tuple(_READ.check_int(r, 1, 4, "a rank") for r in _READ.read_list(d, "ranks")),
+        reason=reason,
     )
 
 
 def _validate(s: CombatState) -> None:
     """Semantic checks of a loaded state: pieces, stacks, seats and phase data agree."""
 
-    def bad(why: str) -> BadState:
-        return BadState(f"The saved Martian Combat game is damaged: {why}.")
-
     if len(s.reserve) != s.players or len(s.lost) != s.players:
-        raise bad("wrong number of seats")
+        raise _READ.bad("wrong number of seats")
     flags = _blocked_flags(s.blocked)
     seen: set[Piece] = set()
     for index, stack in enumerate(s.board):
         if stack and flags[index] and index not in s.reserve:
-            raise bad(f"pyramids on the blocked square {square_name(index)}")
+            raise _READ.bad(f"pyramids on the blocked square {square_name(index)}")
         if not is_tree_or_nest(_sizes(stack)) or len(stack) > 3:
-            raise bad(f"{square_name(index)} is neither a tree nor a nest")
+            raise _READ.bad(f"{square_name(index)} is neither a tree nor a nest")
         for p in stack:
             allowed = set(start_squares(p.owner))
             if s.variant == "advanced":
                 allowed.add(RESERVE_SQUARE[POSITIONS[p.owner]])
             if p in seen or p.origin not in allowed:
-                raise bad(f"the pyramid {code(p.owner, p.pips)} on {square_name(index)} is unknown or doubled")
+                raise _READ.bad(f"the pyramid {code(p.owner, p.pips)} on {square_name(index)} is unknown or doubled")
             seen.add(p)
     for seat, r in enumerate(s.reserve):
         if r >= 0 and (s.variant != "advanced" or r != RESERVE_SQUARE[POSITIONS[seat]]):
-            raise bad("misplaced reserve nest")
+            raise _READ.bad("misplaced reserve nest")
     for sq in s.capped:
         if single_owner(s.board[sq]) < 0 or sq not in home_squares(single_owner(s.board[sq])):
-            raise bad(f"the cap on {square_name(sq)}")
+            raise _READ.bad(f"the cap on {square_name(sq)}")
     if len(set(s.out)) != len(s.out) or (s.current in s.out and s.phase != OVER):
-        raise bad("seats out of the game")
+        raise _READ.bad("seats out of the game")
     owners = {p.owner for stack in s.board for p in stack}
     if s.phase != OVER and (
         s.players - len(s.out) < 2 or any((seat in s.out) == (seat in owners) for seat in range(s.players))
     ):
-        raise bad("the players still in the game and their pyramids disagree")
+        raise _READ.bad("the players still in the game and their pyramids disagree")
     if s.phase == OFFER and any(seat in s.out or seat == s.current for seat in s.offers):
-        raise bad("the pending offer")
+        raise _READ.bad("the pending offer")
     if s.phase == OVER and len(s.ranks) != s.players:
-        raise bad("the result")
+        raise _READ.bad("the result")
     if (s.phase in FIGHT_PHASES and s.fight is None) or (s.phase == HOP_ROLL and s.hop is None):
-        raise bad("the pending fight or hop")
+        raise _READ.bad("the pending fight or hop")
     if (s.phase in (ATTACK, OFFER) and s.moved_to < 0) or (s.phase == OFFER and not s.offers):
-        raise bad("the combat choice")
+        raise _READ.bad("the combat choice")
     if s.turn > s.turn_limit:
-        raise bad("the turn count")
+        raise _READ.bad("the turn count")
     if s.phase != OVER and any(
         all(sq in s.capped for sq in home_squares(seat)) for seat in range(s.players) if seat not in s.out
     ):
-        raise bad("a player has capped both home squares, yet the game is running")
+        raise _READ.bad("a player has capped both home squares, yet the game is running")

@@ -15,6 +15,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 from games.base import (
@@ -23,6 +24,7 @@ from games.base import (
     BadState,
     Choice,
     IllegalMove,
+    JsonReader,
     OptionSpec,
     Outcome,
     default_resign_ranks,
@@ -48,6 +50,19 @@ FINISH_RESIGNED = "resigned"
 FINISHES = ("", FINISH_TREE, FINISH_PASSES, FINISH_LIMIT, FINISH_RESIGNED)
 
 TRACE_KINDS = ("roll", "move", "pass")
+
+
+class Phase(StrEnum):
+    """The step of the turn a game stands at.
+
+    Not stored: a hedgehog state already tells it (``roll`` is None until the die is rolled and
+    ``finish`` is set once the game has ended), so ``HedgehogState.phase`` derives it.
+    """
+
+    ROLL = "roll"
+    MOVE = "move"
+    OVER = "over"
+
 
 ROUND_LIMIT = 40  # rounds before a game of several players is drawn (docs/rules/hedgehog.md)
 SOLITAIRE_TURN_LIMIT = 200  # turns before a solitaire attempt fails
@@ -174,6 +189,13 @@ class HedgehogState:
     def over(self) -> bool:
         """True once the game has ended."""
         return self.finish != ""
+
+    @property
+    def phase(self) -> Phase:
+        """``OVER`` once ended, ``ROLL`` until the player to move has rolled, else ``MOVE``."""
+        if self.over:
+            return Phase.OVER
+        return Phase.ROLL if self.roll is None else Phase.MOVE
 
     @property
     def active(self) -> tuple[int, ...]:
@@ -549,6 +571,8 @@ def describe_step(s: HedgehogState, m: Step, after: HedgehogState) -> str:
 # ---------------------------------------------------------------------------------------------
 # JSON
 
+_READ = JsonReader("Marsigelwettkampf")
+
 
 def _piece_json(p: Piece) -> str:
     return p.code
@@ -556,33 +580,11 @@ def _piece_json(p: Piece) -> str:
 
 def _piece_from(value: Any, players: int) -> Piece:
     if not isinstance(value, str) or len(value) != 2 or value[0] not in LETTERS or value[1] not in "123":
-        raise BadState(f"{value!r} is not a piece code.")
+        raise _READ.bad(f"{value!r} is not a piece code")
     piece = Piece(LETTERS.index(value[0]), int(value[1]))
     if piece.colour >= players:
-        raise BadState(f"{value} is not in a {players}-player game.")
+        raise _READ.bad(f"{value} is not in a {players}-player game")
     return piece
-
-
-def _int(d: Mapping[str, Any], key: str, low: int, high: int) -> int:
-    value = d.get(key)
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise BadState(f"{key} must be a whole number from {low} to {high}.")
-    return value
-
-
-def _opt_int(d: Mapping[str, Any], key: str, low: int, high: int) -> int | None:
-    if d.get(key) is None:
-        if key not in d:
-            raise BadState(f"{key} is missing.")
-        return None
-    return _int(d, key, low, high)
-
-
-def _bool(d: Mapping[str, Any], key: str) -> bool:
-    value = d.get(key)
-    if not isinstance(value, bool):
-        raise BadState(f"{key} must be true or false.")
-    return value
 
 
 def trace_to_json(t: Trace | None) -> dict[str, Any] | None:
@@ -610,30 +612,27 @@ def trace_from_json(d: Any, players: int) -> Trace | None:
     """The trace back from JSON; raises ``BadState``."""
     if d is None:
         return None
-    if not isinstance(d, dict):
-        raise BadState("last must be an object.")
-    kind = d.get("kind")
-    if kind not in TRACE_KINDS:
-        raise BadState("last.kind is not a known action.")
-    piece = None if d.get("piece") is None else _piece_from(d.get("piece"), players)
-    direction = d.get("direction")
+    d = _READ.record(d, "last")
+    kind = _READ.read_str(d, "kind", choices=TRACE_KINDS, what="last.kind")
+    piece = None if _READ.field(d, "piece") is None else _piece_from(_READ.field(d, "piece"), players)
+    direction = _READ.field(d, "direction")
     if direction not in (-1, 0, 1) or isinstance(direction, bool):
-        raise BadState("last.direction must be -1, 0 or 1.")
+        raise _READ.bad("last.direction must be -1, 0 or 1")
     big = 3 * MAX_PLAYERS
     return Trace(
-        seat=_int(d, "seat", 0, players - 1),
+        seat=_READ.read_int(d, "seat", 0, players - 1),
         kind=kind,
-        roll=_int(d, "roll", 0, DIE_FACES),
+        roll=_READ.read_int(d, "roll", 0, DIE_FACES),
         piece=piece,
         direction=direction,
-        distance=_int(d, "distance", 0, 99),
-        origin=_int(d, "origin", 0, big),
-        target=_int(d, "target", 0, big),
-        vanished=_bool(d, "vanished"),
-        carried=_int(d, "carried", 0, big),
-        cost=_int(d, "cost", 0, DIE_FACES),
-        turn_over=_bool(d, "turn_over"),
-        forced=_bool(d, "forced"),
+        distance=_READ.read_int(d, "distance", 0, 99),
+        origin=_READ.read_int(d, "origin", 0, big),
+        target=_READ.read_int(d, "target", 0, big),
+        vanished=_READ.read_flag(d, "vanished"),
+        carried=_READ.read_int(d, "carried", 0, big),
+        cost=_READ.read_int(d, "cost", 0, DIE_FACES),
+        turn_over=_READ.read_flag(d, "turn_over"),
+        forced=_READ.read_flag(d, "forced"),
     )
 
 
@@ -661,99 +660,79 @@ def state_to_json(s: HedgehogState) -> dict[str, Any]:
 
 def state_from_json(d: Any) -> HedgehogState:
     """The state back from ``state_to_json``; raises ``BadState`` on damaged data."""
-    if not isinstance(d, dict):
-        raise BadState("The stored game is not an object.")
-    players = _int(d, "players", 1, MAX_PLAYERS)
-    xeno = _bool(d, "xeno")
+    d = _READ.record(d)
+    players = _READ.read_int(d, "players", 1, MAX_PLAYERS)
+    xeno = _READ.read_flag(d, "xeno")
     if players > RAINBOW_COLOURS and not xeno:
-        raise BadState("More than 5 players need the xeno option.")
-    raw_spaces = d.get("spaces")
-    if not isinstance(raw_spaces, list) or not raw_spaces:
-        raise BadState("spaces must be a non-empty list.")
+        raise _READ.bad("more than 5 players need the xeno option")
+    raw_spaces = _READ.read_list(d, "spaces")
+    if not raw_spaces:
+        raise _READ.bad("spaces must be a non-empty list")
     spaces = []
     for entry in raw_spaces:
         if not isinstance(entry, list) or len(entry) != 2 or not isinstance(entry[1], list) or not entry[1]:
-            raise BadState("Each space must be [label, [pieces...]] with at least one piece.")
+            raise _READ.bad("each space must be [label, [pieces...]] with at least one piece")
         label = entry[0]
         if not isinstance(label, int) or isinstance(label, bool) or not 1 <= label <= 3 * players:
-            raise BadState(f"Space label {label!r} is out of range.")
+            raise _READ.bad(f"space label {label!r} is out of range")
         spaces.append(Space(label, tuple(_piece_from(p, players) for p in entry[1])))
     labels = [space.label for space in spaces]
     if len(set(labels)) != len(labels):
-        raise BadState("Two spaces share a label.")
+        raise _READ.bad("two spaces share a label")
     pieces = sorted(p for space in spaces for p in space.stack)
     if pieces != sorted(Piece(c, pips) for c in range(players) for pips in (1, 2, 3)):
-        raise BadState("The ring must hold each player's large, medium and small exactly once.")
-    out = _seats(d, "out", players)
-    finish = d.get("finish")
-    if finish not in FINISHES:
-        raise BadState("finish is not a known ending.")
-    roll = _opt_int(d, "roll", 1, DIE_FACES)
-    points = _int(d, "points", 0, DIE_FACES)
+        raise _READ.bad("the ring must hold each player's large, medium and small exactly once")
+    out = _READ.read_seats(d, "out", players)
+    finish = _READ.read_str(d, "finish", choices=FINISHES)
+    roll = _READ.read_int_or_none(d, "roll", 1, DIE_FACES)
+    points = _READ.read_int(d, "points", 0, DIE_FACES)
     if roll is None and points:
-        raise BadState("There can be no points left before the roll.")
+        raise _READ.bad("there can be no points left before the roll")
     if roll is not None and points > roll:
-        raise BadState("More points are left than were rolled.")
+        raise _READ.bad("more points are left than were rolled")
     state = HedgehogState(
         players=players,
         xeno=xeno,
-        turn_limit=_int(d, "turn_limit", 1, 100_000),
+        turn_limit=_READ.read_int(d, "turn_limit", 1, 100_000),
         spaces=tuple(spaces),
-        current=_int(d, "current", 0, players - 1),
+        current=_READ.read_int(d, "current", 0, players - 1),
         roll=roll,
         points=points,
-        moved=_bool(d, "moved"),
-        passed=_seats(d, "passed", players),
-        turns=_int(d, "turns", 0, 100_000),
+        moved=_READ.read_flag(d, "moved"),
+        passed=_READ.read_seats(d, "passed", players),
+        turns=_READ.read_int(d, "turns", 0, 100_000),
         out=tuple(out),
-        winner=_opt_int(d, "winner", 0, players - 1),
+        winner=_READ.read_int_or_none(d, "winner", 0, players - 1),
         finish=finish,
-        last=trace_from_json(d.get("last"), players) if "last" in d else _missing("last"),
+        last=trace_from_json(_READ.field(d, "last"), players),
         # Games stored before rounds were counted have neither: they keep their total-turn limit.
-        round_limit=_int(d, "round_limit", 0, 100_000) if "round_limit" in d else 0,
+        round_limit=_READ.read_int(d, "round_limit", 0, 100_000) if "round_limit" in d else 0,
         seat_turns=_turn_counts(d, players),
     )
     if state.round_limit and (players == 1 or state.turn_limit != state.round_limit * players):
-        raise BadState("The round limit does not match the turn limit.")
+        raise _READ.bad("the round limit does not match the turn limit")
     if state.seat_turns and (
         sum(state.seat_turns) != state.turns or max(state.seat_turns) > max(state.round_limit, state.turn_limit)
     ):
-        raise BadState("The turns counted per seat do not add up.")
+        raise _READ.bad("the turns counted per seat do not add up")
     if state.round_limit and not state.seat_turns:
-        raise BadState("A game with a round limit must count each seat's turns.")
+        raise _READ.bad("a game with a round limit must count each seat's turns")
     if (state.winner is not None) != (finish in (FINISH_TREE,) or (finish == FINISH_RESIGNED and players > 1)):
-        raise BadState("The winner does not match how the game ended.")
+        raise _READ.bad("the winner does not match how the game ended")
     if state.turns > state.turn_limit:
-        raise BadState("More turns were played than the turn limit allows.")
+        raise _READ.bad("more turns were played than the turn limit allows")
     if not state.over and state.current in state.out:
-        raise BadState("The seat to move has left the game.")
+        raise _READ.bad("the seat to move has left the game")
     if not state.over and any(seat in trees(state.spaces) for seat in state.active):
-        raise BadState("The stored game is marked as running, but a player has built a tree.")
+        raise _READ.bad("it is marked as running, but a player has built a tree")
     return state
 
 
 def _turn_counts(d: Mapping[str, Any], players: int) -> tuple[int, ...]:
-    value = d.get("seat_turns", [])
-    if not isinstance(value, list) or (value and len(value) != players):
-        raise BadState("seat_turns must give one count per seat.")
-    if any(not isinstance(x, int) or isinstance(x, bool) or not 0 <= x <= 100_000 for x in value):
-        raise BadState("seat_turns must be counts of turns.")
-    return tuple(value)
-
-
-def _seats(d: Mapping[str, Any], key: str, players: int) -> tuple[int, ...]:
-    value = d.get(key)
-    if (
-        not isinstance(value, list)
-        or len(set(map(repr, value))) != len(value)
-        or any(not isinstance(x, int) or isinstance(x, bool) or not 0 <= x < players for x in value)
-    ):
-        raise BadState(f"{key} must list distinct seats.")
-    return tuple(value)
-
-
-def _missing(key: str) -> Any:
-    raise BadState(f"{key} is missing.")
+    # Games stored before rounds were counted have no seat_turns: an empty list.
+    value = _READ.check_list(d.get("seat_turns", []), "seat_turns")
+    _READ.require(not value or len(value) == players, "seat_turns must give one count per seat")
+    return tuple(_READ.check_int(x, 0, 100_000, "a count in seat_turns") for x in value)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import random
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 from itertools import permutations
 from typing import Any
@@ -21,6 +22,7 @@ from games.base import (
     BadState,
     Choice,
     IllegalMove,
+    JsonReader,
     OptionSpec,
     Outcome,
     default_resign_ranks,
@@ -38,7 +40,18 @@ COIN_POINTS = 2
 SIZE_WORDS = {1: "small", 2: "medium", 3: "large"}
 COLOUR_WORDS = {"Y": "yellow", "P": "purple", "C": "cyan", "W": "white"}
 DEFAULT_ORDER = (0, 1, 2, 3, 4, 5)
-PHASES = ("arrange", "roll", "move", "over")
+
+
+class Phase(StrEnum):
+    """The step of the turn the game stands at; stored in JSON as the plain string."""
+
+    ARRANGE = "arrange"
+    ROLL = "roll"
+    MOVE = "move"
+    OVER = "over"
+
+
+PHASES = tuple(Phase)
 
 
 @dataclass(frozen=True)
@@ -175,7 +188,7 @@ class TreasureState:
 
     players: int
     stall_limit: int
-    phase: str
+    phase: Phase
     turn: int
     first: int
     arranged: tuple[bool, ...]
@@ -424,7 +437,7 @@ def _score_ranks(s: TreasureState) -> tuple[int, ...]:
 
 
 def _finish(s: TreasureState, reason: str) -> TreasureState:
-    return _replace(s, phase="over", ranks=_score_ranks(s), reason=reason)
+    return _replace(s, phase=Phase.OVER, ranks=_score_ranks(s), reason=reason)
 
 
 def _count_round(s: TreasureState) -> TreasureState:
@@ -449,7 +462,7 @@ def _end_turn(s: TreasureState, captured: bool) -> TreasureState:
         return _finish(s, "The last pyramid was taken.")
     if _stalled(s):
         return _finish(s, f"No capture in {s.stall_limit} rounds.")
-    return _replace(s, phase="roll", turn=_next_active(s, s.turn))
+    return _replace(s, phase=Phase.ROLL, turn=_next_active(s, s.turn))
 
 
 def _after_arrange(s: TreasureState) -> TreasureState:
@@ -459,7 +472,7 @@ def _after_arrange(s: TreasureState) -> TreasureState:
         if seat not in s.out and not s.arranged[seat]:
             return _replace(s, turn=seat)
     first = s.first if s.first not in s.out else _next_active(s, s.first)
-    return _replace(_reveal(s), phase="roll", turn=first)
+    return _replace(_reveal(s), phase=Phase.ROLL, turn=first)
 
 
 def _reveal(s: TreasureState) -> TreasureState:
@@ -547,7 +560,7 @@ class TreasureRules:
         return TreasureState(
             players=players,
             stall_limit=int(opts["stall_limit"]),
-            phase="arrange" if arrange else "roll",
+            phase=Phase.ARRANGE if arrange else Phase.ROLL,
             turn=first,
             first=first,
             arranged=(not arrange,) * players,
@@ -616,7 +629,7 @@ class TreasureRules:
             raise IllegalMove(self._not_roll_reason(s))
         if not (isinstance(m.number, int) and isinstance(m.kind, int) and 0 <= m.number <= 5 and 0 <= m.kind <= 5):
             raise IllegalMove("Each die shows null, ace, 2, 3, 4 or 5.")
-        s = _replace(s, dice=(m.number, m.kind), phase="move")
+        s = _replace(s, dice=(m.number, m.kind), phase=Phase.MOVE)
         if not destinations(s, s.turn, m.number, m.kind):
             # The coin was captured or cannot move that way: the turn is lost (rules page, A turn).
             return _end_turn(self._lost(s), captured=False)
@@ -694,11 +707,11 @@ class TreasureRules:
             winner = left[0]
             ranks = default_resign_ranks(s.out, s.players, [winner])
             reason = f"{name} left the game; {seat_label(s, winner)} wins."
-            return _replace(s, phase="over", ranks=ranks, reason=reason, pending=())
+            return _replace(s, phase=Phase.OVER, ranks=ranks, reason=reason, pending=())
         if s.turn == seat:
             if s.phase == "arrange":
                 return _after_arrange(s)
-            s = _replace(s, phase="roll", turn=_next_active(s, seat))
+            s = _replace(s, phase=Phase.ROLL, turn=_next_active(s, seat))
         # The leaver no longer holds the round open, but the rounds already run stay as they were:
         # a resignation never shortens the window (docs/rules/treasure.md, "Stall limit").
         s = _count_round(s)
@@ -814,7 +827,7 @@ class TreasureRules:
             here = s.coins[s.turn][m.number] if m.number in range(6) else None
             if here is None:
                 return f"{dice}: their {NUMBER_WORDS[m.number]} has been captured, so the turn is lost."
-            after = _replace(s, dice=(m.number, m.kind), phase="move")
+            after = _replace(s, dice=(m.number, m.kind), phase=Phase.MOVE)
             if not destinations(after, s.turn, m.number, m.kind):
                 return f"{dice}: their {NUMBER_WORDS[m.number]} has no {KINDS[m.kind]} move, so the turn is lost."
             return f"{dice}: {coin_name(m.number)} on {square_name(here)} moves like a {KINDS[m.kind]}."
@@ -909,7 +922,7 @@ class TreasureRules:
             "game": self.name,
             "players": s.players,
             "stall_limit": s.stall_limit,
-            "phase": s.phase,
+            "phase": str(s.phase),
             "turn": s.turn,
             "first": s.first,
             "arranged": list(s.arranged),
@@ -941,8 +954,8 @@ class TreasureRules:
             return _decode(d)
         except BadState:
             raise
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-            raise BadState(f"The saved Martian Treasure Hunt game is damaged ({type(exc).__name__}).") from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
+            raise _READ.bad("a field is missing or of the wrong kind") from None
 
 
 def _placed(home: tuple[Sq, ...], order: Sequence[int]) -> tuple[Sq | None, ...]:
@@ -998,123 +1011,137 @@ _ALL_ORDERS: tuple[Arrange, ...] = tuple(Arrange(p) for p in permutations(DEFAUL
 # JSON validation
 
 
-def _need(cond: bool, what: str) -> None:
-    if not cond:
-        raise BadState(f"The saved Martian Treasure Hunt game is damaged ({what}).")
-
-
-def _int(value: Any, lo: int, hi: int, what: str) -> int:
-    _need(isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi, what)
-    return int(value)
+_READ = JsonReader("Martian Treasure Hunt")
 
 
 def _square(geo: Geometry, value: Any, what: str) -> Sq:
-    _need(isinstance(value, str), what)
+    _READ.require(isinstance(value, str), what)
     match = _SQUARE_RE.match(value)
-    _need(match is not None, what)
+    _READ.require(match is not None, what)
     assert match is not None
     sq = (ord(match.group(1)) - 97, int(match.group(2)) - 1)
-    _need(sq in geo.squares, what)
+    _READ.require(sq in geo.squares, what)
     return sq
 
 
 def _piece(value: Any, colours: str, what: str) -> tuple[str, int]:
-    _need(isinstance(value, str) and len(value) == 2 and value[0] in colours and value[1] in "123", what)
+    _READ.require(isinstance(value, str) and len(value) == 2 and value[0] in colours and value[1] in "123", what)
     return value[0], int(value[1])
 
 
-def _list(value: Any, what: str, length: int | None = None) -> list[Any]:
-    _need(isinstance(value, list) and (length is None or len(value) == length), what)
-    return value
-
-
 def _decode(d: dict[str, Any]) -> TreasureState:
-    _need(isinstance(d, dict), "not a mapping")
-    _need(d.get("game", "treasure") == "treasure", "another game")
-    players = _int(d["players"], 2, 4, "players")
+    d = _READ.record(d)
+    _READ.require(d.get("game", "treasure") == "treasure", "another game")
+    players = _READ.read_int(d, "players", 2, 4, "players")
     geo = geometry(players)
-    stall = _int(d["stall_limit"], 1, 500, "stall limit")
-    phase = d["phase"]
-    _need(phase in PHASES, "phase")
-    turn = _int(d["turn"], 0, players - 1, "turn")
-    first = _int(d["first"], 0, players - 1, "first player")
-    arranged = _list(d["arranged"], "arranged", players)
-    _need(all(isinstance(x, bool) for x in arranged), "arranged")
-    rows = _list(d["coins"], "coins", players)
+    stall = _READ.read_int(d, "stall_limit", 1, 500, "stall limit")
+    phase = _READ.read_enum(d, "phase", Phase)
+    turn = _READ.read_int(d, "turn", 0, players - 1, "turn")
+    first = _READ.read_int(d, "first", 0, players - 1, "first player")
+    arranged = _READ.check_list(_READ.field(d, "arranged"), "arranged", players)
+    _READ.require(all(isinstance(x, bool) for x in arranged), "arranged")
+    rows = _READ.check_list(_READ.field(d, "coins"), "coins", players)
     coins = tuple(
-        tuple(None if x is None else _square(geo, x, "coin square") for x in _list(row, "coins", 6)) for row in rows
+        tuple(None if x is None else _square(geo, x, "coin square") for x in _READ.check_list(row, "coins", 6))
+        for row in rows
     )
     pyramids = []
-    for item in _list(d["pyramids"], "pyramids"):
-        entry = _list(item, "pyramid", 3)
+    for item in _READ.check_list(_READ.field(d, "pyramids"), "pyramids"):
+        entry = _READ.check_list(item, "pyramid", 3)
         sq = _square(geo, entry[0], "pyramid square")
         colour, pips = _piece(f"{entry[1]}{entry[2]}" if isinstance(entry[1], str) else None, "YPCW", "pyramid")
         pyramids.append((sq, colour, pips))
     pyramids_t = tuple(sorted(pyramids))
     treasure = tuple(
-        tuple(_piece(x, "YPCW", "treasure pile") for x in _list(pile, "treasure pile"))
-        for pile in _list(d["treasure"], "treasure piles", players)
+        tuple(_piece(x, "YPCW", "treasure pile") for x in _READ.check_list(pile, "treasure pile"))
+        for pile in _READ.check_list(_READ.field(d, "treasure"), "treasure piles", players)
     )
     prisoners = tuple(
         tuple(
-            (_int(_list(x, "prisoner", 2)[0], 0, players - 1, "prisoner"), _int(x[1], 0, 5, "prisoner"))
-            for x in _list(pile, "prisoners")
+            (
+                _READ.check_int(_READ.check_list(x, "prisoner", 2)[0], 0, players - 1, "prisoner"),
+                _READ.check_int(x[1], 0, 5, "prisoner"),
+            )
+            for x in _READ.check_list(pile, "prisoners")
         )
-        for pile in _list(d["prisoners"], "prisoner piles", players)
+        for pile in _READ.check_list(_READ.field(d, "prisoners"), "prisoner piles", players)
     )
-    dice_raw = d["dice"]
-    dice = None if dice_raw is None else tuple(_int(x, 0, 5, "dice") for x in _list(dice_raw, "dice", 2))
-    quiet = _int(d["quiet"], 0, 10**6, "quiet turns")
-    out = tuple(_int(x, 0, players - 1, "seat out") for x in _list(d["out"], "seats out"))
-    _need(len(set(out)) == len(out) and len(out) < players, "seats out")
-    ranks_raw = d["ranks"]
+    dice_raw = _READ.field(d, "dice")
+    dice = (
+        None
+        if dice_raw is None
+        else tuple(_READ.check_int(x, 0, 5, "dice") for x in _READ.check_list(dice_raw, "dice", 2))
+    )
+    quiet = _READ.read_int(d, "quiet", 0, 10**6, "quiet turns")
+    out = tuple(
+        _READ.check_int(x, 0, players - 1, "seat out") for x in _READ.check_list(_READ.field(d, "out"), "seats out")
+    )
+    _READ.require(len(set(out)) == len(out) and len(out) < players, "seats out")
+    ranks_raw = _READ.field(d, "ranks")
     ranks = (
-        None if ranks_raw is None else tuple(_int(x, 1, players, "ranks") for x in _list(ranks_raw, "ranks", players))
+        None
+        if ranks_raw is None
+        else tuple(_READ.check_int(x, 1, players, "ranks") for x in _READ.check_list(ranks_raw, "ranks", players))
     )
-    _need((ranks is None) == (phase != "over"), "ranks")
-    reason = d["reason"]
-    _need(isinstance(reason, str), "reason")
-    last = d["last"]
-    _need(isinstance(last, dict), "last move")
-    last_seat = None if last["seat"] is None else _int(last["seat"], 0, players - 1, "last seat")
-    last_from = None if last["from"] is None else _square(geo, last["from"], "last square")
-    last_to = None if last["to"] is None else _square(geo, last["to"], "last square")
-    _need(isinstance(last["lost"], bool), "last lost")
-    last_pyramid = None if last["pyramid"] is None else _piece(last["pyramid"], "YPCW", "last pyramid")
+    _READ.require((ranks is None) == (phase != "over"), "ranks")
+    reason = _READ.field(d, "reason")
+    _READ.require(isinstance(reason, str), "reason")
+    last = _READ.field(d, "last")
+    _READ.require(isinstance(last, dict), "last move")
+    last_seat = (
+        None
+        if _READ.field(last, "seat") is None
+        else _READ.check_int(_READ.field(last, "seat"), 0, players - 1, "last seat")
+    )
+    last_from = None if _READ.field(last, "from") is None else _square(geo, _READ.field(last, "from"), "last square")
+    last_to = None if _READ.field(last, "to") is None else _square(geo, _READ.field(last, "to"), "last square")
+    _READ.require(isinstance(_READ.field(last, "lost"), bool), "last lost")
+    last_pyramid = (
+        None if _READ.field(last, "pyramid") is None else _piece(_READ.field(last, "pyramid"), "YPCW", "last pyramid")
+    )
     last_coin = None
-    if last["coin"] is not None:
-        pair = _list(last["coin"], "last coin", 2)
-        last_coin = (_int(pair[0], 0, players - 1, "last coin"), _int(pair[1], 0, 5, "last coin"))
+    if _READ.field(last, "coin") is not None:
+        pair = _READ.check_list(_READ.field(last, "coin"), "last coin", 2)
+        last_coin = (_READ.check_int(pair[0], 0, players - 1, "last coin"), _READ.check_int(pair[1], 0, 5, "last coin"))
     active = [seat for seat in range(players) if seat not in out]
     if "quiet_rounds" in d:
-        quiet_rounds = _int(d["quiet_rounds"], 0, 500, "quiet rounds")
-        quiet_seen = tuple(_int(x, 0, players - 1, "quiet seats") for x in _list(d["quiet_seen"], "quiet seats"))
+        quiet_rounds = _READ.read_int(d, "quiet_rounds", 0, 500, "quiet rounds")
+        quiet_seen = tuple(
+            _READ.check_int(x, 0, players - 1, "quiet seats")
+            for x in _READ.check_list(_READ.field(d, "quiet_seen"), "quiet seats")
+        )
     else:  # stored before rounds were counted: the quiet turns as whole rounds, the rest as the round under way
         quiet_rounds, partial = divmod(quiet, len(active))
         quiet_rounds = min(quiet_rounds, stall)
         at = active.index(turn) if turn in active else 0
         before = list(reversed(active[at:] + active[:at]))  # the seats that played last, latest first
         quiet_seen = tuple(before[:partial]) if phase != "over" else ()
-    _need(len(set(quiet_seen)) == len(quiet_seen) and not set(quiet_seen) & set(out), "quiet seats")
-    _need(phase == "over" or quiet_rounds < stall, "quiet rounds")
-    _need(phase == "over" or not quiet_seen or not set(active) <= set(quiet_seen), "quiet seats")
+    _READ.require(len(set(quiet_seen)) == len(quiet_seen) and not set(quiet_seen) & set(out), "quiet seats")
+    _READ.require(phase == "over" or quiet_rounds < stall, "quiet rounds")
+    _READ.require(phase == "over" or not quiet_seen or not set(active) <= set(quiet_seen), "quiet seats")
     pending: tuple[tuple[int, ...] | None, ...] = ()
     if d.get("pending"):
         pending = tuple(
-            None if order is None else tuple(_int(v, 0, 5, "arrangement") for v in _list(order, "arrangement", 6))
-            for order in _list(d["pending"], "arrangements", players)
+            None
+            if order is None
+            else tuple(_READ.check_int(v, 0, 5, "arrangement") for v in _READ.check_list(order, "arrangement", 6))
+            for order in _READ.check_list(_READ.field(d, "pending"), "arrangements", players)
         )
-        _need(phase == "arrange", "arrangements kept after the coins were set out")
-        _need(all(order is None or tuple(sorted(order)) == DEFAULT_ORDER for order in pending), "arrangement values")
-        _need(all((order is not None) <= arranged[seat] for seat, order in enumerate(pending)), "arrangements")
+        _READ.require(phase == "arrange", "arrangements kept after the coins were set out")
+        _READ.require(
+            all(order is None or tuple(sorted(order)) == DEFAULT_ORDER for order in pending), "arrangement values"
+        )
+        _READ.require(all((order is not None) <= arranged[seat] for seat, order in enumerate(pending)), "arrangements")
     # consistency: one piece per square, the phase matches the dice
     placed = [sq for row in coins for sq in row if sq is not None] + [p[0] for p in pyramids_t]
-    _need(len(placed) == len(set(placed)), "two pieces on one square")
-    _need(phase != "move" or (dice is not None and coins[turn][dice[0]] is not None), "dice")
-    _need(phase == "over" or turn not in out, "turn")
-    _need(phase == "over" or bool(pyramids_t), "a running game with no pyramid left")
+    _READ.require(len(placed) == len(set(placed)), "two pieces on one square")
+    _READ.require(phase != "move" or (dice is not None and coins[turn][dice[0]] is not None), "dice")
+    _READ.require(phase == "over" or turn not in out, "turn")
+    _READ.require(phase == "over" or bool(pyramids_t), "a running game with no pyramid left")
     for seat, row in enumerate(coins):
-        _need(not any(sq in geo.barred[seat] for sq in row if sq is not None), "a coin in another player's back rows")
+        _READ.require(
+            not any(sq in geo.barred[seat] for sq in row if sq is not None), "a coin in another player's back rows"
+        )
     return TreasureState(
         players=players,
         stall_limit=stall,
@@ -1134,7 +1161,7 @@ def _decode(d: dict[str, Any]) -> TreasureState:
         last_seat=last_seat,
         last_from=last_from,
         last_to=last_to,
-        last_lost=last["lost"],
+        last_lost=_READ.field(last, "lost"),
         last_pyramid=last_pyramid,
         last_coin=last_coin,
         quiet_rounds=quiet_rounds,

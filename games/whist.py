@@ -17,6 +17,7 @@ import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, cast
 
 from games.base import (
@@ -25,6 +26,7 @@ from games.base import (
     BadState,
     Choice,
     IllegalMove,
+    JsonReader,
     OptionSpec,
     Outcome,
     frozen_replace,
@@ -43,7 +45,17 @@ SEAT_NAMES = ("North", "South")
 SEGMENTS = ("large", "medium", "small")
 
 VARIANTS = {"normal": 4, "short": 2}  # Treehouse sets used
-DRAFT, TRICKS, OVER = "draft", "tricks", "over"
+
+
+class Phase(StrEnum):
+    """The part of the game being played; stored in JSON as the plain string."""
+
+    DRAFT = "draft"
+    TRICKS = "tricks"
+    OVER = "over"
+
+
+DRAFT, TRICKS, OVER = Phase.DRAFT, Phase.TRICKS, Phase.OVER
 
 
 def piece(colour: str, pips: int) -> Piece:
@@ -233,7 +245,7 @@ class WhistState:
     row: tuple[tuple[Piece, ...], ...]
     stashes: tuple[tuple[Piece, ...], tuple[Piece, ...]]
     first: int
-    phase: str
+    phase: Phase
     turn: int
     steal_open: bool = False
     stolen: bool = False
@@ -709,7 +721,7 @@ class WhistRules:
             "row": ["/".join(t) for t in s.row],
             "stashes": [list(s.stashes[0]), list(s.stashes[1])],
             "first": s.first,
-            "phase": s.phase,
+            "phase": str(s.phase),
             "turn": s.turn,
             "steal_open": s.steal_open,
             "stolen": s.stolen,
@@ -763,80 +775,63 @@ def _replace(s: WhistState, **changes: Any) -> WhistState:
 # --- validation of stored states --------------------------------------------------------------------
 
 
-def _bad(message: str) -> BadState:
-    return BadState(f"The stored Martian Whist game is damaged: {message}.")
+_READ = JsonReader("Martian Whist")
 
 
 def _code(value: Any) -> Piece:
     if not isinstance(value, str) or len(value) != 2 or value[0] not in COLOUR_ORDER or value[1] not in "123":
-        raise _bad(f"{value!r} is not a pyramid")
+        raise _READ.bad(f"{value!r} is not a pyramid")
     return value
 
 
 def _stored_tree(value: Any, partial: bool = False) -> tuple[Piece, ...]:
     if not isinstance(value, str):
-        raise _bad("a tree is not text")
+        raise _READ.bad("a tree is not text")
     pieces = tuple(_code(p) for p in value.split("/")) if value else ()
     sizes = tuple(int(p[1]) for p in pieces)
     if (partial and sizes != (3, 2, 1)[: len(sizes)]) or (not partial and sizes != (3, 2, 1)):
-        raise _bad(f"{value!r} is not a tree")
+        raise _READ.bad(f"{value!r} is not a tree")
     return pieces
 
 
-def _seat(value: Any, what: str) -> int:
-    if type(value) is not int or value not in (0, 1):
-        raise _bad(f"{what} is not a seat")
-    return value
-
-
-def _flag(value: Any, what: str) -> bool:
-    if type(value) is not bool:
-        raise _bad(f"{what} is not true or false")
-    return value
-
-
 def _from_json(d: dict[str, Any]) -> WhistState:
-    if not isinstance(d, dict):
-        raise _bad("not a record")
-    variant = d["variant"]
-    if variant not in VARIANTS:
-        raise _bad("unknown variant")
+    d = _READ.record(d)
+    variant = _READ.read_str(d, "variant", choices=VARIANTS)
     sets = VARIANTS[variant]
-    row_data = d["row"]
-    if not isinstance(row_data, list) or len(row_data) != 5 * sets:
-        raise _bad("the draft row has the wrong number of trees")
-    row = tuple(_stored_tree(t, partial=True) for t in row_data)
-    stash_data = d["stashes"]
-    if not isinstance(stash_data, list) or len(stash_data) != 2 or not all(isinstance(x, list) for x in stash_data):
-        raise _bad("the stashes are missing")
-    stashes = (canonical(_code(p) for p in stash_data[0]), canonical(_code(p) for p in stash_data[1]))
-    phase = d["phase"]
-    if phase not in (DRAFT, TRICKS, OVER):
-        raise _bad("unknown phase")
-    led = cast(Tree, _stored_tree(d["led"])) if d["led"] is not None else None
-    tricks_data = d["tricks"]
-    if not isinstance(tricks_data, list):
-        raise _bad("the tricks are missing")
-    tricks = tuple(
-        Trick(_seat(t["leader"], "a trick leader"), _stored_tree(t["led"]), _stored_tree(t["followed"]))  # type: ignore[arg-type]
-        for t in tricks_data
+    row = tuple(_stored_tree(t, partial=True) for t in _READ.read_list(d, "row", length=5 * sets))
+    stash_data = _READ.read_list(d, "stashes", length=2)
+    stashes = (
+        canonical(_code(p) for p in _READ.check_list(stash_data[0], "the first stash")),
+        canonical(_code(p) for p in _READ.check_list(stash_data[1], "the second stash")),
     )
-    last = d["last_take"]
+    phase = _READ.read_enum(d, "phase", Phase)
+    led = cast(Tree | None, _READ.read_optional(d, "led", _stored_tree))
+    tricks = tuple(
+        Trick(
+            _READ.read_int(t, "leader", 0, 1, "a trick leader"),
+            _stored_tree(_READ.field(t, "led")),  # type: ignore[arg-type]
+            _stored_tree(_READ.field(t, "followed")),  # type: ignore[arg-type]
+        )
+        for t in _READ.read_list(d, "tricks", _READ.record)
+    )
+    last = _READ.read_optional(d, "last_take", lambda v: _READ.check_list(v, "the last pick", length=3))
     last_take = None
     if last is not None:
-        if not isinstance(last, list) or len(last) != 3 or type(last[1]) is not int or not -1 <= last[1] < len(row):
-            raise _bad("the last pick is unreadable")
-        last_take = (_seat(last[0], "the last picker"), last[1], _code(last[2]))
-    resigned = None if d["resigned"] is None else _seat(d["resigned"], "the resigned seat")
+        last_take = (
+            _READ.check_int(last[0], 0, 1, "the last picker"),
+            _READ.check_int(last[1], -1, len(row) - 1, "the last pick's tree"),
+            _code(last[2]),
+        )
+    resigned = _READ.read_optional(d, "resigned", lambda v: _READ.check_int(v, 0, 1, "the resigned seat"))
     state = WhistState(
         variant=variant,
         row=row,
         stashes=stashes,
-        first=_seat(d["first"], "the first drafter"),
+        first=_READ.read_int(d, "first", 0, 1, "the first drafter"),
         phase=phase,
-        turn=_seat(d["turn"], "the seat to move"),
-        steal_open=_flag(d["steal_open"], "steal_open"),
-        stolen=_flag(d["stolen"], "stolen"),
+        turn=_READ.read_int(d, "turn", 0, 1, "the seat to move"),
+        steal_open=_READ.read_flag(d, "steal_open"),
+        stolen=_READ.read_flag(d, "stolen"),
         last_take=last_take,
         led=led,
         tricks=tricks,
@@ -857,18 +852,18 @@ def _check_consistent(s: WhistState) -> None:
         counts.update(s.led)
     expected = {piece(c, n): s.sets for c in COLOUR_ORDER for n in (1, 2, 3)}
     if counts != expected:
-        raise _bad("pyramids are missing or doubled")
+        raise _READ.bad("pyramids are missing or doubled")
     for stash in s.stashes:
         if any(_size_count(stash, n) > s.cap for n in (1, 2, 3)):
-            raise _bad("a stash holds too many pyramids of one size")
+            raise _READ.bad("a stash holds too many pyramids of one size")
     if s.phase == DRAFT and (s.tricks or s.led or not any(s.row)):
-        raise _bad("the draft is mixed up with the tricks")
+        raise _READ.bad("the draft is mixed up with the tricks")
     if s.phase == TRICKS and (any(s.row) or len(s.tricks) >= s.total_tricks):
-        raise _bad("the tricks started before the draft ended")
+        raise _READ.bad("the tricks started before the draft ended")
     if s.steal_open and s.phase != OVER and (s.phase != DRAFT or s.picks != 1 or s.turn == s.first):
-        raise _bad("the steal is open at the wrong time")
+        raise _READ.bad("the steal is open at the wrong time")
     if s.resigned is None and s.phase == OVER and (any(s.row) or any(s.stashes) or s.led):
-        raise _bad("the game ended with pyramids still in play")
+        raise _READ.bad("the game ended with pyramids still in play")
 
 
 RULES = WhistRules()
