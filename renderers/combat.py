@@ -71,6 +71,7 @@ from renderers.pyramids import (
     pyramid_size_px,
     text,
     text_width,
+    wrap_text,
 )
 
 WIDTH = 560
@@ -242,32 +243,18 @@ def shown_turn(state: CombatState) -> int:
     return min(state.turn, state.turn_limit)
 
 
-def _wrap(message: str, size: int, width: float, lines: int) -> list[str]:
-    """``message`` broken into at most ``lines`` lines of at most ``width`` pixels."""
-    out: list[str] = []
-    words = message.split()
-    while words and len(out) < lines:
-        line = words.pop(0)
-        while words and text_width(f"{line} {words[0]}", size) <= width:
-            line += " " + words.pop(0)
-        out.append(line)
-    if words:
-        out[-1] = fit_text(out[-1] + " " + " ".join(words), size, width)
-    return [fit_text(line, size, width) for line in out]
-
-
 def _draw_header(image: Image.Image, state: CombatState, names: Sequence[str] | None) -> None:
     draw = ImageDraw.Draw(image)
     title = f"Martian Combat · turn {shown_turn(state)} of {state.turn_limit}"
     text(image, (12, 8), title, size=MIN_PX + 5)
     seat = RULES.to_move(state)
     if seat is None:
-        lines = _wrap(f"Game over: {state.reason}", MIN_PX + 3, WIDTH - 24, 2)
+        lines = wrap_text(f"Game over: {state.reason}", MIN_PX + 3, WIDTH - 24, 2)
         for k, line in enumerate(lines):
             text(image, (12, 40 + k * 25), line, size=MIN_PX + 3, fill=HIGHLIGHT)
         return
     colour_swatch(draw, (12, 42), seat_letter(seat), size=22)
-    lines = _wrap(prompt(state, who=_who(state, seat, names)), MIN_PX + 3, WIDTH - 56, 2)
+    lines = wrap_text(prompt(state, who=_who(state, seat, names)), MIN_PX + 3, WIDTH - 56, 2)
     for k, line in enumerate(lines):
         text(image, (42, 40 + k * 25), line, size=MIN_PX + 3, fill=HIGHLIGHT if k == 0 else TEXT)
 

@@ -40,6 +40,7 @@ from renderers.pyramids import (
     stack_step,
     text,
     text_width,
+    wrap_text,
 )
 from renderers.pyramids import fit_text as _fit
 
@@ -211,7 +212,7 @@ def draw_header(pen: Pen, state: HedgehogState, names: Sequence[str] | None) -> 
     if state.over:
         headline, detail = result_lines(state)
         text(pen.image, (MARGIN, 40), headline, size=MIN_PX + 11, fill=HIGHLIGHT)
-        for k, line in enumerate(wrap(detail, MIN_PX + 1, WIDTH - 2 * MARGIN, 3)):
+        for k, line in enumerate(wrap_text(detail, MIN_PX + 1, WIDTH - 2 * MARGIN, 3)):
             text(pen.image, (MARGIN, 82 + k * 24), line, size=MIN_PX + 1)
         return
     colour_swatch(pen.draw, (MARGIN, 42), LETTERS[state.current], size=26)
@@ -230,22 +231,8 @@ def draw_header(pen: Pen, state: HedgehogState, names: Sequence[str] | None) -> 
         text(pen.image, (info_x, 104), f"rolled {state.roll}", size=MIN_PX)
         letter, colour = LETTERS[state.current], COLOUR_NAMES[state.current]
         hint = f"Move with /hedgehog move (e.g. {letter}2+3 = {colour} medium 3 clockwise) or pass."
-    for k, line in enumerate(wrap(hint, MIN_PX, WIDTH - 2 * MARGIN, 2)):
+    for k, line in enumerate(wrap_text(hint, MIN_PX, WIDTH - 2 * MARGIN, 2)):
         text(pen.image, (MARGIN, 132 + k * 21), line, size=MIN_PX)
-
-
-def wrap(message: str, size: int, width: float, lines: int) -> list[str]:
-    """``message`` broken into at most ``lines`` lines of at most ``width`` pixels."""
-    out: list[str] = []
-    words = message.split()
-    while words and len(out) < lines:
-        line = words.pop(0)
-        while words and text_width(f"{line} {words[0]}", size) <= width:
-            line += " " + words.pop(0)
-        out.append(line)
-    if words:
-        out[-1] = out[-1] + " " + " ".join(words)
-    return [_fit(line, size, width) for line in out]
 
 
 def draw_legend(pen: Pen, state: HedgehogState, names: Sequence[str] | None) -> None:
@@ -391,7 +378,7 @@ def draw_board(state: HedgehogState, names: Sequence[str] | None = None) -> Imag
     if trace is not None and trace.vanished:
         vanished_marker(pen, state, slots, trace.origin)
     footer = trace_text(state.last) or ("The game has just begun." if state.turns == 0 else "")
-    for k, line in enumerate(wrap(footer, MIN_PX, WIDTH - 2 * MARGIN, 2) if footer else []):
+    for k, line in enumerate(wrap_text(footer, MIN_PX, WIDTH - 2 * MARGIN, 2) if footer else []):
         text(pen.image, (MARGIN, height - FOOTER + 8 + k * 22), line, size=MIN_PX)
     return image
 

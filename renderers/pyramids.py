@@ -379,6 +379,20 @@ def fit_text(message: str, size: int, width: float, tail: str = "...") -> str:
     return message.rstrip() + tail
 
 
+def wrap_text(message: str, size: int, width: float, lines: int) -> list[str]:
+    """``message`` broken into at most ``lines`` lines of at most ``width`` pixels (the last cut to fit)."""
+    out: list[str] = []
+    words = message.split()
+    while words and len(out) < lines:
+        line = words.pop(0)
+        while words and text_width(f"{line} {words[0]}", size) <= width:
+            line += " " + words.pop(0)
+        out.append(line)
+    if words:
+        out[-1] = out[-1] + " " + " ".join(words)
+    return [fit_text(line, size, width) for line in out]
+
+
 def pyramid_size_px(pips: int, scale: float) -> tuple[float, float]:
     """(base width, height) in pixels of a pyramid at ``scale`` pixels per inch."""
     base, height = PROPORTIONS[pips]
