@@ -23,6 +23,7 @@ from tests.fuzz.tree import leaves
 from tests.fuzz.world import World, captured_logs, close_world, open_world
 
 REFRESH_EVERY = 20  # cases between checks that every phase is still in its phase
+EXPIRE_EVERY = 10  # refreshes between jumps of the clock that let private replies' buttons expire
 BATCH = 2000  # cases per Hypothesis run in long runs (each with its own seed and command order)
 
 
@@ -108,6 +109,9 @@ async def _refresh(world: World) -> None:
     """Set drifted phases up again, and forget SimCord's records of the cases already judged."""
     await world.refresh()
     world.forget()
+    world.refreshes += 1
+    if world.refreshes % EXPIRE_EVERY == 0:
+        await world.expire_views()
 
 
 def _batches(examples: int, derandomize: bool) -> Iterator[int]:

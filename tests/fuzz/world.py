@@ -40,6 +40,7 @@ PHASE_CHECK = {
     "tournament-running": "SELECT count(*) FROM tournaments WHERE channel_id = :c AND status = 'running'",
 }
 EPHEMERAL = 1 << 6
+EPHEMERAL_VIEW_SECONDS = 15 * 60  # discord.py's timeout for a private reply's view that has none
 HEALTHY = {"none": 0, "finished": 0}  # the count a healthy phase has (others: at least one)
 
 
@@ -108,6 +109,7 @@ class World:
     last_snapshot: Any = None  # the state after the last case (see ``state``)
     watcher: sqlite3.Connection | None = None
     horizon: int = 0  # SimCord records older than this snowflake were judged and may be forgotten
+    refreshes: int = 0
 
     @property
     def backend(self) -> Any:
@@ -186,6 +188,16 @@ class World:
                 del messages[old]
         for old in [i for i in backend.interactions if i < before]:
             backend.interaction_tokens.pop(backend.interactions.pop(old).token, None)
+
+    async def expire_views(self) -> None:
+        """Move the clock past the 15 minutes discord.py gives the buttons of a private reply.
+
+        Each such view keeps a timer until it expires; without this, a long run's event loop holds
+        thousands and every settle of SimCord walks them all.  Clocks of running games may run out on
+        the way: ``refresh`` sets up any phase that drifted.
+        """
+        await self.env.advance_time(EPHEMERAL_VIEW_SECONDS + 1)
+        self.last_snapshot = None
 
     # ------------------------------------------------------------------------------- state
 
