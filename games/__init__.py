@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.base import Rules
 
-REGISTRY: dict[str, Rules] = {}
+# Games of different kinds side by side: the registry cannot name one state type.  Each engine's
+# ``RULES`` is declared as ``Rules[ItsState, ItsMove]``, and the session service's helpers are generic
+# over the pair, so a state never meets another game's rules unchecked.
+REGISTRY: dict[str, Rules[Any, Any]] = {}
 
 
-def register(rules: Rules) -> Rules:
+def register(rules: Rules[Any, Any]) -> Rules[Any, Any]:
     """Add ``rules`` to the registry under its name."""
     REGISTRY[rules.name] = rules
     return rules

@@ -27,6 +27,8 @@ from games.base import (
     JsonReader,
     OptionSpec,
     Outcome,
+    Played,
+    Rules,
     frozen_replace,
     make_choice,
     resolve_options,
@@ -498,7 +500,7 @@ class AssassinRules:
     title = "The Martian Assassination Game"
     min_players = 3
     max_players = 9
-    options = (
+    options: tuple[OptionSpec, ...] = (
         OptionSpec("board", "Board size: 10 (10x10), or 12 (12x12, for 6 to 9 players)", 10, choices=(10, 12)),
         OptionSpec("short_game", "Short game: base markers survive captures; four bases in total wins", False),
         OptionSpec("turn_limit", f"Finish the game at {TURN_LIMIT} victim turns, ranked by bases then captures", True),
@@ -722,12 +724,16 @@ class AssassinRules:
         """Every move of this game is public: its notation as logged."""
         return notation
 
-    def describe_move(self, s: State, m: AssassinMove) -> str:
-        """A sentence for the channel log: the roll, the path, bases marked, any capture."""
+    def play(self, s: State, m: AssassinMove) -> Played[State]:
+        """The state after ``m`` and a sentence for the channel log: the roll, the path, bases marked,
+        any capture."""
+        after = self.apply(s, m)
+        return Played(after, self._describe(s, m, after))
+
+    def _describe(self, s: State, m: AssassinMove, after: State) -> str:
         who = self._who(s, s.turn)
         if isinstance(m, Reroll):
             return f"{who} re-rolls the null."
-        after = self.apply(s, m)
         if isinstance(m, Roll):
             if m.value == 0 and s.turn == s.victim:
                 return f"{who} rolls a null and may re-roll or stay."
@@ -1043,4 +1049,4 @@ def _decode(d: dict[str, Any]) -> State:
     )
 
 
-RULES = AssassinRules()
+RULES: Rules[State, AssassinMove] = AssassinRules()  # mypy checks the engine against the protocol

@@ -13,7 +13,7 @@ import random
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, NamedTuple, Protocol, TypeVar
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -152,6 +152,13 @@ def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any]) -> di
     return {name: spec.coerce(given.get(name)) for name, spec in known.items()}
 
 
+class Played(NamedTuple, Generic[S]):
+    """A move played: the state after it and the sentence for the channel log, from one step."""
+
+    state: S
+    description: str
+
+
 class Rules(Protocol, Generic[S, M]):
     """What the session service, renderers and cogs need from a game."""
 
@@ -207,8 +214,12 @@ class Rules(Protocol, Generic[S, M]):
         """A logged move's notation as anyone may read it while the game stands at ``s`` (hides secrets)."""
         ...
 
-    def describe_move(self, s: S, m: M) -> str:
-        """A sentence for the channel log, e.g. "Red moves the medium 3 spaces clockwise"."""
+    def play(self, s: S, m: M) -> Played[S]:
+        """The state after ``m`` and a sentence for the channel log saying what it did, e.g. "Red moves
+        the medium 3 spaces clockwise": both from one application of the move.  Raises ``IllegalMove``.
+
+        ``apply`` is the same step without the words, for search.
+        """
 
     def choice(self, s: S, m: M) -> Choice:
         """What the legal move ``m`` is, for a button or a menu entry (see ``Choice``).

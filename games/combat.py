@@ -26,6 +26,8 @@ from games.base import (
     JsonReader,
     OptionSpec,
     Outcome,
+    Played,
+    Rules,
     default_resign_ranks,
     make_choice,
     resolve_options,
@@ -523,7 +525,7 @@ class CombatRules:
     title = "Martian Combat"
     min_players = 2
     max_players = 4
-    options = (
+    options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "variant",
             "standard, simple (open centre) or advanced (reserve nests, losers removed)",
@@ -632,14 +634,11 @@ class CombatRules:
         """Every move of this game is public: its notation as logged."""
         return notation
 
-    def describe_move(self, s: CombatState, m: Move) -> str:
-        """What ``m`` does, in words, with every die, combat total and consequence."""
+    def play(self, s: CombatState, m: Move) -> Played[CombatState]:
+        """The state after ``m`` and what it did, in words, with every die, combat total and consequence."""
         notes: list[str] = []
-        try:
-            _apply(s, m, notes)
-        except IllegalMove as exc:
-            return f"Illegal: {exc}"
-        return " ".join(notes)
+        after = _apply(s, m, notes)
+        return Played(after, " ".join(notes))
 
     def choice(self, s: CombatState, m: Move) -> Choice:
         """What ``m`` is for a button or menu: the yes/no offers are buttons, steps and actions a menu."""
@@ -709,7 +708,7 @@ class CombatRules:
         return state
 
 
-RULES = CombatRules()
+RULES: Rules[CombatState, Move] = CombatRules()  # mypy checks the engine against the protocol
 
 
 # ----------------------------------------------------------------------------------------------

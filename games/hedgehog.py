@@ -27,6 +27,8 @@ from games.base import (
     JsonReader,
     OptionSpec,
     Outcome,
+    Played,
+    Rules,
     default_resign_ranks,
     frozen_replace,
     make_choice,
@@ -746,7 +748,7 @@ class HedgehogRules:
     title = "Der Marsigelwettkampf"
     min_players = 1
     max_players = MAX_PLAYERS
-    options = (
+    options: tuple[OptionSpec, ...] = (
         OptionSpec("xeno", "Add the Xeno set's colours (orange, purple, cyan, white, clear) for 6-10 players.", False),
         OptionSpec(
             "round_limit",
@@ -895,13 +897,14 @@ class HedgehogRules:
         """Every move of this game is public: its notation as logged."""
         return notation
 
-    def describe_move(self, s: HedgehogState, m: Move) -> str:
-        """A sentence for the channel log, with what followed (a vanished space, the end of turn, the result)."""
+    def play(self, s: HedgehogState, m: Move) -> Played[HedgehogState]:
+        """The state after ``m`` and a sentence for the channel log, with what followed (a vanished
+        space, the end of turn, the result)."""
+        after = self.apply(s, m)
+        return Played(after, self._describe(s, m, after))
+
+    def _describe(self, s: HedgehogState, m: Move, after: HedgehogState) -> str:
         who = colour_name(s.current)
-        try:
-            after = self.apply(s, m)
-        except IllegalMove as refused:
-            return f"{who} tries {notation(m)}: {refused}"
         if isinstance(m, Roll):
             text = f"{who} rolls {m.value}."
             if after.last is not None and after.last.kind == "pass":
@@ -966,4 +969,4 @@ class HedgehogRules:
         return state_from_json(d)
 
 
-RULES = HedgehogRules()
+RULES: Rules[HedgehogState, Move] = HedgehogRules()  # mypy checks the engine against the protocol

@@ -25,6 +25,8 @@ from games.base import (
     JsonReader,
     OptionSpec,
     Outcome,
+    Played,
+    Rules,
     default_resign_ranks,
     make_choice,
     resolve_options,
@@ -819,20 +821,24 @@ class TreasureRules:
             return "arrange (face down)"
         return notation
 
-    def describe_move(self, s: TreasureState, m: Move) -> str:
-        """A sentence for the channel: both dice, the move, any capture and the running scores."""
+    def play(self, s: TreasureState, m: Move) -> Played[TreasureState]:
+        """The state after ``m`` and a sentence for the channel: both dice, the move, any capture and
+        the running scores."""
+        after = self.apply(s, m)
+        return Played(after, self._describe(s, m, after))
+
+    def _describe(self, s: TreasureState, m: Move, after: TreasureState) -> str:
         who = seat_label(s, s.turn)
         if isinstance(m, Roll):
             dice = f"{who} rolls {NUMBER_WORDS[m.number]} and {KINDS[m.kind]}"
             here = s.coins[s.turn][m.number] if m.number in range(6) else None
             if here is None:
                 return f"{dice}: their {NUMBER_WORDS[m.number]} has been captured, so the turn is lost."
-            after = _replace(s, dice=(m.number, m.kind), phase=Phase.MOVE)
-            if not destinations(after, s.turn, m.number, m.kind):
+            if after.phase != Phase.MOVE:  # no coin to move that way: the turn was lost
                 return f"{dice}: their {NUMBER_WORDS[m.number]} has no {KINDS[m.kind]} move, so the turn is lost."
             return f"{dice}: {coin_name(m.number)} on {square_name(here)} moves like a {KINDS[m.kind]}."
         if isinstance(m, Arrange):
-            return self._describe_arrange(s, m)
+            return self._describe_arrange(s, after)
         if isinstance(m, Forfeit):
             return f"{who} ran out of time, so the turn is lost."
         number, kind = s.dice if s.dice else (m.value, QUEEN)
@@ -853,10 +859,9 @@ class TreasureRules:
         shown = ", ".join(f"{seat_label(s, seat)} {points[seat]}" for seat in range(s.players))
         return f"{text}. Scores: {shown}."
 
-    def _describe_arrange(self, s: TreasureState, m: Arrange) -> str:
+    def _describe_arrange(self, s: TreasureState, after: TreasureState) -> str:
         """Who has arranged, never how, until the last arrangement reveals every row at once."""
         who = seat_label(s, s.turn)
-        after = self.apply(s, m)
         if arrangements_hidden(after):
             return f"{who} has set out their coins face down; every row is shown once everyone has arranged."
         home = geometry(s.players).home
@@ -1170,4 +1175,4 @@ def _decode(d: dict[str, Any]) -> TreasureState:
     )
 
 
-RULES = TreasureRules()
+RULES: Rules[TreasureState, Move] = TreasureRules()  # mypy checks the engine against the protocol

@@ -29,6 +29,8 @@ from games.base import (
     JsonReader,
     OptionSpec,
     Outcome,
+    Played,
+    Rules,
     frozen_replace,
     make_choice,
     resolve_options,
@@ -374,7 +376,7 @@ class WhistRules:
     title = "Martian Whist"
     min_players = 2
     max_players = 2
-    options = (
+    options: tuple[OptionSpec, ...] = (
         OptionSpec(
             "variant", "normal: 4 sets, 10 tricks; short: 2 sets, 5 tricks", "normal", choices=("normal", "short")
         ),
@@ -644,8 +646,13 @@ class WhistRules:
         """Every move of this game is public: its notation as logged."""
         return notation
 
-    def describe_move(self, s: WhistState, m: Move) -> str:
-        """A sentence for the channel log; a follow also says who won the trick and why."""
+    def play(self, s: WhistState, m: Move) -> Played[WhistState]:
+        """The state after ``m`` and a sentence for the channel log; a follow also says who won the
+        trick and why."""
+        after = self.apply(s, m)
+        return Played(after, self._describe(s, m, after))
+
+    def _describe(self, s: WhistState, m: Move, after: WhistState) -> str:
         seat = s.turn
         who = SEAT_NAMES[seat]
         if isinstance(m, Take):
@@ -658,7 +665,7 @@ class WhistRules:
         if s.led is None:
             return f"{who} leads {shown}."
         leader = 1 - seat
-        north, south = scores(self._after_play(s, tree))
+        north, south = scores(after)
         return (
             f"{who} follows with {shown}. "
             + explain(s.led, tree, SEAT_NAMES[leader], who)
@@ -866,4 +873,4 @@ def _check_consistent(s: WhistState) -> None:
         raise _READ.bad("the game ended with pyramids still in play")
 
 
-RULES = WhistRules()
+RULES: Rules[WhistState, Move] = WhistRules()  # mypy checks the engine against the protocol

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import games as games_pkg
 from ai import LEVELS as AI_LEVELS
@@ -40,6 +40,11 @@ from bot.session.table_messages import TableMessage, TableMessages
 from games.base import BUTTON_KINDS, GameError, NotYourTurn, OptionSpec, Outcome, Rules, resolve_options
 from games.playout import roll_rng, setup_rng
 from renderers import render_game
+
+# A game's state and move types.  The registry holds games of every kind (``Rules[Any, Any]``); the
+# helpers below are generic over the pair, so mypy checks that a state only meets its own rules.
+S = TypeVar("S")
+M = TypeVar("M")
 
 log = logging.getLogger(__name__)
 
@@ -73,15 +78,15 @@ class Actor:
 
 
 @dataclass
-class Report:
+class Report(Generic[S, M]):
     """What an action did, for the Discord layer to post."""
 
     game: GameRow
-    rules: Rules
-    state: Any
+    rules: Rules[S, M]
+    state: S | None
     lines: list[str] = field(default_factory=list)
     png: bytes | None = None
-    last_move: Any = None
+    last_move: M | None = None
     outcome: Outcome | None = None
     turn_changed: bool = False
     delivery_id: int | None = None
@@ -138,12 +143,12 @@ class GameInfo:
     options: tuple[OptionSpec, ...]
 
 
-def move_options(rules: Rules, state: Any, ply: int) -> list[MoveOption]:
+def move_options(rules: Rules[S, M], state: S, ply: int) -> list[MoveOption]:
     """Every legal move of ``state`` as offered to the player, stamped with ``ply``."""
     out = []
     for index, move in enumerate(rules.legal_moves(state)):
         notation = rules.format_move(state, move)
-        description = rules.describe_move(state, move)
+        description = rules.play(state, move).description
         choice = rules.choice(state, move)
         out.append(
             MoveOption(
@@ -191,7 +196,7 @@ def unstamp(text: str) -> tuple[str, int | None]:
     return found["notation"], int(found["ply"])
 
 
-def rules_for(name: str) -> Rules:
+def rules_for(name: str) -> Rules[Any, Any]:
     """The registered rules called ``name``."""
     try:
         return games_pkg.REGISTRY[name]
@@ -518,8 +523,7 @@ class GameService:
             move = rules.parse_move(state, text)
             if move not in rules.legal_moves(state):  # e.g. a clock-only default typed by hand
                 raise ServiceError(f"{quote(text)} is not one of your legal moves now.")
-            after = rules.apply(state, move)
-            return await self._commit(game, rules, state, [(seat, move, after, "move")], token)
+            return await self._commit(game, rules, state, [(seat, move, "move")], token)
 
     async def roll(self, channel_id: int, actor: Actor, *, token: str | None = None) -> Report:
         """Roll the dice for ``actor`` with the game's seeded RNG."""
@@ -528,8 +532,7 @@ class GameService:
             if not rules.pending_roll(state):
                 raise ServiceError("There is nothing to roll now: make your move.")
             move = rules.roll(state, roll_rng(game.seed, await self.store.count_rolls(game.id)))
-            after = rules.apply(state, move)
-            return await self._commit(game, rules, state, [(seat, move, after, "roll")], token)
+            return await self._commit(game, rules, state, [(seat, move, "roll")], token)
 
     async def resign(self, channel_id: int, actor: Actor, *, token: str | None = None) -> Report:
         """``actor`` leaves the running game; the engine decides what follows."""
@@ -717,7 +720,7 @@ class GameService:
 
     async def _turn_of(
         self, channel_id: int, actor: Actor, offered_at: int | None = None
-    ) -> tuple[GameRow, Rules, Any, int]:
+    ) -> tuple[GameRow, Rules[Any, Any], Any, int]:
         """The game, rules, state and seat of ``actor``, who must be the one to act now.
 
         ``offered_at`` is the ply a chosen suggestion was offered at: a stale choice is refused first.
@@ -752,7 +755,7 @@ class GameService:
         return loaded
 
     async def _turn_fields(
-        self, game: GameRow, rules: Rules, state: Any, now: datetime, banks: dict[int, int | None] | None = None
+        self, game: GameRow, rules: Rules[S, M], state: S, now: datetime, banks: dict[int, int | None] | None = None
     ) -> dict[str, Any]:
         """Turn tracking and the clock: a new deadline whenever the seat to act changes."""
         seat = rules.to_move(state)
@@ -776,7 +779,9 @@ class GameService:
             fields["wake_at"] = clocks.next_wake(now, deadline, 0)
         return fields
 
-    async def turn_fields_after_undo(self, game: GameRow, rules: Rules, state: Any, now: datetime) -> dict[str, Any]:
+    async def turn_fields_after_undo(
+        self, game: GameRow, rules: Rules[S, M], state: S, now: datetime
+    ) -> dict[str, Any]:
         """Clock fields for a state restored by undo: the player to act gets a fresh deadline."""
         return await self._turn_fields(replace(game, turn_seat=None, turn_started_at=None), rules, state, now)
 
@@ -787,7 +792,7 @@ class GameService:
         while len(self._cache) > STATE_CACHE_SIZE:
             self._cache.popitem(last=False)
 
-    def _charge_clock(self, game: GameRow, rules: Rules, after: Any, now: datetime) -> dict[int, dict[str, Any]]:
+    def _charge_clock(self, game: GameRow, rules: Rules[S, M], after: S, now: datetime) -> dict[int, dict[str, Any]]:
         """When the turn leaves a seat: take overtime from its bank and clear its missed turns."""
         seat = game.turn_seat
         if seat is None or rules.to_move(after) == seat or game.turn_started_at is None:
@@ -803,17 +808,18 @@ class GameService:
     async def _commit(
         self,
         game: GameRow,
-        rules: Rules,
-        before: Any,
-        steps: Sequence[tuple[int | None, Any, Any, str]],
+        rules: Rules[S, M],
+        before: S,
+        steps: Sequence[tuple[int | None, M, str]],
         token: str | None,
-    ) -> Report:
-        """Store moves a player made (charging their clock) and report them."""
+    ) -> Report[S, M]:
+        """Play ``steps`` (seat, move, kind) from ``before``, store them (charging the player's clock)
+        and report them."""
         entries: list[NewMove] = []
         lines: list[str] = []
         state = before
-        for seat, move, after, kind in steps:
-            description = rules.describe_move(state, move)
+        for seat, move, kind in steps:
+            after, description = rules.play(state, move)
             lines.append(description)
             entries.append(NewMove(seat, rules.format_move(state, move), description, kind, rules.to_json(after)))
             state = after
@@ -826,15 +832,15 @@ class GameService:
     async def commit_entries(
         self,
         game: GameRow,
-        rules: Rules,
-        state: Any,
+        rules: Rules[S, M],
+        state: S,
         entries: Sequence[NewMove],
         lines: Sequence[str],
         seat_updates: dict[int, dict[str, Any]],
-        last_move: Any = None,
+        last_move: M | None = None,
         *,
         event: NewDelivery,
-    ) -> Report:
+    ) -> Report[S, M]:
         """Append ``entries`` leading to ``state`` and record ``event``, in one transaction; then render,
         tell the listeners and report.  Called inside a unit of work, for players' moves and for entries
         the session builds itself (resignations, clock timeouts)."""
@@ -953,7 +959,7 @@ def quote(text: str, limit: int = 24) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
-def replay_row(rules: Rules, state: Any, row: MoveRow) -> Any:
+def replay_row(rules: Rules[S, M], state: S, row: MoveRow) -> S:
     """Apply one logged entry to ``state``: a move or roll by notation, or a seat leaving."""
     if row.kind in ("resign", "removed"):
         assert row.seat is not None

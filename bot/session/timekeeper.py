@@ -13,12 +13,16 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypeVar
 
 from bot import clocks
 from bot.session.service import GameService, ServiceError, report_event, rules_for
 from bot.session.store import GameRow, NewDelivery, NewMove
+from games.base import Rules
 from games.playout import roll_rng
+
+S = TypeVar("S")
+M = TypeVar("M")
 
 log = logging.getLogger(__name__)
 
@@ -150,13 +154,13 @@ class Timekeeper:
     async def _forced_turn(
         self,
         game: GameRow,
-        rules: Any,
-        state: Any,
+        rules: Rules[S, M],
+        state: S,
         seat: int,
         entries: list[NewMove],
         lines: list[str],
         seat_updates: dict[int, dict[str, Any]],
-    ) -> Any:
+    ) -> S:
         """Roll and take the safe default for an absent player until the turn leaves them."""
         rolls = await self.service.store.count_rolls(game.id)
         for _ in range(MAX_FORCED_STEPS):
@@ -166,18 +170,19 @@ class Timekeeper:
                 move, kind = rules.roll(state, roll_rng(game.seed, rolls)), "roll"
                 rolls += 1
             else:
-                move, kind = rules.timeout_move(state), "move"
-                if move is None:
+                default = rules.timeout_move(state)
+                if default is None:
                     line = f"{game.name_at(seat)} must decide here and cannot be replaced, so leaves the game."
                     state = rules.resign(state, seat)
                     entries.append(NewMove(seat, "timeout", line, "removed", rules.to_json(state)))
                     seat_updates[seat]["removed"] = 1
                     lines.append(line)
                     return state
-            description = rules.describe_move(state, move) + " (by the clock)"
-            entries.append(NewMove(seat, rules.format_move(state, move), description, kind, {}))
-            state = rules.apply(state, move)
-            entries[-1].state = rules.to_json(state)
+                move, kind = default, "move"
+            after, said = rules.play(state, move)
+            description = said + " (by the clock)"
+            entries.append(NewMove(seat, rules.format_move(state, move), description, kind, rules.to_json(after)))
+            state = after
             lines.append(description)
         return state
 

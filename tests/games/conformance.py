@@ -72,8 +72,9 @@ def check_playouts(
                         _check_notation(rules, state, legal)
                 snapshot = copy.deepcopy(state)
             notation = rules.format_move(state, move)
-            assert isinstance(rules.describe_move(state, move), str)
-            after = rules.apply(state, move)
+            after, description = rules.play(state, move)
+            assert description and isinstance(description, str)
+            assert rules.apply(state, move) == after, f"play and apply disagree at ply {ply}"
             if deep:
                 assert state == snapshot, f"apply mutated its input at ply {ply}"
             log.append(notation)

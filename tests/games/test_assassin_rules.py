@@ -373,7 +373,7 @@ def test_ruling_victim_turn_limit_is_a_ranked_finish_by_bases_then_captures():
     assert outcome.winners == (0,) and not outcome.is_draw
     assert "finished at the limit" in outcome.reason
     assert "draw" not in outcome.reason.lower()
-    assert "draw" not in RULES.describe_move(RULES.apply(state, Roll(1)), Move(sq("c4"))).lower()
+    assert "draw" not in RULES.play(RULES.apply(state, Roll(1)), Move(sq("c4"))).description.lower()
     assert "finished at the limit" in RULES.status_line(after)
     unlimited = make(4, 0, {0: "c3", **FAR}, limit=0, victim_turns=199)
     assert RULES.outcome(play(unlimited, 1, "c4")) is None
@@ -537,11 +537,11 @@ def test_notation_parse_is_forgiving_and_refuses_out_of_phase_input():
 def test_notation_describe_says_path_bases_and_capture():
     state = make(4, 0, {0: "d1", **FAR}, markers={0: ("j5",)})
     rolled = RULES.apply(state, Roll(1))
-    text = RULES.describe_move(rolled, Move(sq("e1")))
+    text = RULES.play(rolled, Move(sq("e1"))).description
     assert "d1 → e1" in text and "e1, j5" in text
     hunt = make(4, 0, {0: "c4", 1: "c1", 2: "a10", 3: "j10"}, turn=1)
     rolled = RULES.apply(hunt, Roll(3))
-    assert "captures Red" in RULES.describe_move(rolled, Move(sq("c4")))
+    assert "captures Red" in RULES.play(rolled, Move(sq("c4"))).description
 
 
 def test_from_json_refuses_two_pieces_on_one_square():

@@ -277,7 +277,7 @@ def test_if_no_legal_move_exists_you_must_pass():
     after = RULES.apply(state, Roll(6))
     assert after.current == Y and RULES.pending_roll(after)
     assert after.passed == (R,) and after.last.kind == "pass" and after.last.forced
-    assert "no legal move" in RULES.describe_move(state, Roll(6))
+    assert "no legal move" in RULES.play(state, Roll(6)).description
 
 
 # --- Winning -----------------------------------------------------------------------------------
@@ -469,7 +469,7 @@ def test_a_turn_ends_by_itself_when_points_are_left_but_no_move_is():
     after = RULES.apply(state, step("R1+1"))
     assert codes(after) == ["R3/Y3/Y2/R2/R1/Y1"]
     assert after.current == Y and after.last.turn_over and after.last.forced and after.passed == ()
-    assert "turn ends" in RULES.describe_move(state, step("R1+1"))
+    assert "turn ends" in RULES.play(state, step("R1+1")).description
 
 
 def test_a_move_may_go_round_past_its_own_space():

@@ -206,7 +206,7 @@ def test_ruling_arrangements_stay_hidden_until_every_player_has_arranged() -> No
     for count in range(3):
         seat = s.turn
         move = Arrange(secret[seat])
-        said = RULES.describe_move(s, move)
+        said = RULES.play(s, move).description
         s = RULES.apply(s, move)
         if count < 2:
             assert s.phase == "arrange" and revealed_rows(s) == (False, False, False)
@@ -292,7 +292,7 @@ def test_turn_is_lost_when_the_picked_coin_was_captured() -> None:
     s = position(2, coins={0: {0: "c3", 1: "d3"}, 1: {0: "c8", 1: "d8"}}, pyramids={"f5": 1})
     after = RULES.apply(s, Roll(4, QUEEN))
     assert after.phase == "roll" and after.turn == 1 and after.last_lost and after.dice == (4, QUEEN)
-    assert "captured" in RULES.describe_move(s, Roll(4, QUEEN))
+    assert "captured" in RULES.play(s, Roll(4, QUEEN)).description
 
 
 def test_turn_is_lost_when_the_picked_coin_has_no_move_of_that_type() -> None:
@@ -300,7 +300,7 @@ def test_turn_is_lost_when_the_picked_coin_has_no_move_of_that_type() -> None:
     s = position(2, coins={0: {0: "a1", 1: "a2", 2: "b1"}, 1: {0: "c8", 1: "d8"}}, pyramids={"f5": 1})
     lost = RULES.apply(s, Roll(0, ROOK))
     assert lost.phase == "roll" and lost.turn == 1 and lost.coins == s.coins
-    assert "no rook move" in RULES.describe_move(s, Roll(0, ROOK))
+    assert "no rook move" in RULES.play(s, Roll(0, ROOK)).description
     kept = RULES.apply(s, Roll(0, KNIGHT))
     assert kept.phase == "move" and kept.turn == 0
 
@@ -432,7 +432,7 @@ def test_landing_on_a_pyramid_puts_it_in_the_score_pile() -> None:
     after = RULES.apply(s, RULES.parse_move(s, "4:c3xc6"))
     assert after.treasure[0] == (("Y", 3),) and score(after, 0) == 3
     assert all(p[0] != sq("c6") for p in after.pyramids)
-    assert "large" in RULES.describe_move(s, Step(4, sq("c3"), sq("c6")))
+    assert "large" in RULES.play(s, Step(4, sq("c3"), sq("c6"))).description
 
 
 def test_landing_on_an_opposing_coin_captures_it() -> None:
@@ -655,10 +655,10 @@ def test_notation_round_trips_and_is_forgiving() -> None:
 
 def test_every_move_reply_names_both_dice_the_move_the_capture_and_the_scores() -> None:
     s = position(2, coins={0: {3: "c2", 0: "a1"}, 1: {0: "e4", 1: "f9"}}, pyramids={"d3": 2}, dice=(3, BISHOP))
-    text = RULES.describe_move(s, Step(3, sq("c2"), sq("d3")))
+    text = RULES.play(s, Step(3, sq("c2"), sq("d3"))).description
     assert "3" in text and "bishop" in text and "c2-d3" in text and "medium" in text
     assert "Red 2" in text and "Black 0" in text
-    assert "Red rolls 3 and bishop" in RULES.describe_move(replace(s, phase="roll"), Roll(3, BISHOP))
+    assert "Red rolls 3 and bishop" in RULES.play(replace(s, phase="roll"), Roll(3, BISHOP)).description
 
 
 def test_json_round_trip_and_damage_is_refused() -> None:

@@ -536,7 +536,7 @@ def test_notation_refuses_garbage_and_explains_illegal_moves():
 
 def test_a_follow_is_described_with_the_winner_and_the_segments():
     s = trick_state(north="B3 B2 B1", south="K3 Y2 G1", turn=SOUTH, led="R3 Y2 B1")
-    text = RULES.describe_move(s, Play(tree("K3 Y2 G1")))
+    text = RULES.play(s, Play(tree("K3 Y2 G1"))).description
     assert text.startswith("South follows with K3 Y2 G1 (mixed).")
     assert "South wins the large (black over red) and the small (green over blue): 2 segments to 0." in text
     assert text.endswith("Scores: North 0, South 1.")
