@@ -16,7 +16,7 @@ from discord.ext import commands
 
 from bot.pacing import Pacer
 from bot.render_pool import RenderPool, ai_pool, auto_workers
-from bot.session import Autoplayer, GameService, Session, Thinking, Timekeeper, UndoDesk, open_session
+from bot.session import Autoplayer, GameService, HandoverDesk, Session, Thinking, Timekeeper, UndoDesk, open_session
 from bot.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -82,6 +82,11 @@ class PyramidBot(commands.AutoShardedBot):
     def undo(self) -> UndoDesk:
         """Undo by consent."""
         return self.session.undo
+
+    @property
+    def handover(self) -> HandoverDesk:
+        """Seats handed to computer players by consent."""
+        return self.session.handover
 
     async def setup_hook(self) -> None:
         settings = self.settings

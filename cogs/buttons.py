@@ -1,4 +1,4 @@
-"""Persistent buttons (Join, Start, Roll, Rematch, undo answers) that keep working after a restart.
+"""Persistent buttons (Join, Start, Roll, Rematch, answers to proposals) that keep working after a restart.
 
 The game id lives in the custom id, so a button posted days ago still finds its game.  Each feature's
 cog registers what its buttons do (``on_press``) when it loads; the button's callback runs that work
@@ -26,6 +26,8 @@ LABELS = {
     "rematch": "Rematch",
     "undo-yes": "Accept undo",
     "undo-no": "Refuse undo",
+    "seat-yes": "Agree",
+    "seat-no": "Refuse",
 }
 STYLES = {
     "join": discord.ButtonStyle.success,
@@ -36,6 +38,8 @@ STYLES = {
     "rematch": discord.ButtonStyle.secondary,
     "undo-yes": discord.ButtonStyle.success,
     "undo-no": discord.ButtonStyle.danger,
+    "seat-yes": discord.ButtonStyle.success,
+    "seat-no": discord.ButtonStyle.danger,
 }
 Handler = Callable[[discord.Interaction, int], Awaitable[None]]
 HANDLERS: dict[str, Handler] = {}

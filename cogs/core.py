@@ -12,7 +12,7 @@ from discord.ext import commands
 
 from bot.session import ServiceError, UndoStatus, outcome_from_json, rules_for
 from cogs import buttons as game_buttons
-from cogs import table
+from cogs import seats, table
 from cogs.base import channel_of, post_board
 from cogs.help import RulesCommand
 from cogs.messages import NO_PINGS, players_line, plural
@@ -34,6 +34,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         game_buttons.on_press("roll", self._roll_button)
         game_buttons.on_press("undo-yes", self._undo_yes)
         game_buttons.on_press("undo-no", self._undo_no)
+        game_buttons.on_press("seat-yes", self._seat_yes)
+        game_buttons.on_press("seat-no", self._seat_no)
 
     async def _roll_button(self, interaction: discord.Interaction, game_id: int) -> None:
         async def work() -> None:
@@ -52,6 +54,14 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
 
     async def _undo_no(self, interaction: discord.Interaction, game_id: int) -> None:
         await run_guarded(interaction, f"undo answer in game {game_id}", self._answer_undo(interaction, game_id, False))
+
+    async def _seat_yes(self, interaction: discord.Interaction, game_id: int) -> None:
+        what = f"seat proposal answer in game {game_id}"
+        await run_guarded(interaction, what, seats.answer_handover(interaction, game_id, True))
+
+    async def _seat_no(self, interaction: discord.Interaction, game_id: int) -> None:
+        what = f"seat proposal answer in game {game_id}"
+        await run_guarded(interaction, what, seats.answer_handover(interaction, game_id, False))
 
     @app_commands.command(name="status", description="Players, whose turn it is and the board of this channel's game.")
     @refusals
@@ -158,6 +168,25 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
                     users=[discord.Object(u) for u in status.waiting_for], everyone=False, roles=False
                 ),
             )
+
+    @app_commands.command(
+        name="bot", description="Hand a player's seat to a computer player (they asked, timed out or left)."
+    )
+    @app_commands.describe(
+        player="Whose seat: a player who asks for it, has let a turn run out, or has left the server",
+        level="How well the computer player plays (default: hard)",
+    )
+    @app_commands.choices(level=[app_commands.Choice(name=name, value=name) for name in seats.LEVELS])
+    @refusals
+    async def hand_over(
+        self, interaction: discord.Interaction, player: str, level: app_commands.Choice[str] | None = None
+    ) -> None:
+        await seats.propose_handover(interaction, player, level.value if level is not None else "hard")
+
+    @hand_over.autocomplete("player")
+    async def hand_over_player(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+        """The people still playing this channel's game."""
+        return seats.handover_choices(await self.bot.service.live_game(channel_of(interaction)), current)
 
     @app_commands.command(name="notify", description="How the bot reminds you that it is your turn.")
     @app_commands.describe(

@@ -1,4 +1,5 @@
-"""Computer players at a Discord table: the lobby's "Add a bot" menu, and bots acting on their turns.
+"""Computer players at a Discord table: the lobby's "Add a bot" menu, bots acting on their turns, and
+``/game bot``, which hands a running game's seat to a bot when the table agrees.
 
 Whenever a report leaves a bot to act, its turn is played in the background by the session layer's
 ``Autoplayer`` and each of its actions is shown like anyone's, on the game's living message.  The
@@ -13,8 +14,9 @@ from typing import TYPE_CHECKING
 
 import discord
 
-from bot.session import Actor, Report, ServiceError
+from bot.session import Actor, GameRow, HandoverStatus, Report, ServiceError
 from cogs.buttons import STALE, valid_id
+from cogs.messages import mention, plural
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -105,3 +107,104 @@ async def resume(bot: PyramidBot) -> None:
     """Start the bots of every game where one is to act (after a restart, or a failed search)."""
     for channel_id in await bot.autoplay.waiting_channels():
         bot.autoplay.start(channel_id, lambda shown: deliver(bot, shown))
+
+
+# ---------------------------------------------------------------------- handing a seat to a bot
+
+
+def handover_choices(game: GameRow | None, typed: str) -> list[discord.app_commands.Choice[str]]:
+    """The people still playing ``game`` whose seat could go to a bot, for ``/game bot player:``."""
+    if game is None or game.status != "active":
+        return []
+    key = typed.strip().lower()
+    out = []
+    for row in game.seats:
+        if row.removed or row.is_bot or key not in row.display_name.lower():
+            continue
+        missed = f" · missed {plural(row.missed_turns, 'turn')}" if row.missed_turns else ""
+        out.append(discord.app_commands.Choice(name=f"{row.display_name}{missed}"[:100], value=str(row.user_id)))
+    return out[:25]
+
+
+async def propose_handover(interaction: discord.Interaction, player: str, level: str) -> None:
+    """``/game bot``: propose that a computer player of ``level`` takes over ``player``'s seat."""
+    from cogs.base import channel_of
+    from cogs.replies import actor_of, bot_of, quote_input
+
+    if not player.strip().isdigit() or not valid_id(int(player.strip())):
+        raise ServiceError(f"{quote_input(player)} is not a player of this game: pick one from the list.")
+    user_id = int(player.strip())
+    absent = await _left_server(interaction.guild, user_id)
+    status = await bot_of(interaction).handover.request(
+        channel_of(interaction), actor_of(interaction), user_id, level, absent=absent, token=interaction.token
+    )
+    await _post_handover(interaction, status)
+
+
+async def _left_server(guild: discord.Guild | None, user_id: int) -> bool:
+    """True when ``user_id`` is no longer a member of ``guild`` (asked of Discord: the member list is
+    not cached without the privileged members intent)."""
+    if guild is None:
+        return False
+    try:
+        await guild.fetch_member(user_id)
+    except discord.NotFound:
+        return True
+    except discord.HTTPException as error:  # cannot tell: the player counts as present
+        log.info("could not look up member %s of guild %s: %s", user_id, guild.id, error)
+    return False
+
+
+async def answer_handover(interaction: discord.Interaction, game_id: int, accept: bool) -> None:
+    """A player pressed Agree or Refuse under a proposal to hand a seat to a bot."""
+    from cogs.replies import actor_of, bot_of
+
+    status = await bot_of(interaction).handover.answer(game_id, actor_of(interaction), accept, token=interaction.token)
+    await _post_handover(interaction, status)
+
+
+async def _post_handover(interaction: discord.Interaction, status: HandoverStatus) -> None:
+    from cogs import buttons, table
+    from cogs.replies import answer, escape_user_text
+
+    pressed = interaction.message if interaction.type == discord.InteractionType.component else None
+    target = escape_user_text(status.seat.display_name)
+    if status.refused_by is not None:
+        who = escape_user_text(interaction.user.display_name)
+        if status.refused_by == status.seat.user_id:
+            line = f"{who} is back and keeps the seat; the proposal is withdrawn."
+        else:
+            line = f"{who} refused: {target} keeps the seat and the game goes on."
+        await _close_proposal(pressed, line)
+        await answer(interaction, content=line)
+        return
+    if status.report is not None:
+        await _close_proposal(pressed, " ".join(status.report.lines))
+        await table.show(interaction, status.report)
+        return
+    waiting = " ".join(mention(uid) for uid in status.waiting_for)
+    because = f" ({escape_user_text(status.reason)})" if status.reason else ""
+    view = buttons.buttons(status.game.id, "seat-yes", "seat-no")
+    if pressed is not None and not interaction.response.is_done():  # an agreement: the question, updated
+        agreed = f"{escape_user_text(interaction.user.display_name)} agrees; still waiting for {waiting}."
+        await interaction.response.edit_message(content=f"{pressed.content}\n{agreed}"[:2000], view=view)
+        return
+    await answer(
+        interaction,
+        content=f"{mention(status.requester_id)} proposes that a {status.level} computer player takes over "
+        f"{target}'s seat{because}. The game would no longer be rated. {waiting}: do you agree?",
+        view=view,
+        allowed_mentions=discord.AllowedMentions(
+            users=[discord.Object(u) for u in status.waiting_for], everyone=False, roles=False
+        ),
+    )
+
+
+async def _close_proposal(message: discord.Message | None, line: str) -> None:
+    """Take the buttons off an answered proposal, saying how it ended."""
+    if message is None:
+        return
+    try:
+        await message.edit(content=f"{message.content}\n{line}"[:2000], view=None)
+    except discord.HTTPException as error:
+        log.info("could not close the proposal %s: %s", message.id, error)

@@ -2,6 +2,7 @@
 
 Everything outside this package goes through ``Session``: its ``games`` service (lobby, moves,
 rolls, resignations, boards, deliveries), ``timekeeper`` (reminders, timeouts, vacations), ``undo``,
+``handover`` (seats handed to computer players by consent),
 ``ratings`` and the tournament ``records``.  Every write to a game runs as one unit of work
 (``GameService.unit``).
 """
@@ -15,6 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from bot.session.autoplay import Autoplayer, BotTurn, Thinking
+from bot.session.handover import HandoverDesk, HandoverStatus
 from bot.session.ratings import RatingService
 from bot.session.service import (
     Actor,
@@ -43,6 +45,8 @@ __all__ = [
     "GameInfo",
     "GameRow",
     "GameService",
+    "HandoverDesk",
+    "HandoverStatus",
     "MoveOption",
     "MoveRow",
     "OptionSpec",
@@ -72,6 +76,7 @@ class Session:
     games: GameService
     timekeeper: Timekeeper
     undo: UndoDesk
+    handover: HandoverDesk
     ratings: RatingService
     records: TournamentRecords
     autoplay: Autoplayer
@@ -119,6 +124,7 @@ async def open_session(
             games, missed_turns_limit=missed_turns_limit, vacation_days_per_year=vacation_days_per_year
         ),
         undo=UndoDesk(games),
+        handover=HandoverDesk(games),
         ratings=ratings,
         records=TournamentRecords(store),
         autoplay=Autoplayer(games, ai_executor, thinking or Thinking()),

@@ -125,6 +125,18 @@ undo_requests = Table(
     Column("created_at", DateTime(timezone=True), nullable=False),
 )
 
+# migration 7: a table's proposal to hand a seat to a computer player, waiting for the players' consent
+seat_requests = Table(
+    "seat_requests",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("level", String(16), nullable=False),
+    Column("requester_id", BigInteger, nullable=False),
+    Column("accepted", JSON, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
 
 # migration 3: ratings per server and game, and tournaments
 ratings = Table(
@@ -401,6 +413,11 @@ def _migration_6(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE seats ADD COLUMN ai_level VARCHAR(16)"))
 
 
+def _migration_7(conn: Connection) -> None:
+    """Proposals to hand a seat of a running game to a computer player."""
+    _create(seat_requests)(conn)
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _migration_1,
     _migration_2,
@@ -408,6 +425,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _migration_4,
     _migration_5,
     _migration_6,
+    _migration_7,
 ]
 LATEST_VERSION = len(MIGRATIONS)
 

@@ -15,12 +15,21 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, overload
 
-from sqlalchemy import and_, event, func, insert, literal_column, select, text, true, update
+from sqlalchemy import Table, and_, event, func, insert, literal_column, select, text, true, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from bot.session import schema
-from bot.session.schema import ACTIVE_STATUSES, deliveries, games, moves, players, seats, undo_requests
+from bot.session.schema import (
+    ACTIVE_STATUSES,
+    deliveries,
+    games,
+    moves,
+    players,
+    seat_requests,
+    seats,
+    undo_requests,
+)
 
 log = logging.getLogger(__name__)
 
@@ -687,19 +696,58 @@ class Store:
 
     async def undo_request(self, game_id: int) -> dict[str, Any] | None:
         """The pending undo request of a game, if any."""
-        async with self.engine.connect() as conn:
-            row = (
-                (await conn.execute(select(undo_requests).where(undo_requests.c.game_id == game_id))).mappings().first()
-            )
-        return dict(row) if row else None
+        return await self._proposal(undo_requests, game_id)
 
     async def set_undo_request(self, game_id: int, values: dict[str, Any] | None) -> None:
         """Store (or clear, with None) the game's pending undo request."""
+        await self._set_proposal(undo_requests, game_id, values)
+
+    async def seat_request(self, game_id: int) -> dict[str, Any] | None:
+        """The pending proposal to hand a seat of a game to a computer player, if any."""
+        return await self._proposal(seat_requests, game_id)
+
+    async def set_seat_request(self, game_id: int, values: dict[str, Any] | None) -> None:
+        """Store (or clear, with None) the game's pending proposal to hand a seat to a computer player."""
+        await self._set_proposal(seat_requests, game_id, values)
+
+    async def _proposal(self, table: Table, game_id: int) -> dict[str, Any] | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(table).where(table.c.game_id == game_id))).mappings().first()
+        return dict(row) if row else None
+
+    async def _set_proposal(self, table: Table, game_id: int, values: dict[str, Any] | None) -> None:
         async with self.engine.begin() as conn:
-            await conn.execute(undo_requests.delete().where(undo_requests.c.game_id == game_id))
+            await conn.execute(table.delete().where(table.c.game_id == game_id))
             if values is not None:
                 fields = {k: v for k, v in values.items() if k != "game_id"}
-                await conn.execute(insert(undo_requests).values(game_id=game_id, **fields))
+                await conn.execute(insert(table).values(game_id=game_id, **fields))
+
+    async def hand_seat_to_bot(
+        self,
+        game: GameRow,
+        seat: SeatRow,
+        now: datetime,
+        *,
+        events: Sequence[NewDelivery] = (),
+        **values: Any,
+    ) -> list[int]:
+        """Give ``seat`` (its new user id, name and level) to a computer player, change the game's
+        columns ``values`` and clear the proposal, in one transaction under the version check."""
+        async with self.engine.begin() as conn:
+            await self._bump(conn, game, now, **values)
+            await conn.execute(
+                update(seats)
+                .where(seats.c.game_id == game.id, seats.c.seat == seat.seat)
+                .values(
+                    user_id=seat.user_id,
+                    display_name=seat.display_name[:100],
+                    ai_level=seat.ai_level,
+                    missed_turns=0,
+                    bank_seconds=None,
+                )
+            )
+            await conn.execute(seat_requests.delete().where(seat_requests.c.game_id == game.id))
+            return await self._record(conn, game, game.ply, now, events)
 
     # ------------------------------------------------------------------ deliveries
 

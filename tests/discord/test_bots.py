@@ -134,3 +134,41 @@ async def test_a_bot_whose_turn_came_before_a_restart_plays_after_it(table, simc
 async def alice_moves(table: Any, alice: Any) -> None:
     choices = await alice.autocomplete(table.channel, "whist move", "notation", "")
     await alice.slash(table.channel, "whist move", notation=choices[0]["value"])
+
+
+async def test_the_table_hands_the_seat_of_a_player_who_left_the_server_to_a_bot(table, simcord_env, make_bot):
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    alice, bob, carol = table.members[:3]
+    opened = await alice.slash(table.channel, "hedgehog new", players=3)
+    for member in (bob, carol):
+        await member.click(opened.response.message, label="Join")
+    await alice.click(opened.response.message, label="Start")
+    offered = await alice.autocomplete(table.channel, "game bot", "player", "")
+    assert [c["name"] for c in offered] == ["alice", "bob", "carol"]
+
+    still_here = await alice.slash(table.channel, "game bot", player=str(bob.id))
+    assert refusal(still_here).startswith("bob is still playing: a seat goes to a bot only when")
+    table.guild.remove_member(bob)
+    await simcord_env.settle()
+    asked = await alice.slash(table.channel, "game bot", player=str(bob.id), level="normal")
+    question = asked.response.message
+    assert "proposes that a normal computer player takes over bob's seat (bob has left the server)" in (
+        question.content
+    )
+    assert f"<@{carol.id}>: do you agree?" in question.content
+    assert refusal(await table.members[4].click(question, label="Agree")).startswith("Only the other players")
+    before = await simcord_env.bot.service.latest_game(table.channel.id)
+    assert before is not None and before.rated
+
+    await carol.click(question, label="Agree")
+    await simcord_env.bot.autoplay.wait()
+    game = await simcord_env.bot.service.latest_game(table.channel.id)
+    assert game is not None and not game.rated and game.seat_of(bob.id) is None
+    assert [s.display_name for s in game.seats if s.is_bot] == ["Normal bot"]
+    closed = table.env.backend.messages[table.channel.id][question.id]
+    assert "Normal bot takes over bob's seat" in closed.content and not closed.components
+    shown = str(living_board(table.env, table.channel.id).embeds[0].to_dict())
+    assert "Normal bot takes over bob's seat (Yellow)" in shown and "computer players: unrated" in shown
+    member, kind, _ = acting(living_board(table.env, table.channel.id), table.members)
+    assert member in (alice, carol) or not kind  # the bot has played any turn of its own
+    assert simcord_env.errors == []

@@ -1,0 +1,183 @@
+"""Handing a seat of a running game to a computer player, with the table's consent (``/game bot``).
+
+A seat may go to a bot when its player asks for it, when its player has let a turn run out (a missed
+turn, or a deadline passed on their turn), or when its player is no longer in the server.  Every
+other person still playing must agree; the first refusal ends the proposal.  The bot takes the seat
+as it stands (pieces, score, place in the turn order), the game becomes unrated, and if the seat is
+the one to act, the bot plays at once.  A seat already out of the game (resigned or removed) cannot
+come back: its pieces have left the board.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime
+
+from ai import LEVELS as AI_LEVELS
+from bot.session.service import Actor, GameService, Report, ServiceError, bot_name, report_event, rules_for
+from bot.session.store import GameRow, SeatRow
+
+PENDING = "A proposal to hand a seat to a computer player is already waiting for answers."
+GONE = "There is no proposal waiting: the seat or the game has changed since."
+
+
+@dataclass
+class HandoverStatus:
+    """Where a proposal stands after an action on it."""
+
+    game: GameRow
+    requester_id: int
+    seat: SeatRow
+    level: str
+    reason: str
+    waiting_for: list[int]
+    report: Report | None = None
+    refused_by: int | None = None
+
+
+def voters(game: GameRow, seat: int) -> list[int]:
+    """The people who must agree: every person still playing, except the player of ``seat``."""
+    return [row.user_id for row in game.seats if not row.removed and not row.is_bot and row.seat != seat]
+
+
+def handover_reason(game: GameRow, target: SeatRow, actor: Actor, *, absent: bool, now: datetime) -> str | None:
+    """Why ``target`` may go to a bot (words for the table), or None when its player is still playing."""
+    if target.user_id == actor.user_id:
+        return f"{target.display_name} asked for it"
+    if absent:
+        return f"{target.display_name} has left the server"
+    if target.missed_turns:
+        turns = "a turn" if target.missed_turns == 1 else f"{target.missed_turns} turns"
+        return f"{target.display_name} has missed {turns}"
+    overdue = game.deadline is not None and now >= game.deadline
+    if game.turn_seat == target.seat and overdue:
+        return f"{target.display_name} has let the clock run out"
+    return None
+
+
+class HandoverDesk:
+    """Proposals to hand a seat to a computer player: asked, answered and carried out."""
+
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+
+    async def request(
+        self,
+        channel_id: int,
+        actor: Actor,
+        user_id: int,
+        level: str,
+        *,
+        absent: bool = False,
+        token: str | None = None,
+    ) -> HandoverStatus:
+        """Propose to give ``user_id``'s seat to a bot of ``level``; ``absent`` tells that the player has
+        left the server.  Carried out at once when nobody else must agree."""
+        if level not in AI_LEVELS:
+            raise ServiceError(f"A bot's level is one of {', '.join(AI_LEVELS)}.")
+        service = self.service
+        async with service.unit(channel_id):
+            game = await service.store.live_game(channel_id)
+            if game is None or game.status != "active":
+                raise ServiceError("There is no running game in this channel.")
+            in_play = [row.user_id for row in game.seats if not row.removed and not row.is_bot]
+            if actor.user_id not in in_play and not actor.can_manage:
+                raise ServiceError("Only players still in this game (or a server manager) can hand a seat to a bot.")
+            target = self._target(game, user_id)
+            reason = handover_reason(game, target, actor, absent=absent, now=service.clock())
+            if reason is None:
+                raise ServiceError(
+                    f"{target.display_name} is still playing: a seat goes to a bot only when its player asks, "
+                    "has let a turn run out, or has left the server."
+                )
+            must_agree = voters(game, target.seat)
+            if not must_agree:
+                raise ServiceError("A table of only computer players does not play: someone must stay at it.")
+            if await service.store.seat_request(game.id) is not None:
+                raise ServiceError(PENDING)
+            accepted = [actor.user_id] if actor.user_id in must_agree else []
+            await service.store.set_seat_request(
+                game.id,
+                {
+                    "seat": target.seat,
+                    "level": level,
+                    "requester_id": actor.user_id,
+                    "accepted": accepted,
+                    "created_at": service.clock(),
+                },
+            )
+            status = HandoverStatus(game, actor.user_id, target, level, reason, [])
+            return await self._maybe_apply(status, accepted, token)
+
+    async def answer(self, game_id: int, actor: Actor, accept: bool, *, token: str | None = None) -> HandoverStatus:
+        """Agree to or refuse the pending proposal of ``game_id``."""
+        service = self.service
+        game = await service.store.game(game_id)
+        if game is None:
+            raise ServiceError("That game no longer exists.")
+        async with service.unit(game.channel_id):
+            game = await service.store.game(game_id)
+            assert game is not None
+            pending = await service.store.seat_request(game.id)
+            target = next((row for row in game.seats if pending and row.seat == pending["seat"]), None)
+            if pending is None or game.status != "active" or target is None or target.removed or target.is_bot:
+                raise ServiceError(GONE)
+            status = HandoverStatus(game, pending["requester_id"], target, pending["level"], "", [])
+            if actor.user_id == target.user_id and not accept:  # the player is back and keeps the seat
+                await service.store.set_seat_request(game.id, None)
+                status.refused_by = actor.user_id
+                return status
+            if actor.user_id not in voters(game, target.seat):
+                raise ServiceError("Only the other players still in this game answer this proposal.")
+            if not accept:
+                await service.store.set_seat_request(game.id, None)
+                status.refused_by = actor.user_id
+                return status
+            if actor.user_id in pending["accepted"]:
+                raise ServiceError("You have already agreed to this proposal.")
+            accepted = [*pending["accepted"], actor.user_id]
+            await service.store.set_seat_request(game.id, {**pending, "accepted": accepted})
+            return await self._maybe_apply(status, accepted, token)
+
+    @staticmethod
+    def _target(game: GameRow, user_id: int) -> SeatRow:
+        seat = game.seat_of(user_id)
+        row = next((r for r in game.seats if r.seat == seat), None)
+        if row is None:
+            raise ServiceError("That person is not playing in this game.")
+        if row.is_bot:
+            raise ServiceError(f"{row.display_name} is already a computer player.")
+        if row.removed:
+            raise ServiceError(
+                f"{row.display_name} is out of the game already: a seat that has left cannot come back, "
+                "its pieces are gone from the board."
+            )
+        return row
+
+    async def _maybe_apply(self, status: HandoverStatus, accepted: list[int], token: str | None) -> HandoverStatus:
+        game, target = status.game, status.seat
+        status.waiting_for = [uid for uid in voters(game, target.seat) if uid not in accepted]
+        if status.waiting_for:
+            return status
+        service = self.service
+        rules = rules_for(game.game)
+        state = service.state_of(game)
+        now = service.clock()
+        user_id = min([row.user_id for row in game.seats if row.is_bot] + [0]) - 1
+        name = bot_name(status.level, [row.display_name for row in game.seats])
+        bot_seat = replace(target, user_id=user_id, display_name=name, ai_level=status.level, missed_turns=0)
+        seated = replace(game, seats=tuple(bot_seat if row.seat == target.seat else row for row in game.seats))
+        fields = {}
+        if rules.to_move(state) == target.seat:  # the bot acts now: no deadline, no reminders
+            fields = await service.turn_fields_after_undo(seated, rules, state, now)
+        colour = rules.seat_name(state, target.seat)
+        lines = [f"{name} takes over {target.display_name}'s seat ({colour}). This game is no longer rated."]
+        event = report_event(lines, token, turn_changed=bool(fields))
+        ids = await service.store.hand_seat_to_bot(game, bot_seat, now, events=[event], rated=False, **fields)
+        fresh = await service.store.game(game.id)
+        assert fresh is not None
+        service.remember(fresh, state)
+        report = Report(fresh, rules, state, lines, turn_changed=bool(fields), delivery_id=ids[0])
+        report.png = await service.render(fresh, state)
+        status.game, status.report = fresh, report
+        return status
