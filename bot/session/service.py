@@ -488,8 +488,11 @@ class GameService:
         tournament_id: int | None = None,
         thread_id: int | None = None,
         parent_channel_id: int | None = None,
+        bots: int = 0,
+        bot_level: str = "hard",
     ) -> Report:
-        """Create a game with ``players`` seated in order and start it at once (tournament matches)."""
+        """Create a game with ``players`` seated in order, then ``bots`` computer players of ``bot_level``,
+        and start it at once (tournament matches)."""
         first = players[0]
         await self.new_game(
             guild_id=guild_id,
@@ -497,7 +500,7 @@ class GameService:
             game=game,
             actor=first,
             options=options,
-            max_players=len(players),
+            max_players=len(players) + bots,
             clock_days=clock_days,
             tournament_id=tournament_id,
             thread_id=thread_id,
@@ -505,6 +508,8 @@ class GameService:
         )
         for player in players[1:]:
             await self.join(channel_id, player)
+        for _ in range(bots):
+            await self.add_bot(channel_id, first, bot_level)
         return await self.start(channel_id, first)
 
     # ------------------------------------------------------------------ play

@@ -22,6 +22,8 @@ FORMAT_NAMES = {
     TABLES: "Table Swiss",
 }
 DUEL_FORMATS = (SWISS, ROUND_ROBIN, ELIMINATION)
+BOT_FORMATS = (SWISS, TABLES)  # where the organiser may fill byes and empty seats with computer players
+BOT_LEVEL = "hard"
 MAX_ROUNDS = 30
 MAX_PLAYERS = 512
 DEFAULT_TABLE_ROUNDS = 3
@@ -35,6 +37,11 @@ ALIASES = {
     "tables": TABLES,
     "tableswiss": TABLES,
 }
+
+
+def is_bot(player: int) -> bool:
+    """True for a computer player in a match: they have negative ids (-1, -2... at each table, seat order)."""
+    return player < 0
 
 
 def format_key(value: str) -> str:

@@ -10,6 +10,7 @@ from typing import Any
 
 from bot.session import Actor, GameRow, GameService, Report, ServiceError, outcome_from_json
 from bot.session.tournament_records import LAUNCHING, PENDING, PLAYING, MatchRecord, TournamentRecords, TournamentRow
+from bot.tournaments.formats import BOT_LEVEL, is_bot
 from bot.tournaments.host import Host
 from games.base import Outcome
 
@@ -97,12 +98,16 @@ class MatchLauncher:
         """
         existing = await self.service.latest_game(thread_id)
         ours = existing is not None and existing.tournament_id == tournament.id
+        people = [p for p in match.players if not is_bot(p)]
+        bots = len(match.players) - len(people)
         if ours and existing is not None and existing.status == "open":  # stopped half-way through its setup
             seated = {s.user_id for s in existing.seats}
-            for player in match.players:
+            for player in people:
                 if player not in seated:
                     await self.service.join(thread_id, Actor(player, names.get(player, str(player))))
-            first = match.players[0]
+            first = people[0]
+            for _ in range(bots - sum(s.is_bot for s in existing.seats)):
+                await self.service.add_bot(thread_id, Actor(first, names.get(first, str(first))), BOT_LEVEL)
             report = await self.service.start(thread_id, Actor(first, names.get(first, str(first))))
             return report, report.game
         if ours and existing is not None and existing.status in ("active", "finished"):
@@ -111,7 +116,9 @@ class MatchLauncher:
             guild_id=tournament.guild_id,
             channel_id=thread_id,
             game=tournament.game,
-            players=[Actor(p, names.get(p, str(p))) for p in match.players],
+            players=[Actor(p, names.get(p, str(p))) for p in people],
+            bots=bots,
+            bot_level=BOT_LEVEL,
             options=tournament.options,
             clock_days=tournament.clock_days,
             tournament_id=tournament.id,

@@ -71,6 +71,7 @@ from bot.session.tournament_records import (
 from bot.tournaments import rounds
 from bot.tournaments.errors import CheckinNotOpen, TournamentError
 from bot.tournaments.formats import (
+    BOT_FORMATS,
     ELIMINATION,
     FORMAT_NAMES,
     MAX_PLAYERS,
@@ -199,8 +200,13 @@ class TournamentManager:
         checkin_minutes: int | None = None,
         max_players: int | None = None,
         table_size: int | None = None,
+        bots: bool = False,
     ) -> TournamentRow:
-        """Create a tournament in registration (organisers only)."""
+        """Create a tournament in registration (organisers only).
+
+        ``bots``: instead of byes, the players who would have one play at a table filled with hard
+        computer players (Swiss and table Swiss; those games are unrated like any game with a bot).
+        """
         if guild_id is None:
             raise TournamentError("Tournaments run in servers, not in direct messages.")
         require_organiser(actor, "create a tournament")
@@ -225,6 +231,11 @@ class TournamentManager:
         need = minimum_players(rules, fmt, resolved)
         if max_players is not None and not need <= max_players <= MAX_PLAYERS:
             raise TournamentError(f"The player limit must be between {need} and {MAX_PLAYERS}.")
+        if bots and fmt not in BOT_FORMATS:
+            raise TournamentError(
+                "Computer players fill byes only in Swiss and table Swiss: a round robin rests, a knockout "
+                "bye goes through."
+            )
         if clock_days is not None and clock_days <= 0:
             clock_days = None
         if round_days is not None and not 1 <= round_days <= 90:
@@ -257,7 +268,7 @@ class TournamentManager:
             round_deadline=None,
             creator_id=actor.user_id,
             seed=secrets.token_hex(8),
-            data={},
+            data={"bots": True} if bots else {},
             created_at=now,
             updated_at=now,
         )

@@ -7,8 +7,9 @@ from collections.abc import Hashable, Sequence
 
 from bot.session.tournament_records import BYE, DONE, MatchRecord, TournamentRow
 from bot.tournaments.errors import TournamentError
+from bot.tournaments.formats import is_bot
 from bot.tournaments.pairings import Bracket, elimination_bracket
-from bot.tournaments.standings import Result
+from bot.tournaments.standings import Result, place_points
 
 DRAW_NOTE = "draw: the higher seed goes through"
 ADJUDICATED = "adjudicated"
@@ -63,8 +64,20 @@ def results_of(matches: Sequence[MatchRecord]) -> list[Result]:
         if match.status == BYE:
             out.append(Result.bye(match.round, match.players[0]))
         elif match.status == DONE and match.ranks is not None:
-            out.append(Result(match.round, match.players, match.ranks, match.points))
+            out.append(result_of(match.round, match.players, match.ranks, match.points))
     return out
+
+
+def result_of(round: int, players: Sequence[int], ranks: Sequence[int], points: Sequence[float] | None) -> Result:
+    """A settled game's result for the standings.  Computer players are not in the standings: the
+    people at their table keep the points the whole table's places gave them, and a person alone with
+    bots counts a bye worth those points (so it is their bye, and pairings give them no second one)."""
+    if not any(is_bot(p) for p in players):
+        return Result(round, tuple(players), tuple(ranks), None if points is None else tuple(points))
+    scored = list(points) if points is not None else list(place_points(ranks))
+    people = [seat for seat, p in enumerate(players) if not is_bot(p)]
+    places = tuple(1 + sum(ranks[other] < ranks[seat] for other in people) for seat in people)
+    return Result(round, tuple(players[s] for s in people), places, tuple(scored[s] for s in people))
 
 
 def bracket_of(tournament: TournamentRow, matches: Sequence[MatchRecord]) -> Bracket:

@@ -34,7 +34,7 @@ Planned = dict[str, Any]  # a match to store: board, players, status (and ranks,
 
 def plan(tournament: TournamentRow, seeds: Sequence[int]) -> tuple[int, dict[str, Any]]:
     """The number of rounds and the format data fixed at the start."""
-    data: dict[str, Any] = {"seeds": list(seeds)}
+    data: dict[str, Any] = {**tournament.data, "seeds": list(seeds)}  # keeps the choices made at creation
     if tournament.format == ROUND_ROBIN:
         schedule = round_robin(list(seeds))
         data["schedule"] = [[list(table) for table in rnd.tables] for rnd in schedule]
@@ -63,7 +63,7 @@ def next_round(
         return None
     if fmt == SWISS:
         pairing = next_swiss_round(active, results_of(matches))
-        return planned(pairing.tables, pairing.byes)
+        return planned(pairing.tables, pairing.byes, fill=2 if tournament.data.get("bots") else 0)
     if fmt == TABLES:
         low, high = table_range(rules, tournament.options)
         try:
@@ -73,13 +73,23 @@ def next_round(
         except PairingError as error:  # pragma: no cover - guarded by the player count above
             log.warning("tournament %s cannot pair: %s", tournament.id, error)
             return None
-        return planned(pairing.tables, pairing.byes)
+        fill = min(high, tournament.table_size or low) if tournament.data.get("bots") else 0
+        return planned(pairing.tables, pairing.byes, fill=fill)
     return round_robin_round(tournament, number, set(active))
 
 
-def planned(tables: Sequence[Sequence[Any]], byes: Sequence[Any]) -> list[Planned]:
-    """Tables to play, then byes, numbered from board 1."""
-    out = [{"board": i, "players": [int(p) for p in table], "status": PENDING} for i, table in enumerate(tables, 1)]
+def planned(tables: Sequence[Sequence[Any]], byes: Sequence[Any], *, fill: int = 0) -> list[Planned]:
+    """Tables to play, then byes, numbered from board 1.
+
+    With ``fill`` (the organiser's ``bots`` option: a table size), the players who would have a bye
+    play instead, at one more table filled up to ``fill`` seats with computer players (ids -1, -2...).
+    """
+    tables = [[int(p) for p in table] for table in tables]
+    if fill and byes:
+        extra = [int(p) for p in byes]
+        tables.append(extra + [-(i + 1) for i in range(max(0, fill - len(extra)))])
+        byes = ()
+    out = [{"board": i, "players": table, "status": PENDING} for i, table in enumerate(tables, 1)]
     out += [{"board": len(tables) + i, "players": [int(p)], "status": BYE} for i, p in enumerate(byes, 1)]
     return out
 

@@ -194,6 +194,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         checkin="Optional check-in window in minutes before the start (players confirm with /tournament checkin)",
         max_players="Optional player limit",
         table_size="Table Swiss: the preferred table size",
+        bots="Swiss and table Swiss: players who would have a bye play hard computer players instead",
         channel="Where to announce and open the match threads (default: here, a channel or a thread)",
         variant="The game's variant, if it has one (e.g. short for Martian Whist)",
         options="Other game options as name=value, separated by commas",
@@ -214,6 +215,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         checkin: app_commands.Range[int, 0, 10080] | None = None,
         max_players: app_commands.Range[int, 2, 512] | None = None,
         table_size: app_commands.Range[int, 3, 10] | None = None,
+        bots: bool = False,
         channel: discord.TextChannel | None = None,
         variant: app_commands.Range[str, 1, 40] | None = None,
         options: app_commands.Range[str, 1, 200] | None = None,
@@ -246,6 +248,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
             checkin_minutes=checkin,
             max_players=max_players,
             table_size=table_size,
+            bots=bots,
         )
         view = await self.tournaments.view(tournament.id)
         card = with_buttons(

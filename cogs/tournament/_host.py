@@ -26,6 +26,11 @@ log = logging.getLogger(__name__)
 THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: match threads stay open while a game waits on its clock
 
 
+def people(players: Sequence[int]) -> list[int]:
+    """The people of a match (computer players have negative ids and no Discord account)."""
+    return [p for p in players if p > 0]
+
+
 def pinging(user_ids: Sequence[int]) -> discord.AllowedMentions:
     """Allowed mentions that ping exactly ``user_ids`` (nobody when empty)."""
     if not user_ids:
@@ -56,7 +61,7 @@ class DiscordHost:
             type=discord.ChannelType.public_thread,
             auto_archive_duration=THREAD_ARCHIVE_MINUTES,
         )
-        for user_id in match.players:
+        for user_id in people(match.players):
             try:
                 await thread.add_user(discord.Object(user_id))
             except discord.HTTPException:
@@ -72,7 +77,7 @@ class DiscordHost:
         turn = payload.get("content")
         intro = wording.match_intro(tournament, match, report.rules.title)
         payload["content"] = intro + (f"\n{turn}" if turn else "")
-        payload["allowed_mentions"] = pinging(match.players)
+        payload["allowed_mentions"] = pinging(people(match.players))
         message = await thread.send(**payload)
         await self.bot.service.delivered(report.delivery_id)
         await table.adopt(self.bot, report, message)  # the opening board is the game's living message

@@ -24,7 +24,7 @@ from bot.session.tournament_records import (
     TournamentRow,
 )
 from bot.tournaments.errors import CheckinNotOpen
-from bot.tournaments.formats import ELIMINATION, FORMAT_NAMES
+from bot.tournaments.formats import ELIMINATION, FORMAT_NAMES, is_bot
 from bot.tournaments.pairings import Bracket
 from bot.tournaments.results import ADJUDICATED, DRAW_NOTE
 from bot.tournaments.views import Standings, TournamentView
@@ -58,7 +58,9 @@ def ordinal_word(place: int) -> str:
 
 
 def name_of(names: Names, user_id: int | None) -> str:
-    """A player's display name (their id when unknown)."""
+    """A player's display name (their id when unknown); computer players are named by their seat."""
+    if user_id is not None and is_bot(user_id):
+        return "Hard bot" if user_id == -1 else f"Hard bot {-user_id}"
     return names.get(user_id, str(user_id)) if user_id is not None else "nobody"
 
 
@@ -114,7 +116,7 @@ def thread_title(tournament: TournamentRow, match: MatchRecord, names: Names) ->
 
 def match_intro(tournament: TournamentRow, match: MatchRecord, title: str) -> str:
     """The greeting above a match's opening board, pinging its players."""
-    players = " vs ".join(f"<@{p}>" for p in match.players)
+    players = " vs ".join(name_of({}, p) if is_bot(p) else f"<@{p}>" for p in match.players)
     clock = f" Clock: {plural(tournament.clock_days, 'day')} per move." if tournament.clock_days else ""
     deadline = f" Round deadline: {timestamp(tournament.round_deadline)}." if tournament.round_deadline else ""
     return f"{bold(tournament.name)}, round {match.round}{of_rounds(tournament)}: {players} — {title}.{clock}{deadline}"
@@ -331,6 +333,8 @@ def tournament_embed(view: TournamentView) -> discord.Embed:
     else:
         embed.add_field(name="Rounds", value=rounds, inline=True)
     embed.add_field(name="Move clock", value=plural(t.clock_days, "day") if t.clock_days else "none", inline=True)
+    if t.data.get("bots"):
+        embed.add_field(name="Byes", value="played against hard computer players (unrated games)", inline=True)
     if t.round_days:
         embed.add_field(name="Round deadline", value=f"{plural(t.round_days, 'day')} per round", inline=True)
     if t.start_at and t.is_open:

@@ -80,7 +80,7 @@ class FakeHost:
             await self.during_open()
         self.next_id += 1
         self.threads[self.next_id] = tuple(match.players)
-        assert set(match.players) <= set(names)
+        assert {p for p in match.players if p > 0} <= set(names)  # computer players have negative ids
         return self.next_id, tournament.channel_id
 
     async def match_started(self, tournament, match, report, names):
@@ -354,6 +354,78 @@ async def test_a_five_player_swiss_with_byes_no_rematches_and_results_recorded_o
     assert json.loads(json.dumps(exported))["tournament"]["status"] == FINISHED
     assert [len(r["matches"]) for r in exported["rounds"]] == [3, 3, 3]
     assert exported["standings"][0]["place"] == 1 and "Buchholz cut-1" in exported["standings"][0]["tiebreaks"]
+
+
+async def test_with_bots_the_player_who_would_have_the_bye_plays_a_hard_bot_instead(env):
+    _store, service, manager, _host, _clock = env
+    players = people(3)
+    names = names_of(players)
+    with pytest.raises(TournamentError, match="only in Swiss and table Swiss"):
+        await manager.create(
+            guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="RR", game="whist", format="rr", bots=True
+        )
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Bot Swiss", game="whist", format="swiss", bots=True
+    )
+    await register(manager, cup, players)
+    assert await manager.start(cup.id, ORGANISER) == "started"
+    t, matches = await current(manager, cup.id)
+    assert t.rounds == 2 and [m.status for m in matches] == [PLAYING, PLAYING]  # nobody sits out
+    against_bot = next(m for m in matches if -1 in m.players)
+    alone = against_bot.players[0]
+    assert against_bot.players == (alone, -1)
+    game = await service.game(against_bot.game_id)
+    assert [(s.user_id, s.display_name, s.ai_level) for s in game.seats] == [
+        (alone, names[alone], None),
+        (-1, "Hard bot", "hard"),
+    ]
+    assert not game.rated and game.tournament_id == cup.id
+    lost = await service.resign(against_bot.thread_id, Actor(alone, names[alone]))  # the bot wins
+    assert (await manager.records.match(against_bot.id)).ranks == (2, 1)
+    assert lost.outcome is not None
+    human = next(m for m in matches if -1 not in m.players)
+    await service.resign(human.thread_id, Actor(human.players[0], names[human.players[0]]))
+
+    t, matches = await current(manager, cup.id)
+    assert t.current_round == 2
+    again = next(m for m in matches if -1 in m.players)
+    assert again.players[0] != alone  # the game against the bot counted as a bye: no second one
+    await service.resign(again.thread_id, Actor(-1, "Hard bot"))  # this time the person wins
+    other = next(m for m in matches if -1 not in m.players)
+    await service.resign(other.thread_id, Actor(other.players[0], names[other.players[0]]))
+    standings = await manager.standings(cup.id)
+    assert {row.player for row in standings.rows} == set(names)  # the bot is not in the standings
+    by_player = {row.player: row for row in standings.rows}
+    assert by_player[alone].byes == 1 and by_player[again.players[0]].byes == 1
+    assert sum(row.points for row in standings.rows) == 2 + 1  # one game between people a round, one bot win
+    assert (await manager.get(cup.id)).status == FINISHED
+
+
+async def test_a_table_swiss_with_bots_fills_the_table_of_those_who_would_sit_out():
+    from bot.tournaments.rounds import planned
+
+    assert planned([[1, 2, 3], [4, 5, 6]], [7], fill=3) == [
+        {"board": 1, "players": [1, 2, 3], "status": PENDING},
+        {"board": 2, "players": [4, 5, 6], "status": PENDING},
+        {"board": 3, "players": [7, -1, -2], "status": PENDING},
+    ]
+    assert planned([[1, 2, 3]], [4, 5], fill=3)[-1] == {"board": 2, "players": [4, 5, -1], "status": PENDING}
+    assert planned([[1, 2, 3]], [4], fill=0)[-1] == {"board": 2, "players": [4], "status": BYE}
+    # a table with bots scores its people by the whole table's places; bots leave the standings
+    (result,) = results_of(
+        [
+            _done_match(players=(7, -1, -2), ranks=(2, 1, 3)),
+        ]
+    )
+    assert result.players == (7,) and result.is_bye and result.points == (1.0,)
+    (result,) = results_of([_done_match(players=(7, 8, -1), ranks=(3, 1, 2))])
+    assert result.players == (7, 8) and result.ranks == (2, 1) and result.points == (0.0, 2.0)
+
+
+def _done_match(players, ranks):
+    from bot.session.tournament_records import MatchRecord
+
+    return MatchRecord(1, 1, 1, 1, players, DONE, 1, 1, ranks, None, None, None, NOW, NOW)
 
 
 async def test_two_games_ending_at_the_same_instant_pair_the_next_round_once(env):

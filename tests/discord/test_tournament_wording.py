@@ -126,6 +126,15 @@ def test_a_match_opens_with_its_players_pinged_and_its_round_deadline():
     assert wording.thread_title(cup(), match((1, 2, 3), board=3), NAMES) == "Cup · R1 · table 3"
 
 
+def test_computer_players_in_a_match_are_named_and_never_pinged():
+    against = match((1, -1), status=PLAYING, thread_id=900)
+    assert wording.describe_match(against, NAMES, "swiss") == "Table 1: **ann** vs **Hard bot** — playing <#900>"
+    assert wording.match_intro(cup(), against, "Martian Whist").startswith("**Cup**, round 1 of 3: <@1> vs Hard bot")
+    assert wording.thread_title(cup(), against, NAMES) == "Cup · R1 · ann vs Hard bot"
+    table = match((3, -1, -2), ranks=(1, 3, 2), board=3)
+    assert "2nd **Hard bot 2**, 3rd **Hard bot**" in wording.describe_match(table, NAMES, "tables")
+
+
 def test_the_end_names_the_winners_or_the_champion():
     results = [Result(1, (1, 2), (1, 2)), Result(1, (3, 4), (1, 2))]
     rows = duel_standings(results, [1, 2, 3, 4])
