@@ -84,10 +84,19 @@ def captured_logs() -> Iterator[Capture]:
 
 
 def build_bot(db_url: str) -> PyramidBot:
-    """The bot as the Discord tests build it: fixed dice, no clock loop in the way."""
+    """The bot as the Discord tests build it: fixed dice, no clock loop in the way, and computer players
+    that search in a thread with a small fixed budget (as in ``tests/discord/test_bots.py``)."""
     seeds = iter(range(1, 10**9))
+    settings = Settings(
+        token="fuzz-token",
+        database_url=db_url,
+        scheduler_interval_seconds=3600,
+        shard_count=1,
+        ai_workers=0,
+        ai_max_iterations=20,
+    )
     return create_bot(
-        Settings(token="fuzz-token", database_url=db_url, scheduler_interval_seconds=3600, shard_count=1),
+        settings,
         clock=lambda: discord.utils.utcnow() + timedelta(0),
         new_seed=lambda: f"fuzz-{next(seeds)}",
     )
