@@ -99,8 +99,7 @@ async def deliver(bot: PyramidBot, report: Report) -> None:
     """Show a bot's action on the living message and record it delivered."""
     from cogs import table
 
-    await table.show_in_channel(bot, report)
-    await bot.service.delivered(report.delivery_id)
+    await table.show_in_channel(bot, report)  # records the delivery with the living message
 
 
 async def resume(bot: PyramidBot) -> None:

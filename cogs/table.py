@@ -28,7 +28,7 @@ log = logging.getLogger(__name__)
 
 
 async def show(interaction: discord.Interaction, report: Report) -> None:
-    """Answer a player's action with the living message of its game, then record the delivery."""
+    """Answer a player's action with the living message of its game, and record it and the delivery."""
     bot = bot_of(interaction)
     record = await bot.service.table_message(report.game.id)
     if record is not None and record.kind == "board" and not report.turn_changed and report.outcome is None:
@@ -39,7 +39,7 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
         else:
             await edit(bot, record, payload)
             await tell(interaction, "Done: " + " ".join(report.lines)[:1900])
-        await remember(bot, record, lines)
+        await remember(bot, record, lines, report.delivery_id)
     else:
         if record is not None:
             if on_message(interaction, record) and not interaction.response.is_done():
@@ -49,20 +49,21 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
         message = await answer(interaction, **report_payload(report, report_view(report)))
         if message is None:
             message = await interaction.original_response()
-        await remember(bot, TableMessage(report.game.id, message.channel.id, message.id, "board"), report.lines)
-    await bot.service.delivered(report.delivery_id)
+        record = TableMessage(report.game.id, message.channel.id, message.id, "board")
+        await remember(bot, record, report.lines, report.delivery_id)
     after(bot, report)
 
 
 async def show_in_channel(bot: PyramidBot, report: Report) -> None:
-    """Show a report nobody's interaction answered (a timeout, a late delivery, a tournament start)."""
+    """Show a report nobody's interaction answered (a timeout, a late delivery, a bot's move), and record
+    its delivery with the living message."""
     from cogs.announcer import announcer_of
 
     record = await bot.service.table_message(report.game.id)
     if record is not None and record.kind == "board" and not report.turn_changed and report.outcome is None:
         lines = [*record.lines, *report.lines]
         if await edit(bot, record, report_payload(report, report_view(report), lines=lines, ping=False)):
-            await remember(bot, record, lines)
+            await remember(bot, record, lines, report.delivery_id)
             after(bot, report)
             return
     if record is not None:
@@ -71,7 +72,7 @@ async def show_in_channel(bot: PyramidBot, report: Report) -> None:
     if channel is None:
         return
     message = await channel.send(**report_payload(report, report_view(report)))
-    await remember(bot, TableMessage(report.game.id, channel.id, message.id, "board"), report.lines)
+    await remember(bot, TableMessage(report.game.id, channel.id, message.id, "board"), report.lines, report.delivery_id)
     after(bot, report)
 
 
@@ -159,8 +160,9 @@ async def edit(bot: PyramidBot, record: TableMessage, payload: dict[str, Any], *
         return False
 
 
-async def remember(bot: PyramidBot, record: TableMessage, lines: Any) -> None:
-    """Store ``record`` (with the lines of its turn so far) as its game's living message."""
+async def remember(bot: PyramidBot, record: TableMessage, lines: Any, delivered: int | None = None) -> None:
+    """Store ``record`` (with the lines of its turn so far) as its game's living message, and the event
+    it now shows (``delivered``) as announced."""
     await bot.service.set_table_message(
-        TableMessage(record.game_id, record.channel_id, record.message_id, record.kind, tuple(lines))
+        TableMessage(record.game_id, record.channel_id, record.message_id, record.kind, tuple(lines)), delivered
     )

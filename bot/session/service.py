@@ -613,9 +613,9 @@ class GameService:
         """The game's living message (its lobby, or the board of the turn under way)."""
         return await self.tables.get(game_id)
 
-    async def set_table_message(self, message: TableMessage) -> None:
-        """Remember ``message`` as its game's living message."""
-        await self.tables.put(message, self.clock())
+    async def set_table_message(self, message: TableMessage, *delivered: int | None) -> None:
+        """Remember ``message`` as its game's living message, and the events it showed as delivered."""
+        await self.tables.put(message, self.clock(), [i for i in delivered if i is not None])
 
     # ------------------------------------------------------------------ reading
 

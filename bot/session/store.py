@@ -781,6 +781,12 @@ class Store:
         if not delivery_ids:
             return
         async with self.engine.begin() as conn:
+            await self.mark_delivered_in(conn, delivery_ids, now)
+
+    @staticmethod
+    async def mark_delivered_in(conn: AsyncConnection, delivery_ids: Sequence[int], now: datetime) -> None:
+        """``mark_delivered`` inside the caller's transaction ``conn`` (one write with what went with it)."""
+        if delivery_ids:
             await conn.execute(
                 update(deliveries).where(deliveries.c.id.in_(list(delivery_ids))).values(delivered_at=now)
             )

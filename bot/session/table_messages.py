@@ -31,6 +31,7 @@ class TableMessages:
     """Reads and writes the living message of each game."""
 
     def __init__(self, store: Store) -> None:
+        self.store = store
         self.engine = store.engine
 
     async def get(self, game_id: int) -> TableMessage | None:
@@ -47,9 +48,11 @@ class TableMessages:
             row["game_id"], row["channel_id"], row["message_id"], row["kind"], tuple(row["lines"] or ())
         )
 
-    async def put(self, message: TableMessage, now: datetime) -> None:
-        """Make ``message`` the living message of its game."""
+    async def put(self, message: TableMessage, now: datetime, delivered: Sequence[int] = ()) -> None:
+        """Make ``message`` the living message of its game, and record the events it showed as
+        ``delivered``, in one transaction (a move costs one write for its reply, not two)."""
         async with self.engine.begin() as conn:
+            await self.store.mark_delivered_in(conn, delivered, now)
             await conn.execute(delete(table_messages).where(table_messages.c.game_id == message.game_id))
             await conn.execute(
                 table_messages.insert().values(
