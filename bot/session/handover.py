@@ -112,12 +112,7 @@ class HandoverDesk:
     async def answer(self, game_id: int, actor: Actor, accept: bool, *, token: str | None = None) -> HandoverStatus:
         """Agree to or refuse the pending proposal of ``game_id``."""
         service = self.service
-        game = await service.store.game(game_id)
-        if game is None:
-            raise ServiceError("That game no longer exists.")
-        async with service.unit(game.channel_id):
-            game = await service.store.game(game_id)
-            assert game is not None
+        async with service.game_unit(game_id) as game:
             pending = await service.store.seat_request(game.id)
             target = next((row for row in game.seats if pending and row.seat == pending["seat"]), None)
             if pending is None or game.status != "active" or target is None or target.removed or target.is_bot:

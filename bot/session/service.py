@@ -268,6 +268,18 @@ class GameService:
             if self._in_flight == 0:
                 self._idle.set()
 
+    @asynccontextmanager
+    async def game_unit(self, game_id: int) -> AsyncIterator[GameRow]:
+        """A unit of work on the game ``game_id`` (a button's game), yielding it as it stands inside."""
+        game = await self.store.game(game_id)
+        if game is None:
+            raise ServiceError("That game no longer exists.")
+        async with self.unit(game.channel_id):
+            fresh = await self.store.game(game_id)
+            if fresh is None:
+                raise ServiceError("That game no longer exists.")
+            yield fresh
+
     @property
     def in_flight(self) -> int:
         """Units of work under way."""

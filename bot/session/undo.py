@@ -77,12 +77,7 @@ class UndoDesk:
     async def answer(self, game_id: int, actor: Actor, accept: bool, *, token: str | None = None) -> UndoStatus:
         """Accept or refuse the pending request of ``game_id``."""
         service = self.service
-        game = await service.store.game(game_id)
-        if game is None:
-            raise ServiceError("That game no longer exists.")
-        async with service.unit(game.channel_id):
-            game = await service.store.game(game_id)
-            assert game is not None
+        async with service.game_unit(game_id) as game:
             pending = await service.store.undo_request(game.id)
             if pending is None or game.status != "active" or pending["ply"] != game.ply:
                 raise ServiceError("There is no undo request waiting: the game has moved on.")
