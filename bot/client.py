@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime
 from typing import Any
 
@@ -15,7 +16,7 @@ import discord
 from discord.ext import commands
 
 from bot.pacing import Pacer
-from bot.render_pool import RenderPool, ai_pool, auto_workers
+from bot.render_pool import RenderPool, ai_pool, auto_workers, start_workers
 from bot.session import Autoplayer, GameService, HandoverDesk, Session, Thinking, Timekeeper, UndoDesk, open_session
 from bot.settings import Settings
 
@@ -92,6 +93,12 @@ class PyramidBot(commands.AutoShardedBot):
         settings = self.settings
         renderer = RenderPool(auto_workers(settings.render_workers))
         await renderer.start()
+        searcher = ai_pool(settings.ai_workers)
+        try:
+            await start_workers(searcher, settings.ai_workers)
+        except (BrokenProcessPool, OSError) as error:
+            log.warning("search workers could not start (%s); bots think in threads instead", error)
+            searcher = None
         shards = None
         if settings.shard_count and settings.shard_ids is not None:
             shards = (settings.shard_count, tuple(settings.shard_ids))
@@ -106,7 +113,7 @@ class PyramidBot(commands.AutoShardedBot):
             pool_size=settings.db_pool_size,
             max_overflow=settings.db_max_overflow,
             pool_timeout=settings.db_pool_timeout,
-            ai_executor=ai_pool(settings.ai_workers),
+            ai_executor=searcher,
             thinking=Thinking(settings.ai_budget_ms, settings.ai_max_iterations),
         )
         log.info("boards drawn by %s worker processes", renderer.workers or "no")

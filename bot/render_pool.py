@@ -74,6 +74,18 @@ def ai_pool(workers: int) -> Executor | None:
     return _pool(workers, "ai") if workers > 0 else None
 
 
+async def start_workers(executor: Executor | None, workers: int, warm: Any = _warm_ai) -> None:
+    """Start all ``workers`` processes of ``executor`` now, each running ``warm`` once.
+
+    A pool otherwise starts a process at the first task that finds none idle, in the middle of play:
+    that task then waits for a whole interpreter to start and import the engines.
+    """
+    if executor is None or workers <= 0:
+        return
+    loop = asyncio.get_running_loop()
+    await asyncio.gather(*(loop.run_in_executor(executor, warm) for _ in range(workers)))
+
+
 class RenderPool:
     """Draws boards for the session service, in worker processes or (``workers=0``) in threads."""
 
@@ -83,11 +95,8 @@ class RenderPool:
 
     async def start(self) -> None:
         """Start the workers now (each imports the renderers) so the first move does not wait for them."""
-        if self._executor is None:
-            return
-        loop = asyncio.get_running_loop()
         try:
-            await asyncio.gather(*(loop.run_in_executor(self._executor, _warm) for _ in range(self.workers)))
+            await start_workers(self._executor, self.workers, _warm)
         except (BrokenProcessPool, OSError) as error:
             log.warning("board workers could not start (%s); drawing in process instead", error)
             self._executor = None

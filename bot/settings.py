@@ -51,7 +51,8 @@ class Settings:
     # computer players (see docs/ai.md)
     ai_budget_ms: float = 700.0  # thinking time per decision of a normal or hard bot
     ai_max_iterations: int | None = None  # a cap on search iterations (fixed: bots play the same game every run)
-    ai_workers: int = 1  # processes that search bots' moves; 0 searches in a thread of this process
+    # processes that search bots' moves, started with the bot; 0 searches in a thread of this process
+    ai_workers: int = field(default_factory=lambda: _env_int("AI_WORKERS", 1))
 
     def __post_init__(self) -> None:
         if self.log_level not in LOG_LEVELS:

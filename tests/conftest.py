@@ -10,9 +10,12 @@ import pytest_asyncio
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
-# Tests draw boards in threads of the test process and never acknowledge a move early for being slow
-# (a busy machine must not change what a test sees), as one shard; tests of those paths set them explicitly.
+# Tests draw boards and search bots' moves in threads of the test process and never acknowledge a move
+# early for being slow (a busy machine must not change what a test sees), as one shard; tests of those
+# paths set them explicitly.  (The offline Discord's clock stands still, and a process pool that starts a
+# process while another child is alive waits on that clock forever, so worker processes stay out of it.)
 os.environ.setdefault("RENDER_WORKERS", "0")
+os.environ.setdefault("AI_WORKERS", "0")
 os.environ.setdefault("ACK_AFTER_SECONDS", "600")
 os.environ.setdefault("SHARD_COUNT", "1")  # the offline Discord runs the bot as one shard
 
