@@ -226,6 +226,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "DATABASE_URL": url,
         "SCHEDULER_INTERVAL_SECONDS": "3600",
         "SHARD_COUNT": "1",
+        "AI_WORKERS": "0",  # no computer players here (and see tests/conftest.py on worker processes)
         **{k.upper(): v for k, v in overrides.items()},
     }
     bot = create_bot(Settings.from_env(env, dotenv=None), new_seed=lambda: f"load-{next(seeds)}")

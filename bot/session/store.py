@@ -8,14 +8,30 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, overload
+from typing import Any, TypeVar, overload
 
-from sqlalchemy import Table, and_, event, func, insert, literal_column, select, text, true, update
+from sqlalchemy import (
+    ColumnElement,
+    Connection,
+    Engine,
+    Table,
+    and_,
+    create_engine,
+    event,
+    func,
+    insert,
+    literal_column,
+    select,
+    text,
+    true,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
@@ -32,6 +48,8 @@ from bot.session.schema import (
 )
 
 log = logging.getLogger(__name__)
+
+T = TypeVar("T")
 
 
 class StoreError(Exception):
@@ -225,8 +243,8 @@ SQLITE_BUSY_TIMEOUT_MS = 30000  # another process writing: wait this long before
 MIGRATION_LOCK = 7_271_966  # PostgreSQL advisory lock key: one process migrates at a time
 
 
-def _enable_sqlite_pragmas(engine: AsyncEngine) -> None:
-    @event.listens_for(engine.sync_engine, "connect")
+def _enable_sqlite_pragmas(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute("PRAGMA journal_mode=WAL")
@@ -237,18 +255,30 @@ def _enable_sqlite_pragmas(engine: AsyncEngine) -> None:
 
 
 class SerialWriter:
-    """An engine whose write transactions (``begin``) run one at a time in this process.
+    """An engine whose write transactions run one at a time in this process.
 
     SQLite allows one writer: two write transactions on two connections make the second wait for the
     busy timeout and then fail with "database is locked" (and a read transaction that turns into a
-    write cannot wait at all).  Queueing writers on an asyncio lock instead keeps every write short
-    and makes none fail under load; reads (``connect``) still run side by side under WAL.  Everything
-    else is the wrapped ``AsyncEngine``.
+    write cannot wait at all).  Queueing writers on an asyncio lock instead makes none fail under load;
+    reads (``connect``) still run side by side under WAL.
+
+    A transaction written as one function (``run``) is also kept short: it runs whole in a writer
+    thread of its own, with one hand-off to and from the event loop.  Written as ``async with begin()``
+    every statement is a hand-off, and under load each waits behind the loop's other work while the
+    writer's lock is held.  Everything else is the wrapped ``AsyncEngine``.
     """
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, path: str | None = None) -> None:
         self._engine = engine
         self._lock = asyncio.Lock()
+        self._sync: Engine | None = None
+        self._thread: ThreadPoolExecutor | None = None
+        if path:  # a database file (not ``:memory:``, which only its own connection sees)
+            self._sync = create_engine(
+                f"sqlite:///{path}", pool_size=1, max_overflow=0, connect_args={"check_same_thread": False}
+            )
+            _enable_sqlite_pragmas(self._sync)
+            self._thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writer")
 
     @asynccontextmanager
     async def begin(self) -> AsyncIterator[AsyncConnection]:
@@ -256,8 +286,36 @@ class SerialWriter:
         async with self._lock, self._engine.begin() as conn:
             yield conn
 
+    async def run(self, work: Callable[[Connection], T]) -> T:
+        """``work(connection)`` as one write transaction, once no other one of this process is open."""
+        if self._sync is None or self._thread is None:
+            async with self.begin() as conn:
+                return await conn.run_sync(work)
+        async with self._lock:
+            return await asyncio.get_running_loop().run_in_executor(self._thread, self._transaction, work)
+
+    def _transaction(self, work: Callable[[Connection], T]) -> T:
+        assert self._sync is not None
+        with self._sync.begin() as conn:
+            return work(conn)
+
+    async def dispose(self) -> None:
+        """Close every connection and the writer thread."""
+        await self._engine.dispose()
+        if self._sync is not None and self._thread is not None:
+            self._thread.submit(self._sync.dispose).result()
+            self._thread.shutdown()
+
     def __getattr__(self, name: str) -> Any:
         return getattr(self._engine, name)
+
+
+def _sqlite_file(url: str) -> str | None:
+    """The file of a SQLite ``url`` (None for another database or ``:memory:``)."""
+    if not url.startswith("sqlite") or "///" not in url:
+        return None
+    path = url.split("///", 1)[1].split("?", 1)[0]
+    return path if path and path != ":memory:" else None
 
 
 def engine_options(url: str, pool_size: int, max_overflow: int, pool_timeout: float) -> dict[str, Any]:
@@ -268,6 +326,10 @@ def engine_options(url: str, pool_size: int, max_overflow: int, pool_timeout: fl
     if url.startswith("postgresql"):
         options["pool_pre_ping"] = True
     return options
+
+
+_GAME_COLUMNS = tuple(column.name for column in games.columns)
+_SEAT_COLUMNS = tuple(column.name for column in seats.columns)
 
 
 class Store:
@@ -287,8 +349,17 @@ class Store:
         shard = func.coalesce(guild_column, 0).op(">>")(literal_column("22")).op("%")(literal_column(str(count)))
         return shard.in_(list(ids))
 
-    def __init__(self, engine: AsyncEngine) -> None:
-        self.engine: AsyncEngine = SerialWriter(engine) if engine.dialect.name == "sqlite" else engine  # type: ignore[assignment]
+    def __init__(self, engine: AsyncEngine, sqlite_path: str | None = None) -> None:
+        self.engine: AsyncEngine = (
+            SerialWriter(engine, sqlite_path) if engine.dialect.name == "sqlite" else engine  # type: ignore[assignment]
+        )
+
+    async def write(self, work: Callable[[Connection], T]) -> T:
+        """Run ``work(connection)`` as one write transaction (on SQLite, whole in the writer thread)."""
+        if isinstance(self.engine, SerialWriter):
+            return await self.engine.run(work)
+        async with self.engine.begin() as conn:
+            return await conn.run_sync(work)
 
     @property
     def dialect(self) -> str:
@@ -310,14 +381,13 @@ class Store:
         On PostgreSQL the migrations run under an advisory lock, so processes starting together on an
         empty database migrate it once, one after the other.
         """
-        if url.startswith("sqlite"):
-            path = url.split("///", 1)[1] if "///" in url else ""
-            if path and path != ":memory:":
-                Path(path.split("?", 1)[0]).parent.mkdir(parents=True, exist_ok=True)
+        path = _sqlite_file(url)
+        if path:
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
         engine = create_async_engine(url, **engine_options(url, pool_size, max_overflow, pool_timeout))
         if engine.dialect.name == "sqlite":
-            _enable_sqlite_pragmas(engine)
-        store = cls(engine)
+            _enable_sqlite_pragmas(engine.sync_engine)
+        store = cls(engine, sqlite_path=_sqlite_file(url))
         if migrate:
             async with store.engine.begin() as conn:
                 if engine.dialect.name == "postgresql":
@@ -334,38 +404,40 @@ class Store:
 
     # ------------------------------------------------------------------ reading
 
-    async def _load(self, conn: AsyncConnection, where: Any) -> GameRow | None:
-        row = (await conn.execute(select(games).where(where))).mappings().first()
-        if row is None:
-            return None
-        seat_rows = (
-            (await conn.execute(select(seats).where(seats.c.game_id == row["id"]).order_by(seats.c.seat)))
-            .mappings()
-            .all()
-        )
-        return _game_row(row, seat_rows)
+    async def _load(self, where: Any, *, newest: bool = False) -> GameRow | None:
+        """The first (or ``newest``) game matching ``where``, with its seats, in one query."""
+        order = games.c.id.desc() if newest else games.c.id
+        chosen = select(games.c.id).where(where).order_by(order).limit(1).scalar_subquery()
+        async with self.engine.connect() as conn:
+            found = await self._load_all(conn, games.c.id == chosen)
+        return found[0] if found else None
+
+    @staticmethod
+    async def _load_all(conn: AsyncConnection, where: Any) -> list[GameRow]:
+        """Every game matching ``where`` with its seats, in one query (a game without seats has none)."""
+        query = select(games, seats).outerjoin(seats, seats.c.game_id == games.c.id).where(where)
+        rows = (await conn.execute(query.order_by(games.c.id, seats.c.seat))).all()
+        grouped: dict[int, tuple[dict[str, Any], list[dict[str, Any]]]] = {}
+        for row in rows:
+            values = tuple(row)
+            game_part = dict(zip(_GAME_COLUMNS, values[: len(_GAME_COLUMNS)], strict=True))
+            seat_part = dict(zip(_SEAT_COLUMNS, values[len(_GAME_COLUMNS) :], strict=True))
+            seat_list = grouped.setdefault(game_part["id"], (game_part, []))[1]
+            if seat_part["game_id"] is not None:
+                seat_list.append(seat_part)
+        return [_game_row(game_part, seat_parts) for game_part, seat_parts in grouped.values()]
 
     async def game(self, game_id: int) -> GameRow | None:
         """The game with ``game_id``."""
-        async with self.engine.connect() as conn:
-            return await self._load(conn, games.c.id == game_id)
+        return await self._load(games.c.id == game_id)
 
     async def live_game(self, channel_id: int) -> GameRow | None:
         """The open or running game in ``channel_id``."""
-        async with self.engine.connect() as conn:
-            return await self._load(conn, and_(games.c.channel_id == channel_id, games.c.status.in_(ACTIVE_STATUSES)))
+        return await self._load(and_(games.c.channel_id == channel_id, games.c.status.in_(ACTIVE_STATUSES)))
 
     async def latest_game(self, channel_id: int) -> GameRow | None:
         """The live game in ``channel_id``, else the most recent finished one."""
-        async with self.engine.connect() as conn:
-            game_id = (
-                await conn.execute(
-                    select(games.c.id).where(games.c.channel_id == channel_id).order_by(games.c.id.desc()).limit(1)
-                )
-            ).scalar()
-            if game_id is None:
-                return None
-            return await self._load(conn, games.c.id == game_id)
+        return await self._load(games.c.channel_id == channel_id, newest=True)
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         """The move log of ``game_id`` in ply order."""
@@ -382,23 +454,14 @@ class Store:
 
     async def games_of_user(self, user_id: int, guild_id: int | None = None, live_only: bool = True) -> list[GameRow]:
         """Every game ``user_id`` sits in (in ``guild_id`` when given), read in one query."""
-        mine = select(seats.c.game_id).where(seats.c.user_id == user_id)
-        query = select(games, seats).join(seats, seats.c.game_id == games.c.id).where(games.c.id.in_(mine))
+        mine = games.c.id.in_(select(seats.c.game_id).where(seats.c.user_id == user_id))
+        conditions: list[ColumnElement[bool]] = [mine]
         if guild_id is not None:
-            query = query.where(games.c.guild_id == guild_id)
+            conditions.append(games.c.guild_id == guild_id)
         if live_only:
-            query = query.where(games.c.status.in_(ACTIVE_STATUSES))
+            conditions.append(games.c.status.in_(ACTIVE_STATUSES))
         async with self.engine.connect() as conn:
-            rows = (await conn.execute(query.order_by(games.c.id, seats.c.seat))).all()
-        grouped: dict[int, tuple[Any, list[Any]]] = {}
-        game_columns = [c.name for c in games.columns]
-        seat_columns = [c.name for c in seats.columns]
-        for row in rows:
-            values = tuple(row)
-            game_part = dict(zip(game_columns, values[: len(game_columns)], strict=True))
-            seat_part = dict(zip(seat_columns, values[len(game_columns) :], strict=True))
-            grouped.setdefault(game_part["id"], (game_part, []))[1].append(seat_part)
-        return [_game_row(game_part, seat_parts) for game_part, seat_parts in grouped.values()]
+            return await self._load_all(conn, and_(*conditions))
 
     async def games_due(self, moment: datetime) -> list[int]:
         """Ids of running games whose next reminder or deadline is at or before ``moment`` (of this process's
@@ -464,8 +527,9 @@ class Store:
     ) -> int:
         """Open a game in ``channel_id`` with its creator in seat 0; raises ``ChannelBusy``."""
         try:
-            async with self.engine.begin() as conn:
-                result = await conn.execute(
+
+            def work(conn: Connection) -> int:
+                result = conn.execute(
                     insert(games).values(
                         guild_id=guild_id,
                         channel_id=channel_id,
@@ -492,7 +556,7 @@ class Store:
                 )
                 game_id = int(primary_key(result))
                 if seat_creator:
-                    await conn.execute(
+                    conn.execute(
                         insert(seats).values(
                             game_id=game_id,
                             seat=0,
@@ -503,13 +567,17 @@ class Store:
                         )
                     )
                 return game_id
+
+            return await self.write(work)
         except IntegrityError:
             raise ChannelBusy(
                 "This channel already has a game; finish or abort it first, or use another channel."
             ) from None
 
-    async def _bump(self, conn: AsyncConnection, game: GameRow, now: datetime, **values: Any) -> None:
-        result = await conn.execute(
+    @staticmethod
+    def _bump(conn: Connection, game: GameRow, now: datetime, **values: Any) -> None:
+        """Write ``values`` to the game under the version check (raises ``StaleVersion``)."""
+        result = conn.execute(
             update(games)
             .where(games.c.id == game.id, games.c.version == game.version)
             .values(version=game.version + 1, updated_at=now, **values)
@@ -517,12 +585,12 @@ class Store:
         if result.rowcount != 1:
             raise StaleVersion("The game changed at the same moment; look at the board and try again.")
 
-    async def _record(
-        self, conn: AsyncConnection, game: GameRow, ply: int, now: datetime, events: Sequence[NewDelivery]
-    ) -> list[int]:
+    @staticmethod
+    def _record(conn: Connection, game: GameRow, ply: int, now: datetime, events: Sequence[NewDelivery]) -> list[int]:
+        """Record ``events`` to announce, with their delivery rows; returns their ids."""
         ids = []
         for item in events:
-            result = await conn.execute(
+            result = conn.execute(
                 insert(deliveries).values(
                     game_id=game.id,
                     channel_id=game.channel_id,
@@ -551,11 +619,12 @@ class Store:
 
     async def set_seats(self, game: GameRow, new_seats: Sequence[SeatRow], now: datetime) -> None:
         """Replace the lobby's seats (join, leave, a bot added) in seat order; only user, name and level are kept."""
-        async with self.engine.begin() as conn:
-            await self._bump(conn, game, now)
-            await conn.execute(seats.delete().where(seats.c.game_id == game.id))
+
+        def work(conn: Connection) -> None:
+            self._bump(conn, game, now)
+            conn.execute(seats.delete().where(seats.c.game_id == game.id))
             if new_seats:
-                await conn.execute(
+                conn.execute(
                     insert(seats),
                     [
                         {
@@ -571,19 +640,27 @@ class Store:
                     ],
                 )
 
+        await self.write(work)
+
     async def update_game(
         self, game: GameRow, now: datetime, *, events: Sequence[NewDelivery] = (), **values: Any
     ) -> list[int]:
         """Change columns of ``game`` under the version check, recording ``events``; returns their ids."""
-        async with self.engine.begin() as conn:
-            await self._bump(conn, game, now, **values)
-            return await self._record(conn, game, values.get("ply", game.ply), now, events)
+
+        def work(conn: Connection) -> list[int]:
+            self._bump(conn, game, now, **values)
+            return self._record(conn, game, values.get("ply", game.ply), now, events)
+
+        return await self.write(work)
 
     async def update_seat(self, game: GameRow, seat: int, now: datetime, **values: Any) -> None:
         """Change a seat's columns (missed turns, bank, removal) under the game's version check."""
-        async with self.engine.begin() as conn:
-            await self._bump(conn, game, now)
-            await conn.execute(update(seats).where(seats.c.game_id == game.id, seats.c.seat == seat).values(**values))
+
+        def work(conn: Connection) -> None:
+            self._bump(conn, game, now)
+            conn.execute(update(seats).where(seats.c.game_id == game.id, seats.c.seat == seat).values(**values))
+
+        await self.write(work)
 
     async def append_moves(
         self,
@@ -599,8 +676,9 @@ class Store:
         read needed) and the ids of the recorded events.
         """
         last = new[-1]
-        async with self.engine.begin() as conn:
-            await self._bump(
+
+        def work(conn: Connection) -> list[int]:
+            self._bump(
                 conn,
                 game,
                 now,
@@ -610,7 +688,7 @@ class Store:
                 outcome=last.outcome,
                 **last.extra_updates,
             )
-            await conn.execute(
+            conn.execute(
                 insert(moves),
                 [
                     {
@@ -626,10 +704,10 @@ class Store:
                 ],
             )
             for seat, values in (seat_updates or {}).items():
-                await conn.execute(
-                    update(seats).where(seats.c.game_id == game.id, seats.c.seat == seat).values(**values)
-                )
-            ids = await self._record(conn, game, game.ply + len(new), now, events)
+                conn.execute(update(seats).where(seats.c.game_id == game.id, seats.c.seat == seat).values(**values))
+            return self._record(conn, game, game.ply + len(new), now, events)
+
+        ids = await self.write(work)
         written = game.after_write(
             now,
             {
@@ -655,11 +733,14 @@ class Store:
     ) -> list[int]:
         """Take back every move from ply ``keep`` on (undo by consent), store the rebuilt state, clear the
         undo request and record ``events``, in one transaction."""
-        async with self.engine.begin() as conn:
-            await self._bump(conn, game, now, ply=keep, state=state, **values)
-            await conn.execute(moves.delete().where(moves.c.game_id == game.id, moves.c.ply >= keep))
-            await conn.execute(undo_requests.delete().where(undo_requests.c.game_id == game.id))
-            return await self._record(conn, game, keep, now, events)
+
+        def work(conn: Connection) -> list[int]:
+            self._bump(conn, game, now, ply=keep, state=state, **values)
+            conn.execute(moves.delete().where(moves.c.game_id == game.id, moves.c.ply >= keep))
+            conn.execute(undo_requests.delete().where(undo_requests.c.game_id == game.id))
+            return self._record(conn, game, keep, now, events)
+
+        return await self.write(work)
 
     # ------------------------------------------------------------------ players and undo
 
@@ -691,8 +772,11 @@ class Store:
             from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
         statement = upsert(players).values(**key, **values)
         statement = statement.on_conflict_do_update(index_elements=["guild_id", "user_id"], set_=values)
-        async with self.engine.begin() as conn:
-            await conn.execute(statement)
+
+        def work(conn: Connection) -> None:
+            conn.execute(statement)
+
+        await self.write(work)
 
     async def undo_request(self, game_id: int) -> dict[str, Any] | None:
         """The pending undo request of a game, if any."""
@@ -716,11 +800,13 @@ class Store:
         return dict(row) if row else None
 
     async def _set_proposal(self, table: Table, game_id: int, values: dict[str, Any] | None) -> None:
-        async with self.engine.begin() as conn:
-            await conn.execute(table.delete().where(table.c.game_id == game_id))
+        def work(conn: Connection) -> None:
+            conn.execute(table.delete().where(table.c.game_id == game_id))
             if values is not None:
                 fields = {k: v for k, v in values.items() if k != "game_id"}
-                await conn.execute(insert(table).values(game_id=game_id, **fields))
+                conn.execute(insert(table).values(game_id=game_id, **fields))
+
+        await self.write(work)
 
     async def hand_seat_to_bot(
         self,
@@ -733,9 +819,10 @@ class Store:
     ) -> list[int]:
         """Give ``seat`` (its new user id, name and level) to a computer player, change the game's
         columns ``values`` and clear the proposal, in one transaction under the version check."""
-        async with self.engine.begin() as conn:
-            await self._bump(conn, game, now, **values)
-            await conn.execute(
+
+        def work(conn: Connection) -> list[int]:
+            self._bump(conn, game, now, **values)
+            conn.execute(
                 update(seats)
                 .where(seats.c.game_id == game.id, seats.c.seat == seat.seat)
                 .values(
@@ -746,8 +833,10 @@ class Store:
                     bank_seconds=None,
                 )
             )
-            await conn.execute(seat_requests.delete().where(seat_requests.c.game_id == game.id))
-            return await self._record(conn, game, game.ply, now, events)
+            conn.execute(seat_requests.delete().where(seat_requests.c.game_id == game.id))
+            return self._record(conn, game, game.ply, now, events)
+
+        return await self.write(work)
 
     # ------------------------------------------------------------------ deliveries
 
@@ -761,35 +850,38 @@ class Store:
             (deliveries.c.claimed_at.is_(None)) | (deliveries.c.claimed_at < lease_before),
             (deliveries.c.origin == "scheduler") | (deliveries.c.created_at < grace_before),
         )
-        claimed = []
         mine = deliveries.c.game_id.in_(select(games.c.id).where(self._owned()))
         query = select(deliveries).where(pending, mine).order_by(deliveries.c.id).limit(limit)
         if self.dialect == "postgresql":  # shard processes claiming at once each take different rows
             query = query.with_for_update(skip_locked=True)
-        async with self.engine.begin() as conn:
-            rows = (await conn.execute(query)).mappings().all()
-            for row in rows:
-                result = await conn.execute(
+
+        def work(conn: Connection) -> list[DeliveryRow]:
+            claimed = []
+            for row in conn.execute(query).mappings().all():
+                result = conn.execute(
                     update(deliveries).where(deliveries.c.id == row["id"], pending).values(claimed_at=now)
                 )
                 if result.rowcount == 1:
                     claimed.append(_delivery_row(row))
-        return claimed
+            return claimed
+
+        return await self.write(work)
 
     async def mark_delivered(self, delivery_ids: Sequence[int], now: datetime) -> None:
         """Record that these events were announced."""
         if not delivery_ids:
             return
-        async with self.engine.begin() as conn:
-            await self.mark_delivered_in(conn, delivery_ids, now)
+
+        def work(conn: Connection) -> None:
+            self.mark_delivered_in(conn, delivery_ids, now)
+
+        await self.write(work)
 
     @staticmethod
-    async def mark_delivered_in(conn: AsyncConnection, delivery_ids: Sequence[int], now: datetime) -> None:
+    def mark_delivered_in(conn: Connection, delivery_ids: Sequence[int], now: datetime) -> None:
         """``mark_delivered`` inside the caller's transaction ``conn`` (one write with what went with it)."""
         if delivery_ids:
-            await conn.execute(
-                update(deliveries).where(deliveries.c.id.in_(list(delivery_ids))).values(delivered_at=now)
-            )
+            conn.execute(update(deliveries).where(deliveries.c.id.in_(list(delivery_ids))).values(delivered_at=now))
 
     async def undelivered(self) -> list[DeliveryRow]:
         """Every event not yet announced, oldest first."""

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, select
+from sqlalchemy import Connection, delete, select
 
 from bot.session.schema import table_messages
 from bot.session.store import Store
@@ -51,10 +51,11 @@ class TableMessages:
     async def put(self, message: TableMessage, now: datetime, delivered: Sequence[int] = ()) -> None:
         """Make ``message`` the living message of its game, and record the events it showed as
         ``delivered``, in one transaction (a move costs one write for its reply, not two)."""
-        async with self.engine.begin() as conn:
-            await self.store.mark_delivered_in(conn, delivered, now)
-            await conn.execute(delete(table_messages).where(table_messages.c.game_id == message.game_id))
-            await conn.execute(
+
+        def work(conn: Connection) -> None:
+            self.store.mark_delivered_in(conn, delivered, now)
+            conn.execute(delete(table_messages).where(table_messages.c.game_id == message.game_id))
+            conn.execute(
                 table_messages.insert().values(
                     game_id=message.game_id,
                     channel_id=message.channel_id,
@@ -65,8 +66,10 @@ class TableMessages:
                 )
             )
 
+        await self.store.write(work)
+
     async def forget(self, game_ids: Sequence[int]) -> None:
         """Drop the records of these games (finished or aborted)."""
         if game_ids:
-            async with self.engine.begin() as conn:
-                await conn.execute(delete(table_messages).where(table_messages.c.game_id.in_(list(game_ids))))
+            statement = delete(table_messages).where(table_messages.c.game_id.in_(list(game_ids)))
+            await self.store.write(lambda conn: conn.execute(statement))
