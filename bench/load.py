@@ -13,8 +13,11 @@ failed moves (no board in the answer); the process RSS and the database size.
 Usage::
 
     python -m bench.load --channels 100 --seconds 30 [--think 5] [--database URL] [--profile out.prof]
+    python -m bench.load --channels 100 --processes 2 --database postgresql+asyncpg://...
 
-prints one JSON object.
+prints one JSON object.  With ``--processes N`` N bot processes, each with its own offline Discord and
+K/N of the channels, play at once over the one database; the figures are summed (moves/s, late and
+failed moves) or the worst of the processes (latencies), with each process's own figures beside them.
 """
 
 from __future__ import annotations
@@ -26,10 +29,12 @@ import json
 import os
 import random
 import resource
+import subprocess
 import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -254,6 +259,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     async with simcord.run(bot, settle_timeout=600.0, check_errors=False) as env:
         transport = Transport(env, stats)
         env._work.callbacks = CallbackSet(env._work.callbacks)
+        # SimCord's clock starts at the same moment in every process, so its ids would too: each process
+        # of a --processes run starts a day apart, and its channels and players never share an id.
+        env.backend.clock._epoch += timedelta(days=args.process_index)
         guild = env.create_guild("Load Club")
         users = [guild.add_member(env.create_user(f"player{i}")) for i in range(min(400, 2 * args.channels))]
         channels = [guild.create_text_channel(f"table-{i}") for i in range(args.channels)]
@@ -370,6 +378,35 @@ def _ms(seconds: float | None) -> float | None:
     return None if seconds is None else round(seconds * 1000, 1)
 
 
+def run_processes(args: argparse.Namespace) -> dict[str, Any]:
+    """Run ``args.processes`` copies of this bench at once over ``args.database`` and combine their figures."""
+    if not args.database:
+        raise SystemExit("--processes needs --database: a database all the processes share (PostgreSQL)")
+    share = max(1, args.channels // args.processes)
+    children = []
+    for index in range(args.processes):
+        command = [sys.executable, "-m", "bench.load", "--channels", str(share), "--seconds", str(args.seconds)]
+        command += ["--think", str(args.think), "--database", args.database, "--process-index", str(index)]
+        command += [arg for setting in args.setting for arg in ("--setting", setting)]
+        children.append(subprocess.Popen(command, stdout=subprocess.PIPE, text=True))
+    parts = [json.loads(child.communicate()[0]) for child in children]
+    worst = ("latency_p50_ms", "latency_p95_ms", "latency_p99_ms", "latency_max_ms", "ack_p99_ms", "ack_max_ms")
+    return {
+        "benchmark": "load",
+        "database": parts[0]["database"],
+        "processes": args.processes,
+        "channels": share * args.processes,
+        "think_seconds": args.think,
+        "moves": sum(p["moves"] for p in parts),
+        "moves_per_second": round(sum(p["moves_per_second"] for p in parts), 1),
+        **{key: max((p[key] for p in parts if p[key] is not None), default=None) for key in worst},
+        "late_acks": sum(p["late_acks"] for p in parts),
+        "failed_moves": sum(p["failed_moves"] for p in parts),
+        "rss_mb": [p["rss_mb"] for p in parts],
+        "each": parts,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the arguments, run the load and print the figures as JSON."""
     parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.split("\n")[0])
@@ -379,8 +416,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", default="", help="DATABASE_URL (default: a fresh SQLite file)")
     parser.add_argument("--profile", default="", help="write a cProfile of the run to this file")
     parser.add_argument("--setting", action="append", default=[], help="a Settings field override, name=value")
+    parser.add_argument("--processes", type=int, default=1, help="bot processes over one database (PostgreSQL)")
+    parser.add_argument("--process-index", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    result = asyncio.run(run(args))
+    result = run_processes(args) if args.processes > 1 else asyncio.run(run(args))
     print(json.dumps(result, indent=2))
     return 0
 

@@ -108,10 +108,11 @@ class Report(Generic[S, M]):
         return self.state is not None and self.outcome is None and self.rules.pending_roll(self.state)
 
     def options(self) -> list[MoveOption]:
-        """The moves the player to act may make now (empty while a roll is pending or once over)."""
+        """The moves the player to act may make now (empty while a roll is pending or once over), for the
+        buttons and menu under the board: labels and hints, without the log's sentence for each."""
         if self.state is None or self.outcome is not None or self.needs_roll or self.game.status != "active":
             return []
-        return move_options(self.rules, self.state, self.game.ply)
+        return move_options(self.rules, self.state, self.game.ply, describe=False)
 
 
 @dataclass(frozen=True)
@@ -143,12 +144,16 @@ class GameInfo:
     options: tuple[OptionSpec, ...]
 
 
-def move_options(rules: Rules[S, M], state: S, ply: int) -> list[MoveOption]:
-    """Every legal move of ``state`` as offered to the player, stamped with ``ply``."""
+def move_options(rules: Rules[S, M], state: S, ply: int, *, describe: bool = True) -> list[MoveOption]:
+    """Every legal move of ``state`` as offered to the player, stamped with ``ply``.
+
+    With ``describe`` each carries the sentence the log would write for it (which plays the move);
+    without, its description is empty.
+    """
     out = []
     for index, move in enumerate(rules.legal_moves(state)):
         notation = rules.format_move(state, move)
-        description = rules.play(state, move).description
+        description = rules.play(state, move).description if describe else ""
         choice = rules.choice(state, move)
         out.append(
             MoveOption(
