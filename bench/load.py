@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import gc
 import json
 import os
 import random
@@ -50,6 +51,7 @@ class Timing:
     acked: float | None = None
     done: float | None = None
     deferred: bool = False
+    short_answer: bool = False  # the first response was a private line ("busy..."), not the board
     board: bool = False
 
 
@@ -86,6 +88,22 @@ def current_rss_mb() -> float:
         return round(pages * os.sysconf("SC_PAGE_SIZE") / 1024 / 1024, 1)
     except OSError:
         return rss_mb()
+
+
+def gc_pauses() -> list[float]:
+    """A list that fills with the length of every garbage collection from now on, in seconds: a long
+    one stops the event loop, and every interaction waiting in it, for that long."""
+    pauses: list[float] = []
+    started = [0.0]
+
+    def timed(phase: str, _info: dict[str, Any]) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            pauses.append(time.perf_counter() - started[0])
+
+    gc.callbacks.append(timed)
+    return pauses
 
 
 class CallbackSet:
@@ -158,6 +176,7 @@ class Transport:
                 if timing is not None and timing.acked is None:
                     timing.acked = time.perf_counter()
                     timing.deferred = name in ("defer", "defer_update")
+                    timing.short_answer = bool(kwargs.get("ephemeral"))
                 return original(record, *args, **kwargs)
 
             setattr(Interaction, name, patched)
@@ -326,6 +345,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 move_ids.append(timing)
                 await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
 
+        pauses = gc_pauses()
         profiler = cProfile.Profile() if args.profile else None
         if profiler is not None:
             profiler.enable()
@@ -339,7 +359,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         answered = [t for t in move_ids if t.done is not None]
         latencies = [t.done - t.sent for t in answered]  # type: ignore[operator]
         acks = [t.acked - t.sent for t in move_ids if t.acked is not None]
-        late = sum(1 for t in move_ids if t.acked is None or t.acked - t.sent > ACK_WINDOW)
+        late = sum(1 for t in move_ids if _late(t))
         failed = sum(1 for t in move_ids if t.done is None or not t.board)
         db_bytes = 0
         if url.startswith("sqlite"):
@@ -363,15 +383,26 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "ack_max_ms": _ms(max(acks) if acks else None),
             "deferred": sum(1 for t in move_ids if t.deferred),
             "late_acks": late,
+            "late_acks_first_answer": {
+                "short line": sum(1 for t in move_ids if _late(t) and t.short_answer),
+                "board": sum(1 for t in move_ids if _late(t) and t.acked is not None and not t.short_answer),
+                "none": sum(1 for t in move_ids if t.acked is None),
+            },
             "failed_moves": failed,
             "menu_read_errors": stats.read_errors,
             "last_menu_read_error": stats.last_read_error,
+            "gc_pause_max_ms": _ms(max(pauses, default=0.0)),
+            "gc_pauses_over_100ms": sum(1 for pause in pauses if pause > 0.1),
             "rss_mb": current_rss_mb(),
             "rss_peak_mb": rss_mb(),
             "database_mb": round(db_bytes / 1024 / 1024, 1) if db_bytes else None,
             "settings": overrides,
         }
     return result
+
+
+def _late(timing: Timing) -> bool:
+    return timing.acked is None or timing.acked - timing.sent > ACK_WINDOW
 
 
 def _ms(seconds: float | None) -> float | None:

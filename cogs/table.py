@@ -28,7 +28,11 @@ log = logging.getLogger(__name__)
 
 
 async def show(interaction: discord.Interaction, report: Report) -> None:
-    """Answer a player's action with the living message of its game, and record it and the delivery."""
+    """Answer a player's action with the living message of its game, and record it and the delivery.
+
+    The interaction is answered first; editing another message (a request to Discord of its own, and
+    rate-limited per channel) comes after, so it never holds up the answer.
+    """
     bot = bot_of(interaction)
     record = await bot.service.table_message(report.game.id)
     if record is not None and record.kind == "board" and not report.turn_changed and report.outcome is None:
@@ -37,18 +41,19 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
         if on_message(interaction, record) and not interaction.response.is_done():
             await interaction.response.edit_message(**as_edit(payload))
         else:
-            await edit(bot, record, payload)
             await tell(interaction, "Done: " + " ".join(report.lines)[:1900])
+            await edit(bot, record, payload)
         await remember(bot, record, lines, report.delivery_id)
     else:
-        if record is not None:
-            if on_message(interaction, record) and not interaction.response.is_done():
-                await interaction.response.edit_message(**retired(record, report.game))
-            else:
-                await retire(bot, record, report.game)
+        old = record
+        if old is not None and on_message(interaction, old) and not interaction.response.is_done():
+            await interaction.response.edit_message(**retired(old, report.game))
+            old = None
         message = await answer(interaction, **report_payload(report, report_view(report)))
         if message is None:
             message = await interaction.original_response()
+        if old is not None:
+            await retire(bot, old, report.game)
         record = TableMessage(report.game.id, message.channel.id, message.id, "board")
         await remember(bot, record, report.lines, report.delivery_id)
     after(bot, report)
