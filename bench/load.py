@@ -393,6 +393,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "last_menu_read_error": stats.last_read_error,
             "gc_pause_max_ms": _ms(max(pauses, default=0.0)),
             "gc_pauses_over_100ms": sum(1 for pause in pauses if pause > 0.1),
+            "gc_total_ms": _ms(sum(pauses)),
             "rss_mb": current_rss_mb(),
             "rss_peak_mb": rss_mb(),
             "database_mb": round(db_bytes / 1024 / 1024, 1) if db_bytes else None,

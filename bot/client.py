@@ -6,6 +6,7 @@ Everything players see (commands, buttons, lobby and board messages, reminders, 
 
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
@@ -121,6 +122,7 @@ class PyramidBot(commands.AutoShardedBot):
             await self.load_extension(name)
         if self.settings.sync_commands:
             await self.sync_commands()
+        settle_garbage_collector()
 
     async def sync_commands(self) -> None:
         """Register the slash commands: to the development server when set (instant), else globally."""
@@ -146,6 +148,26 @@ class PyramidBot(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %s servers", self.user, len(self.guilds))
+
+
+GC_YOUNG_THRESHOLD = 50_000  # Python's default is 700
+
+
+def settle_garbage_collector() -> None:
+    """Keep the garbage collector from pausing the event loop (every interaction waits while it runs).
+
+    What was built at start-up (modules, commands, engines) lives as long as the process: after one
+    full collection, ``gc.freeze`` takes it out of every later one.  An action allocates thousands of
+    short-lived objects, nearly all freed at once by reference counting; collecting the youngest
+    generation every 50,000 allocations instead of every 700 lets far fewer survivors be promoted into
+    the old generations, whose full collections are the long pauses.  Done once per process.
+    """
+    if gc.get_threshold()[0] >= GC_YOUNG_THRESHOLD:
+        return
+    gc.collect()
+    gc.freeze()
+    _young, middle, old = gc.get_threshold()
+    gc.set_threshold(GC_YOUNG_THRESHOLD, middle, old)
 
 
 def create_bot(settings: Settings | None = None, **kwargs: Any) -> PyramidBot:

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import multiprocessing
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from bot.client import GC_YOUNG_THRESHOLD, settle_garbage_collector
 from bot.pacing import OVERLOADED, QUEUED, WORKING, Pacer
 from bot.render_pool import RenderPool, ai_pool, auto_workers, draw, shutdown_pools, start_workers
 from bot.session import open_session
@@ -288,3 +290,21 @@ async def test_two_processes_over_one_database_fire_each_deadline_once_and_never
     finally:
         await one.close()
         await two.close()
+
+
+# ---------------------------------------------------------------------------------------------- memory
+
+
+def test_the_garbage_collector_is_settled_once_per_process() -> None:
+    threshold = gc.get_threshold()
+    gc.set_threshold(700, *threshold[1:])
+    try:
+        settle_garbage_collector()
+        assert gc.get_threshold() == (GC_YOUNG_THRESHOLD, *threshold[1:])
+        assert gc.get_freeze_count() > 0  # what start-up built is out of later collections
+        frozen = gc.get_freeze_count()
+        settle_garbage_collector()  # a second bot in the same process changes nothing
+        assert gc.get_freeze_count() == frozen
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*threshold)
