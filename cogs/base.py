@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.session import MoveOption, OptionSpec, catalogue, rules_for
 from cogs import lobby, table
 from cogs.messages import NO_PINGS, players_line, report_payload
-from cogs.replies import actor_of, answer, paced, refusals
+from cogs.replies import actor_of, answer, refusals
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -199,8 +199,7 @@ class GameCog(commands.GroupCog):
         """Play ``notation`` (typed, or a stamped suggestion) for the caller and post the result."""
         channel_id = channel_of(interaction)
         work = self.bot.service.move(channel_id, actor_of(interaction), notation, token=interaction.token)
-        report = await paced(interaction, channel_id, work)
-        await table.show(interaction, report)
+        await table.act(interaction, channel_id, work)
 
     @move.autocomplete("notation")
     async def move_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -256,5 +255,4 @@ class DiceGameCog(GameCog):
     @refusals
     async def roll(self, interaction: discord.Interaction) -> None:
         work = self.bot.service.roll(channel_of(interaction), actor_of(interaction), token=interaction.token)
-        report = await paced(interaction, channel_of(interaction), work)
-        await table.show(interaction, report)
+        await table.act(interaction, channel_of(interaction), work)

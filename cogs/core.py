@@ -16,7 +16,7 @@ from cogs import seats, table
 from cogs.base import channel_of, post_board
 from cogs.help import RulesCommand
 from cogs.messages import NO_PINGS, players_line, plural
-from cogs.replies import actor_of, answer, escape_user_text, paced, refusals, run_guarded, tell
+from cogs.replies import actor_of, answer, escape_user_text, refusals, run_guarded, tell
 from renderers.replay import animate
 
 if TYPE_CHECKING:
@@ -44,8 +44,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
             if game is None or live is None or live.id != game_id:
                 raise ServiceError("This button belongs to a game that has ended.")
             work = self.bot.service.roll(game.channel_id, actor_of(interaction), token=interaction.token)
-            report = await paced(interaction, game.channel_id, work)
-            await table.show(interaction, report)
+            await table.act(interaction, game.channel_id, work)
 
         await run_guarded(interaction, f"roll button of game {game_id}", work())
 

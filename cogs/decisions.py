@@ -94,7 +94,7 @@ async def play_choice(interaction: discord.Interaction, game_id: int, ply: int, 
     """Play what a control offered, for whoever pressed it."""
     from bot.session import ServiceError
     from cogs import table
-    from cogs.replies import actor_of, bot_of, paced, refuse, run_guarded
+    from cogs.replies import actor_of, bot_of, refuse, run_guarded
 
     if not valid_id(game_id):
         await refuse(interaction, STALE)
@@ -106,8 +106,7 @@ async def play_choice(interaction: discord.Interaction, game_id: int, ply: int, 
         if game is None or game.status != "active":
             raise ServiceError("This board belongs to a game that is not running any more.")
         work = bot.service.choose(game.channel_id, actor_of(interaction), ply, index, token=interaction.token)
-        report = await paced(interaction, game.channel_id, work)
-        await table.show(interaction, report)
+        await table.act(interaction, game.channel_id, work)
 
     await run_guarded(interaction, f"choice in game {game_id}", work())
 

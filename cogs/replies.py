@@ -12,6 +12,7 @@ the choices always fit Discord's rules (``fit_choices``).
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import inspect
 import logging
@@ -34,6 +35,8 @@ if TYPE_CHECKING:
     from bot.client import PyramidBot
 
 log = logging.getLogger(__name__)
+
+FIRST_RESPONSE = "first-response"  # the key of that lock in ``interaction.extras``
 
 SORRY = "Something went wrong on our side (ref {ref}); nothing was changed. Please try again."
 NO_REASON = "That did not work; nothing was changed."
@@ -260,10 +263,23 @@ async def answer(interaction: discord.Interaction, **payload: Any) -> discord.Me
     """
     payload.setdefault("allowed_mentions", NO_PINGS)
     payload = fit_payload(payload)
-    if interaction.response.is_done():
-        return await interaction.followup.send(wait=True, **payload)
-    await interaction.response.send_message(**payload)
-    return None
+    async with first_response(interaction):
+        if not interaction.response.is_done():
+            await interaction.response.send_message(**payload)
+            return None
+    return await interaction.followup.send(wait=True, **payload)
+
+
+def first_response(interaction: discord.Interaction) -> asyncio.Lock:
+    """The lock under which any first response to ``interaction`` is decided and sent.
+
+    The pacer's short line ("working on your move") may fire while the answer is being sent; whoever
+    holds this lock checks ``is_done()`` and answers, so the two can never both be the first response.
+    """
+    lock = interaction.extras.get(FIRST_RESPONSE)
+    if lock is None:
+        lock = interaction.extras[FIRST_RESPONSE] = asyncio.Lock()
+    return lock
 
 
 async def paced(interaction: discord.Interaction, channel_id: int, work: Awaitable[Any]) -> Any:
@@ -277,7 +293,9 @@ async def paced(interaction: discord.Interaction, channel_id: int, work: Awaitab
         return await work
 
     async def acknowledge(line: str) -> None:
-        if not interaction.response.is_done():
+        async with first_response(interaction):
+            if interaction.response.is_done():
+                return
             try:
                 await interaction.response.send_message(line, ephemeral=True)
             except discord.HTTPException as error:

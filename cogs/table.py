@@ -10,6 +10,7 @@ stays pressable and no old board is mistaken for the current one.
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -18,13 +19,26 @@ from bot.session import GameRow, Report, rules_for
 from bot.session.table_messages import TableMessage
 from cogs.buttons import buttons
 from cogs.messages import NO_PINGS, lobby_embed, report_payload, report_view, summary_embed
-from cogs.replies import answer, bot_of, tell
+from cogs.replies import answer, bot_of, first_response, paced, tell
 from cogs.seats import AddBotMenu, after
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
 
 log = logging.getLogger(__name__)
+
+
+async def act(interaction: discord.Interaction, channel_id: int, work: Awaitable[Report]) -> None:
+    """Run a player's action (``work``, a service call) and answer it with the living message.
+
+    The pacer's window covers both, the action and its answer: if the board is not out within
+    ``ACK_AFTER_SECONDS``, whichever of the two held it up, the player gets the short line first.
+    """
+
+    async def whole() -> None:
+        await show(interaction, await work)
+
+    await paced(interaction, channel_id, whole())
 
 
 async def show(interaction: discord.Interaction, report: Report) -> None:
@@ -38,16 +52,13 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
     if record is not None and record.kind == "board" and not report.turn_changed and report.outcome is None:
         lines = [*record.lines, *report.lines]
         payload = report_payload(report, report_view(report), lines=lines, ping=False)
-        if on_message(interaction, record) and not interaction.response.is_done():
-            await interaction.response.edit_message(**as_edit(payload))
-        else:
+        if not await edit_pressed(interaction, record, lambda: as_edit(payload)):
             await tell(interaction, "Done: " + " ".join(report.lines)[:1900])
             await edit(bot, record, payload)
         await remember(bot, record, lines, report.delivery_id)
     else:
         old = record
-        if old is not None and on_message(interaction, old) and not interaction.response.is_done():
-            await interaction.response.edit_message(**retired(old, report.game))
+        if old is not None and await edit_pressed(interaction, old, lambda: retired(old, report.game)):
             old = None
         message = await answer(interaction, **report_payload(report, report_view(report)))
         if message is None:
@@ -57,6 +68,18 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
         record = TableMessage(report.game.id, message.channel.id, message.id, "board")
         await remember(bot, record, report.lines, report.delivery_id)
     after(bot, report)
+
+
+async def edit_pressed(
+    interaction: discord.Interaction, record: TableMessage, payload: Callable[[], dict[str, Any]]
+) -> bool:
+    """Answer a press on the living message ``record`` by editing it to ``payload()``; False when the
+    interaction is not such a press or was already answered."""
+    async with first_response(interaction):
+        if not on_message(interaction, record) or interaction.response.is_done():
+            return False
+        await interaction.response.edit_message(**payload())
+        return True
 
 
 async def show_in_channel(bot: PyramidBot, report: Report) -> None:
@@ -111,8 +134,7 @@ async def show_lobby(interaction: discord.Interaction, game: GameRow, note: str)
         "allowed_mentions": NO_PINGS,
     }
     if record is not None and record.kind == "lobby":
-        if on_message(interaction, record) and not interaction.response.is_done():
-            await interaction.response.edit_message(**payload)
+        if await edit_pressed(interaction, record, lambda: payload):
             return
         if await edit(bot, record, payload):
             await tell(interaction, note)

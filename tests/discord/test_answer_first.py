@@ -1,18 +1,22 @@
-"""A player's interaction is answered before any other message is edited (Discord's 3 s window).
+"""A player's interaction is answered in Discord's 3 s window, and answered first exactly once.
 
 Editing the previous living message is a request of its own, rate-limited per channel; under load it
-must never stand between the player and their answer.
+must never stand between the player and their answer.  The pacer's short line may fire while the
+board is being sent: one of the two is the first response, never both.
 """
 
 from __future__ import annotations
 
+import asyncio
 from types import SimpleNamespace
 from typing import Any
 
 import pytest
 
+from bot.pacing import WORKING, Pacer
 from bot.session.table_messages import TableMessage
 from cogs import table
+from cogs.replies import answer, paced
 
 OLD = TableMessage(game_id=1, channel_id=10, message_id=99, kind="board", lines=("Alice took R1 a.",))
 
@@ -53,7 +57,7 @@ def _fake(monkeypatch: pytest.MonkeyPatch, calls: list[str]) -> None:
 
 def _slash_command() -> Any:
     """A typed command: not a press on the living message."""
-    return SimpleNamespace(message=None, response=SimpleNamespace(is_done=lambda: False))
+    return SimpleNamespace(message=None, extras={}, response=SimpleNamespace(is_done=lambda: False))
 
 
 @pytest.mark.parametrize("turn_changed", [True, False], ids=["turn passes", "turn goes on"])
@@ -67,3 +71,58 @@ async def test_the_player_is_answered_before_the_old_living_message_is_edited(
     )
     await table.show(_slash_command(), report)  # type: ignore[arg-type]
     assert calls == ["answer", "edit old message", "remember"]
+
+
+class SlowResponse:
+    """Discord's interaction response, taking a moment to send (``is_done`` turns true once sent)."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self._done = False
+
+    def is_done(self) -> bool:
+        return self._done
+
+    async def send_message(self, content: str = "", **kwargs: Any) -> None:
+        if self._done:
+            raise AssertionError("a second first response: Discord refuses it")
+        await asyncio.sleep(0.05)
+        self.sent.append(content)
+        self._done = True
+
+
+async def test_the_short_line_and_the_answer_are_never_both_the_first_response() -> None:
+    followups: list[str] = []
+
+    async def follow_up(content: str = "", **kwargs: Any) -> None:
+        followups.append(content)
+
+    pacer = Pacer(ack_after=0.01)  # the short line is due while the board is still being sent
+    interaction = SimpleNamespace(
+        extras={},
+        response=SlowResponse(),
+        followup=SimpleNamespace(send=follow_up),
+        client=SimpleNamespace(pacer=pacer),
+    )
+
+    async def action() -> None:
+        await asyncio.sleep(0.005)
+        await answer(interaction, content="the board")  # type: ignore[arg-type]
+
+    await paced(interaction, 1, action())  # type: ignore[arg-type]
+    assert interaction.response.sent == ["the board"] and followups == []
+    assert pacer.stats.slow == 1  # the short line was due, found the answer out, and stayed silent
+
+    late = SimpleNamespace(
+        extras={},
+        response=SlowResponse(),
+        followup=SimpleNamespace(send=follow_up),
+        client=SimpleNamespace(pacer=pacer),
+    )
+
+    async def slow_action() -> None:
+        await asyncio.sleep(0.05)
+        await answer(late, content="the board")  # type: ignore[arg-type]
+
+    await paced(late, 2, slow_action())  # type: ignore[arg-type]
+    assert late.response.sent == [WORKING] and followups == ["the board"]
