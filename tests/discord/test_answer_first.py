@@ -91,38 +91,29 @@ class SlowResponse:
         self._done = True
 
 
-async def test_the_short_line_and_the_answer_are_never_both_the_first_response() -> None:
+async def _answered(pacer: Pacer, think: float) -> tuple[list[str], list[str]]:
+    """Pace an action that answers with the board after ``think`` seconds; returns what was sent as
+    the first response and what as follow-ups."""
     followups: list[str] = []
 
     async def follow_up(content: str = "", **kwargs: Any) -> None:
         followups.append(content)
 
-    pacer = Pacer(ack_after=0.01)  # the short line is due while the board is still being sent
+    response = SlowResponse()
     interaction = SimpleNamespace(
-        extras={},
-        response=SlowResponse(),
-        followup=SimpleNamespace(send=follow_up),
-        client=SimpleNamespace(pacer=pacer),
+        extras={}, response=response, followup=SimpleNamespace(send=follow_up), client=SimpleNamespace(pacer=pacer)
     )
 
     async def action() -> None:
-        await asyncio.sleep(0.005)
+        await asyncio.sleep(think)
         await answer(interaction, content="the board")  # type: ignore[arg-type]
 
     await paced(interaction, 1, action())  # type: ignore[arg-type]
-    assert interaction.response.sent == ["the board"] and followups == []
+    return response.sent, followups
+
+
+async def test_the_short_line_and_the_answer_are_never_both_the_first_response() -> None:
+    pacer = Pacer(ack_after=0.01)  # the short line is due while the board is still being sent
+    assert await _answered(pacer, think=0.005) == (["the board"], [])
     assert pacer.stats.slow == 1  # the short line was due, found the answer out, and stayed silent
-
-    late = SimpleNamespace(
-        extras={},
-        response=SlowResponse(),
-        followup=SimpleNamespace(send=follow_up),
-        client=SimpleNamespace(pacer=pacer),
-    )
-
-    async def slow_action() -> None:
-        await asyncio.sleep(0.05)
-        await answer(late, content="the board")  # type: ignore[arg-type]
-
-    await paced(late, 2, slow_action())  # type: ignore[arg-type]
-    assert late.response.sent == [WORKING] and followups == ["the board"]
+    assert await _answered(pacer, think=0.05) == ([WORKING], ["the board"])  # sent first: the board follows
