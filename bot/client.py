@@ -9,7 +9,6 @@ from __future__ import annotations
 import gc
 import logging
 from collections.abc import Callable
-from concurrent.futures.process import BrokenProcessPool
 from datetime import datetime
 from typing import Any
 
@@ -17,7 +16,7 @@ import discord
 from discord.ext import commands
 
 from bot.pacing import Pacer
-from bot.render_pool import RenderPool, ai_pool, auto_workers, start_workers
+from bot.render_pool import RenderPool, auto_workers, start_search_workers
 from bot.session import Autoplayer, GameService, HandoverDesk, Session, Thinking, Timekeeper, UndoDesk, open_session
 from bot.settings import Settings
 
@@ -94,12 +93,7 @@ class PyramidBot(commands.AutoShardedBot):
         settings = self.settings
         renderer = RenderPool(auto_workers(settings.render_workers))
         await renderer.start()
-        searcher = ai_pool(settings.ai_workers)
-        try:
-            await start_workers(searcher, settings.ai_workers)
-        except (BrokenProcessPool, OSError) as error:
-            log.warning("search workers could not start (%s); bots think in threads instead", error)
-            searcher = None
+        searcher = await start_search_workers(settings.ai_workers)
         shards = None
         if settings.shard_count and settings.shard_ids is not None:
             shards = (settings.shard_count, tuple(settings.shard_ids))

@@ -14,6 +14,7 @@ import asyncio
 import logging
 import multiprocessing
 import os
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
@@ -74,16 +75,30 @@ def ai_pool(workers: int) -> Executor | None:
     return _pool(workers, "ai") if workers > 0 else None
 
 
-async def start_workers(executor: Executor | None, workers: int, warm: Any = _warm_ai) -> None:
-    """Start all ``workers`` processes of ``executor`` now, each running ``warm`` once.
+async def start_workers(
+    executor: Executor | None, workers: int, warm: Callable[[], None], what: str
+) -> Executor | None:
+    """Start all ``workers`` processes of ``executor`` now, each running ``warm`` once; returns the
+    executor, or None when there is none or its processes could not start (then ``what`` is done in
+    threads of this process).
 
     A pool otherwise starts a process at the first task that finds none idle, in the middle of play:
     that task then waits for a whole interpreter to start and import the engines.
     """
     if executor is None or workers <= 0:
-        return
+        return None
     loop = asyncio.get_running_loop()
-    await asyncio.gather(*(loop.run_in_executor(executor, warm) for _ in range(workers)))
+    try:
+        await asyncio.gather(*(loop.run_in_executor(executor, warm) for _ in range(workers)))
+    except (BrokenProcessPool, OSError) as error:
+        log.warning("%s workers could not start (%s); working in threads of this process instead", what, error)
+        return None
+    return executor
+
+
+async def start_search_workers(workers: int) -> Executor | None:
+    """The started processes that search computer players' moves (None: search in threads)."""
+    return await start_workers(ai_pool(workers), workers, _warm_ai, "search")
 
 
 class RenderPool:
@@ -95,11 +110,7 @@ class RenderPool:
 
     async def start(self) -> None:
         """Start the workers now (each imports the renderers) so the first move does not wait for them."""
-        try:
-            await start_workers(self._executor, self.workers, _warm)
-        except (BrokenProcessPool, OSError) as error:
-            log.warning("board workers could not start (%s); drawing in process instead", error)
-            self._executor = None
+        self._executor = await start_workers(self._executor, self.workers, _warm, "board")
 
     async def render(self, game: str, state_json: dict[str, Any], last_move: Any, names: list[str]) -> bytes:
         """The PNG of ``state_json`` (a state of ``game``)."""

@@ -287,11 +287,15 @@ class SerialWriter:
         async with self._lock, self._engine.begin() as conn:
             yield conn
 
+    @property
+    def threaded(self) -> bool:
+        """True when write transactions run in the writer thread (a database file)."""
+        return self._sync is not None
+
     async def run(self, work: Callable[[Connection], T]) -> T:
-        """``work(connection)`` as one write transaction, once no other one of this process is open."""
-        if self._sync is None or self._thread is None:
-            async with self.begin() as conn:
-                return await conn.run_sync(work)
+        """``work(connection)`` as one write transaction in the writer thread, once no other one of this
+        process is open."""
+        assert self._thread is not None, "no writer thread for an in-memory database: use begin()"
         async with self._lock:
             return await asyncio.get_running_loop().run_in_executor(self._thread, self._transaction, work)
 
@@ -357,9 +361,9 @@ class Store:
 
     async def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work(connection)`` as one write transaction (on SQLite, whole in the writer thread)."""
-        if isinstance(self.engine, SerialWriter):
+        if isinstance(self.engine, SerialWriter) and self.engine.threaded:
             return await self.engine.run(work)
-        async with self.engine.begin() as conn:
+        async with self.engine.begin() as conn:  # under SerialWriter's lock on an in-memory SQLite
             return await conn.run_sync(work)
 
     @property

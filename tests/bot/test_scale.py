@@ -12,7 +12,7 @@ import pytest
 
 from bot.client import GC_YOUNG_THRESHOLD, settle_garbage_collector
 from bot.pacing import OVERLOADED, QUEUED, WORKING, Pacer
-from bot.render_pool import RenderPool, ai_pool, auto_workers, draw, shutdown_pools, start_workers
+from bot.render_pool import RenderPool, auto_workers, draw, shutdown_pools, start_search_workers
 from bot.session import open_session
 from bot.session.service import Actor
 from bot.session.store import SerialWriter, Store
@@ -144,9 +144,8 @@ async def test_boards_drawn_in_a_worker_process_match_boards_drawn_in_process(db
 
 async def test_search_workers_are_all_started_with_the_bot_not_at_the_first_decision() -> None:
     before = {child.pid for child in multiprocessing.active_children()}
-    pool = ai_pool(2)
     try:
-        await start_workers(pool, 2)
+        assert await start_search_workers(2) is not None
         assert len({child.pid for child in multiprocessing.active_children()} - before) == 2
     finally:
         shutdown_pools()
