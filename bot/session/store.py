@@ -36,6 +36,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 
 from bot.session import schema
+from bot.session.game_cache import GameCache
 from bot.session.schema import (
     ACTIVE_STATUSES,
     deliveries,
@@ -292,12 +293,16 @@ class SerialWriter:
         """True when write transactions run in the writer thread (a database file)."""
         return self._sync is not None
 
-    async def run(self, work: Callable[[Connection], T]) -> T:
+    async def run(self, work: Callable[[Connection], T], done: Callable[[], None] | None = None) -> T:
         """``work(connection)`` as one write transaction in the writer thread, once no other one of this
-        process is open."""
+        process is open.  ``done`` is called in the event loop when the transaction is over, even if the
+        caller was cancelled while it ran."""
         assert self._thread is not None, "no writer thread for an in-memory database: use begin()"
         async with self._lock:
-            return await asyncio.get_running_loop().run_in_executor(self._thread, self._transaction, work)
+            future = asyncio.get_running_loop().run_in_executor(self._thread, self._transaction, work)
+            if done is not None:
+                future.add_done_callback(lambda _future: done())
+            return await asyncio.shield(future)
 
     def _transaction(self, work: Callable[[Connection], T]) -> T:
         assert self._sync is not None
@@ -333,6 +338,7 @@ def engine_options(url: str, pool_size: int, max_overflow: int, pool_timeout: fl
     return options
 
 
+_WRITTEN = "pyramid_games_written"  # a write connection's info key: the ids of the games it wrote
 _GAME_COLUMNS = tuple(column.name for column in games.columns)
 _SEAT_COLUMNS = tuple(column.name for column in seats.columns)
 
@@ -355,16 +361,40 @@ class Store:
         return shard.in_(list(ids))
 
     def __init__(self, engine: AsyncEngine, sqlite_path: str | None = None) -> None:
-        self.engine: AsyncEngine = (
-            SerialWriter(engine, sqlite_path) if engine.dialect.name == "sqlite" else engine  # type: ignore[assignment]
-        )
+        sqlite = engine.dialect.name == "sqlite"
+        self.engine: AsyncEngine = SerialWriter(engine, sqlite_path) if sqlite else engine  # type: ignore[assignment]
+        # a SQLite database has one process writing it, this one, so it may keep the games it read or
+        # wrote; PostgreSQL is shared by the shard processes and is always read
+        self.cache: GameCache | None = GameCache() if sqlite else None
 
-    async def write(self, work: Callable[[Connection], T]) -> T:
-        """Run ``work(connection)`` as one write transaction (on SQLite, whole in the writer thread)."""
+    async def write(self, work: Callable[[Connection], T], done: Callable[[], None] | None = None) -> T:
+        """Run ``work(connection)`` as one write transaction (on SQLite, whole in the writer thread).
+
+        The games it writes (each ``_bump``) are dropped from the cache once the transaction is over,
+        committed or not, even if the caller was cancelled meanwhile; then ``done`` is called.
+        """
+        touched: set[int] = set()
+
+        def tracked(conn: Connection) -> T:
+            conn.info[_WRITTEN] = touched
+            try:
+                return work(conn)
+            finally:
+                conn.info.pop(_WRITTEN, None)
+
+        def over() -> None:
+            if self.cache is not None and touched:
+                self.cache.written(touched)
+            if done is not None:
+                done()
+
         if isinstance(self.engine, SerialWriter) and self.engine.threaded:
-            return await self.engine.run(work)
-        async with self.engine.begin() as conn:  # under SerialWriter's lock on an in-memory SQLite
-            return await conn.run_sync(work)
+            return await self.engine.run(tracked, over)
+        try:
+            async with self.engine.begin() as conn:  # under SerialWriter's lock on an in-memory SQLite
+                return await conn.run_sync(tracked)
+        finally:
+            over()
 
     @property
     def dialect(self) -> str:
@@ -432,17 +462,31 @@ class Store:
                 seat_list.append(seat_part)
         return [_game_row(game_part, seat_parts) for game_part, seat_parts in grouped.values()]
 
+    async def _cached(self, kept: GameRow | None, where: Any, *, newest: bool = False) -> GameRow | None:
+        """``kept`` (the cache's answer), else the game read by ``_load`` and kept for next time."""
+        if kept is not None or self.cache is None:
+            return kept or await self._load(where, newest=newest)
+        generation = self.cache.generation
+        found = await self._load(where, newest=newest)
+        if found is not None:
+            self.cache.fill(found, generation)
+        return found
+
     async def game(self, game_id: int) -> GameRow | None:
         """The game with ``game_id``."""
-        return await self._load(games.c.id == game_id)
+        kept = self.cache.game(game_id) if self.cache is not None else None
+        return await self._cached(kept, games.c.id == game_id)
 
     async def live_game(self, channel_id: int) -> GameRow | None:
         """The open or running game in ``channel_id``."""
-        return await self._load(and_(games.c.channel_id == channel_id, games.c.status.in_(ACTIVE_STATUSES)))
+        kept = self.cache.live_game(channel_id) if self.cache is not None else None
+        where = and_(games.c.channel_id == channel_id, games.c.status.in_(ACTIVE_STATUSES))
+        return await self._cached(kept, where)
 
     async def latest_game(self, channel_id: int) -> GameRow | None:
         """The live game in ``channel_id``, else the most recent finished one."""
-        return await self._load(games.c.channel_id == channel_id, newest=True)
+        kept = self.cache.live_game(channel_id) if self.cache is not None else None  # a live game is the newest
+        return await self._cached(kept, games.c.channel_id == channel_id, newest=True)
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         """The move log of ``game_id`` in ply order."""
@@ -582,6 +626,7 @@ class Store:
     @staticmethod
     def _bump(conn: Connection, game: GameRow, now: datetime, **values: Any) -> None:
         """Write ``values`` to the game under the version check (raises ``StaleVersion``)."""
+        conn.info.get(_WRITTEN, set()).add(game.id)  # dropped from the cache when the write is over
         result = conn.execute(
             update(games)
             .where(games.c.id == game.id, games.c.version == game.version)
@@ -724,6 +769,8 @@ class Store:
             },
             seat_updates or {},
         )
+        if self.cache is not None:
+            self.cache.put(written)
         return written, ids
 
     async def truncate_moves(

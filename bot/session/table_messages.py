@@ -6,6 +6,7 @@ passes to another player; this module remembers which message that is, across re
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -14,6 +15,8 @@ from sqlalchemy import Connection, delete, select
 
 from bot.session.schema import table_messages
 from bot.session.store import Store
+
+KEPT = 4096  # living messages kept in memory (see GameCache)
 
 
 @dataclass(frozen=True)
@@ -28,14 +31,46 @@ class TableMessage:
 
 
 class TableMessages:
-    """Reads and writes the living message of each game."""
+    """Reads and writes the living message of each game.
+
+    When the store keeps games (it is its database's one writer) the living messages are kept too, the
+    same way: a write drops its game's entry when it is over, and a read fills it only if no write
+    ended meanwhile.
+    """
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self.engine = store.engine
+        self._kept: OrderedDict[int, TableMessage | None] | None = OrderedDict() if store.cache is not None else None
+        self._generation = 0
 
     async def get(self, game_id: int) -> TableMessage | None:
         """The living message of ``game_id``, if it has one."""
+        if self._kept is None:
+            return await self._read(game_id)
+        if game_id in self._kept:
+            self._kept.move_to_end(game_id)
+            return self._kept[game_id]
+        generation = self._generation
+        found = await self._read(game_id)
+        if generation == self._generation:
+            self._keep(game_id, found)
+        return found
+
+    def _keep(self, game_id: int, message: TableMessage | None) -> None:
+        assert self._kept is not None
+        self._kept[game_id] = message
+        self._kept.move_to_end(game_id)
+        while len(self._kept) > KEPT:
+            self._kept.popitem(last=False)
+
+    def _written(self, game_ids: Sequence[int]) -> None:
+        self._generation += 1
+        if self._kept is not None:
+            for game_id in game_ids:
+                self._kept.pop(game_id, None)
+
+    async def _read(self, game_id: int) -> TableMessage | None:
         async with self.engine.connect() as conn:
             row = (
                 (await conn.execute(select(table_messages).where(table_messages.c.game_id == game_id)))
@@ -66,10 +101,12 @@ class TableMessages:
                 )
             )
 
-        await self.store.write(work)
+        await self.store.write(work, done=lambda: self._written([message.game_id]))
+        if self._kept is not None:
+            self._keep(message.game_id, message)
 
     async def forget(self, game_ids: Sequence[int]) -> None:
         """Drop the records of these games (finished or aborted)."""
         if game_ids:
             statement = delete(table_messages).where(table_messages.c.game_id.in_(list(game_ids)))
-            await self.store.write(lambda conn: conn.execute(statement))
+            await self.store.write(lambda conn: conn.execute(statement), done=lambda: self._written(game_ids))
