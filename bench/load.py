@@ -43,7 +43,7 @@ ACK_WINDOW = 3.0  # Discord's deadline for the first response to an interaction
 SUPPORT_GAME = "whist"  # no dice: every action is a move
 
 
-@dataclass
+@dataclass(slots=True)
 class Timing:
     """What happened to one interaction."""
 
@@ -155,6 +155,76 @@ def real_timers() -> None:
         )
 
     Env._schedule_timer = schedule  # type: ignore[method-assign]
+
+
+class History:
+    """Forgets what the offline Discord keeps of exchanges that are over.
+
+    SimCord keeps every gateway event and HTTP request in its logs, every interaction and message, and
+    every board PNG in its CDN, for tests to read.  A real Discord keeps those on its own servers, not in
+    the bot's process; kept here, they grow by tens of kilobytes per move and would be counted as the
+    bot's memory.  Every few seconds the logs are emptied, finished interactions and the CDN's pictures
+    forgotten, and each channel keeps only its last ``keep`` messages (the bot edits only its latest
+    boards).
+    """
+
+    def __init__(self, backend: Any, keep: int = 4) -> None:
+        self.backend = backend
+        self.keep = keep
+        self.answered: list[int] = []  # interactions answered since the last trim
+
+    def trim(self) -> None:
+        """Drop the logs, the answered interactions and the old messages with their attachments."""
+        backend = self.backend
+        backend.transcript.clear()
+        backend.http_requests.clear()
+        answered, self.answered = self.answered, []
+        for interaction_id in answered:
+            record = backend.interactions.pop(interaction_id, None)
+            if record is not None:
+                backend.interaction_tokens.pop(record.token, None)
+        for channel in backend.messages.values():
+            while len(channel) > self.keep:
+                channel.pop(next(iter(channel)))
+        # the pictures live on Discord's CDN, which the bot never reads back
+        blobs = backend.cdn._blobs
+        for url in [url for url in blobs if "/attachments/" in url]:
+            del blobs[url]
+
+
+class Mirror:
+    """A player's view of one table: the game as the engine plays it, kept beside the bot.
+
+    Players choose from what the board shows them; the harness reads the game from the bot once when a
+    table opens (or after a move that failed) and then follows it with the pure engine, so choosing a
+    move costs the bot process no database read that a real player would not cause.
+    """
+
+    def __init__(self, game: Any, state: Any) -> None:
+        from bot.session import rules_for
+
+        self.rules = rules_for(game.game)
+        self.state = state
+        self.ply = game.ply
+        self.users = {row.seat: row.user_id for row in game.seats}
+
+    def options(self) -> tuple[int | None, list[Any]]:
+        """The user to move and their legal moves (none when the game is over)."""
+        seat = self.rules.to_move(self.state)
+        if seat is None or self.rules.outcome(self.state) is not None:
+            return None, []
+        return self.users.get(seat), self.rules.legal_moves(self.state)
+
+    def notation(self, move: Any) -> str:
+        """``move`` as the player types it, stamped with the ply the board showed."""
+        from bot.session.service import stamp
+
+        return stamp(self.rules.format_move(self.state, move), self.ply)
+
+    def play(self, move: Any) -> None:
+        """Follow the move the bot has just played."""
+        self.state = self.rules.apply(self.state, move)
+        self.ply += 1
 
 
 class Transport:
@@ -277,6 +347,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     real_timers()
     async with simcord.run(bot, settle_timeout=600.0, check_errors=False) as env:
         transport = Transport(env, stats)
+        history = History(env.backend)
         env._work.callbacks = CallbackSet(env._work.callbacks)
         # SimCord's clock starts at the same moment in every process, so its ids would too: each process
         # of a --processes run starts a day apart, and its channels and players never share an id.
@@ -294,6 +365,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await event.wait()
             done_events.pop(interaction_id, None)
             timing.board = transport.has_board(interaction_id)
+            stats.timings.pop(interaction_id, None)
+            history.answered.append(interaction_id)
             return timing
 
         async def open_table(index: int) -> None:
@@ -323,34 +396,52 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             a, b = pairs[index]
             channel = channels[index]
             await asyncio.sleep(rng.random() * args.think)  # spread the first moves
+            mirror: Mirror | None = None
             while time.perf_counter() < stop_at:
-                try:  # what the player's move menu offers them
-                    options = await bot.service.legal_moves(channel.id, a.id)
-                    actor = a
-                    if not options:
-                        options = await bot.service.legal_moves(channel.id, b.id)
-                        actor = b
-                except Exception as error:  # the database refused even a read: count it and look again
-                    stats.read_errors += 1
-                    stats.last_read_error = repr(error)[:200]
-                    await asyncio.sleep(1)
-                    continue
+                if mirror is None:
+                    try:  # the board as it stands, read once per table (and after a failed move)
+                        game = await bot.service.live_game(channel.id)
+                        mirror = Mirror(game, bot.service.state_of(game)) if game else None
+                    except Exception as error:  # the database refused even a read: count it and look again
+                        stats.read_errors += 1
+                        stats.last_read_error = repr(error)[:200]
+                        await asyncio.sleep(1)
+                        continue
+                user_id, options = mirror.options() if mirror else (None, [])
                 if not options:  # the game ended: open the next one
                     stats.games_finished += 1
                     await open_table(index)
+                    mirror = None
                     continue
+                actor = a if user_id == a.id else b
                 choice = rng.choice(options)
                 stats.moves_sent += 1
-                timing = await send(actor, channel, f"{SUPPORT_GAME} move", notation=choice.value)
+                timing = await send(actor, channel, f"{SUPPORT_GAME} move", notation=mirror.notation(choice))
+                if timing.board and mirror is not None:
+                    mirror.play(choice)
+                else:
+                    mirror = None
                 move_ids.append(timing)
                 await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
 
+        rss_series: list[float] = []
+
+        async def housekeeping() -> None:  # what Discord's servers would keep, and the memory figures
+            last_sample = 0.0
+            while time.perf_counter() < stop_at:
+                history.trim()
+                if time.perf_counter() - last_sample >= args.sample:
+                    last_sample = time.perf_counter()
+                    rss_series.append(current_rss_mb())
+                await asyncio.sleep(2.0)
+
+        history.trim()
         pauses = gc_pauses()
         profiler = cProfile.Profile() if args.profile else None
         if profiler is not None:
             profiler.enable()
         started = time.perf_counter()
-        await asyncio.gather(*(play(i) for i in range(args.channels)))
+        await asyncio.gather(housekeeping(), *(play(i) for i in range(args.channels)))
         elapsed = time.perf_counter() - started
         if profiler is not None:
             profiler.disable()
@@ -389,17 +480,26 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 "none": sum(1 for t in move_ids if t.acked is None),
             },
             "failed_moves": failed,
-            "menu_read_errors": stats.read_errors,
-            "last_menu_read_error": stats.last_read_error,
+            "board_read_errors": stats.read_errors,
+            "last_board_read_error": stats.last_read_error,
             "gc_pause_max_ms": _ms(max(pauses, default=0.0)),
             "gc_pauses_over_100ms": sum(1 for pause in pauses if pause > 0.1),
             "gc_total_ms": _ms(sum(pauses)),
             "rss_mb": current_rss_mb(),
+            "rss_series_mb": rss_series,
+            "rss_growth_mb": _growth(rss_series),
             "rss_peak_mb": rss_mb(),
             "database_mb": round(db_bytes / 1024 / 1024, 1) if db_bytes else None,
             "settings": overrides,
         }
     return result
+
+
+def _growth(series: list[float]) -> float | None:
+    """How much the RSS grew from the end of the first quarter of the run (after warming up) to its end."""
+    if len(series) < 4:
+        return None
+    return round(series[-1] - series[len(series) // 4], 1)
 
 
 def _late(timing: Timing) -> bool:
@@ -448,6 +548,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database", default="", help="DATABASE_URL (default: a fresh SQLite file)")
     parser.add_argument("--profile", default="", help="write a cProfile of the run to this file")
     parser.add_argument("--setting", action="append", default=[], help="a Settings field override, name=value")
+    parser.add_argument("--sample", type=float, default=10.0, help="seconds between RSS samples")
     parser.add_argument("--processes", type=int, default=1, help="bot processes over one database (PostgreSQL)")
     parser.add_argument("--process-index", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

@@ -49,6 +49,9 @@ class PyramidBot(commands.AutoShardedBot):
             intents=discord.Intents.default(),
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
             help_command=None,
+            # the bot reads no message from discord.py's cache (it keeps its living messages in the
+            # database); 1,000 boards with their menus in that cache cost about 40 MB (docs/deploy.md)
+            max_messages=None,
             **shards,
         )
         self.settings = settings
