@@ -1,0 +1,26 @@
+"""The load bench runs end to end: its players follow their games without a refused move, the offline
+Discord's history is trimmed as it goes, and the figures come out as JSON.
+
+Only what the harness guarantees is checked here, never a speed: figures are for ``bench/``.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_a_short_load_run_plays_every_move_it_sends():
+    command = [sys.executable, "-m", "bench.load", "--channels", "3", "--seconds", "4", "--think", "0.3"]
+    command += ["--sample", "1"]
+    done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=True)
+    figures = json.loads(done.stdout)
+    assert figures["moves"] > 0
+    # a move the harness chose from its copy of the game was refused, or got no board: none may be
+    assert figures["failed_moves"] == 0 and figures["board_read_errors"] == 0
+    assert figures["late_acks_first_answer"]["none"] == 0  # every move was answered
+    assert figures["rss_series_mb"] and all(value > 0 for value in figures["rss_series_mb"])
