@@ -401,6 +401,14 @@ class Store:
         """``sqlite`` or ``postgresql``."""
         return self.engine.dialect.name
 
+    def upsert(self, table: Table, key: list[str], row: dict[str, Any], changes: dict[str, Any]) -> Any:
+        """One statement: insert ``row`` into ``table``, or apply ``changes`` to the row with its ``key``."""
+        if self.dialect == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert
+        else:
+            from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
+        return insert(table).values(**row).on_conflict_do_update(index_elements=key, set_=changes)
+
     @classmethod
     async def open(
         cls,
@@ -817,13 +825,7 @@ class Store:
     async def set_player_prefs(self, guild_id: int | None, user_id: int, **values: Any) -> None:
         """Create or change a player's settings in one statement (an upsert)."""
         key = {"guild_id": guild_id or 0, "user_id": user_id}
-        dialect = self.engine.dialect.name
-        if dialect == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert as upsert
-        else:
-            from sqlalchemy.dialects.sqlite import insert as upsert  # type: ignore[assignment]
-        statement = upsert(players).values(**key, **values)
-        statement = statement.on_conflict_do_update(index_elements=["guild_id", "user_id"], set_=values)
+        statement = self.upsert(players, ["guild_id", "user_id"], {**key, **values}, values)
 
         def work(conn: Connection) -> None:
             conn.execute(statement)

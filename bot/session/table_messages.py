@@ -87,19 +87,18 @@ class TableMessages:
         """Make ``message`` the living message of its game, and record the events it showed as
         ``delivered``, in one transaction (a move costs one write for its reply, not two)."""
 
+        fields = {
+            "channel_id": message.channel_id,
+            "message_id": message.message_id,
+            "kind": message.kind,
+            "lines": list(message.lines),
+            "updated_at": now,
+        }
+        statement = self.store.upsert(table_messages, ["game_id"], {"game_id": message.game_id, **fields}, fields)
+
         def work(conn: Connection) -> None:
             self.store.mark_delivered_in(conn, delivered, now)
-            conn.execute(delete(table_messages).where(table_messages.c.game_id == message.game_id))
-            conn.execute(
-                table_messages.insert().values(
-                    game_id=message.game_id,
-                    channel_id=message.channel_id,
-                    message_id=message.message_id,
-                    kind=message.kind,
-                    lines=list(message.lines),
-                    updated_at=now,
-                )
-            )
+            conn.execute(statement)
 
         await self.store.write(work, done=lambda: self._written([message.game_id]))
         if self._kept is not None:
