@@ -261,12 +261,29 @@ async def answer(interaction: discord.Interaction, **payload: Any) -> discord.Me
 
     The payload is fitted into Discord's limits first, and pings nobody unless it says so.
     """
+    sent = await _answer(interaction, payload)
+    return sent if isinstance(sent, discord.Message) else None
+
+
+async def answer_at(interaction: discord.Interaction, **payload: Any) -> int:
+    """``answer``, returning the id of the message that answered: from Discord's reply to the first
+    response, so that knowing it costs no request to read the answer back."""
+    sent = await _answer(interaction, payload)
+    if isinstance(sent, discord.Message):
+        return sent.id
+    if sent.message_id is not None:
+        return sent.message_id
+    return (await interaction.original_response()).id
+
+
+async def _answer(
+    interaction: discord.Interaction, payload: dict[str, Any]
+) -> discord.Message | discord.InteractionCallbackResponse[Any]:
     payload.setdefault("allowed_mentions", NO_PINGS)
     payload = fit_payload(payload)
     async with first_response(interaction):
         if not interaction.response.is_done():
-            await interaction.response.send_message(**payload)
-            return None
+            return await interaction.response.send_message(**payload)
     return await interaction.followup.send(wait=True, **payload)
 
 

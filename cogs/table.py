@@ -19,7 +19,7 @@ from bot.session import GameRow, Report, rules_for
 from bot.session.table_messages import TableMessage
 from cogs.buttons import buttons
 from cogs.messages import NO_PINGS, lobby_embed, report_payload, report_view, summary_embed
-from cogs.replies import answer, bot_of, first_response, paced, tell
+from cogs.replies import answer_at, bot_of, first_response, paced, tell
 from cogs.seats import AddBotMenu, after
 
 if TYPE_CHECKING:
@@ -60,12 +60,10 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
         old = record
         if old is not None and await edit_pressed(interaction, old, lambda: retired(old, report.game)):
             old = None
-        message = await answer(interaction, **report_payload(report, report_view(report)))
-        if message is None:
-            message = await interaction.original_response()
+        message_id = await answer_at(interaction, **report_payload(report, report_view(report)))
         if old is not None:
             await retire(bot, old, report.game)
-        record = TableMessage(report.game.id, message.channel.id, message.id, "board")
+        record = TableMessage(report.game.id, channel_of_answer(interaction), message_id, "board")
         await remember(bot, record, report.lines, report.delivery_id)
     after(bot, report)
 
@@ -139,10 +137,14 @@ async def show_lobby(interaction: discord.Interaction, game: GameRow, note: str)
         if await edit(bot, record, payload):
             await tell(interaction, note)
             return
-    message = await answer(interaction, **payload)
-    if message is None:
-        message = await interaction.original_response()
-    await remember(bot, TableMessage(game.id, message.channel.id, message.id, "lobby"), ())
+    message_id = await answer_at(interaction, **payload)
+    await remember(bot, TableMessage(game.id, channel_of_answer(interaction), message_id, "lobby"), ())
+
+
+def channel_of_answer(interaction: discord.Interaction) -> int:
+    """The channel where the answer to ``interaction`` is posted: the one it came from."""
+    assert interaction.channel_id is not None, "every interaction the bot answers comes from a channel"
+    return interaction.channel_id
 
 
 def on_message(interaction: discord.Interaction, record: TableMessage) -> bool:

@@ -31,9 +31,9 @@ def _fake(monkeypatch: pytest.MonkeyPatch, calls: list[str]) -> None:
 
     bot = SimpleNamespace(service=Service())
 
-    async def answer(interaction: Any, **payload: Any) -> Any:
+    async def answer_at(interaction: Any, **payload: Any) -> int:
         calls.append("answer")
-        return SimpleNamespace(channel=SimpleNamespace(id=10), id=100)
+        return 100
 
     async def tell(interaction: Any, message: str) -> None:
         calls.append("answer")
@@ -46,7 +46,7 @@ def _fake(monkeypatch: pytest.MonkeyPatch, calls: list[str]) -> None:
         return True
 
     monkeypatch.setattr(table, "bot_of", lambda interaction: bot)
-    monkeypatch.setattr(table, "answer", answer)
+    monkeypatch.setattr(table, "answer_at", answer_at)
     monkeypatch.setattr(table, "tell", tell)
     monkeypatch.setattr(table, "retire", retire)
     monkeypatch.setattr(table, "edit", edit)
@@ -57,7 +57,7 @@ def _fake(monkeypatch: pytest.MonkeyPatch, calls: list[str]) -> None:
 
 def _slash_command() -> Any:
     """A typed command: not a press on the living message."""
-    return SimpleNamespace(message=None, extras={}, response=SimpleNamespace(is_done=lambda: False))
+    return SimpleNamespace(message=None, extras={}, channel_id=10, response=SimpleNamespace(is_done=lambda: False))
 
 
 @pytest.mark.parametrize("turn_changed", [True, False], ids=["turn passes", "turn goes on"])

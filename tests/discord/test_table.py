@@ -97,3 +97,17 @@ async def test_a_whole_game_posts_at_most_one_board_per_turn_hand_over(table, ga
     # the end pings every player, with the Rematch button
     assert all(m.mention in newest.content for m in members)
     assert [c.label for row in newest.components for c in row.children] == ["Rematch"]
+
+
+async def test_the_living_message_is_known_from_the_answer_without_reading_it_back(table):
+    """Each board answers its command and becomes the living message; knowing its id costs no request."""
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "whist new")
+    await bob.click(opened.response.message, label="Join")
+    started = await alice.slash(table.channel, "whist start")
+    await play_through_the_table(table, "whist", started, random.Random(5))
+    reads = [r for r in table.env.http_requests if r.method == "GET" and "@original" in r.path]
+    assert reads == []
+    boards = board_messages(table.channel, TITLES["whist"])
+    *older, newest = boards
+    assert newest.components and all(not m.components for m in older)  # each retired by the id it was known by
