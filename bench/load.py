@@ -35,6 +35,7 @@ import sys
 import tempfile
 import time
 from array import array
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -43,6 +44,8 @@ from typing import Any
 
 ACK_WINDOW = 3.0  # Discord's deadline for the first response to an interaction
 SUPPORT_GAME = "whist"  # no dice: every action is a move
+# a move that keeps the turn edits the living board in place and answers with this line (cogs/table.py)
+PLAYED_ON_THE_LIVING_BOARD = "Done: "
 
 
 @dataclass(slots=True)
@@ -55,6 +58,7 @@ class Timing:
     deferred: bool = False
     short_answer: bool = False  # the first response was a private line ("busy..."), not the board
     board: bool = False
+    edited: bool = False  # played, the turn going on: the living board was edited, the answer says "Done"
 
 
 @dataclass
@@ -65,6 +69,7 @@ class Stats:
     moves_sent: int = 0
     games_finished: int = 0
     read_errors: int = 0
+    refusals: Counter[str] = field(default_factory=Counter)  # what answered a move without a board
     last_read_error: str = ""
 
 
@@ -76,7 +81,7 @@ class Tally:
         self.stop_at = stop_at
         self.latencies = array("d")  # command to answer with the board, seconds
         self.acks = array("d")  # command to first response, seconds
-        self.moves = self.answered_in_time = self.deferred = self.failed = 0
+        self.moves = self.answered_in_time = self.deferred = self.failed = self.edited = 0
         self.late = {"short line": 0, "board": 0, "none": 0}  # first responses after 3 s, by what they were
 
     def add(self, timing: Timing) -> None:
@@ -88,7 +93,8 @@ class Tally:
         if timing.acked is not None:
             self.acks.append(timing.acked - timing.sent)
         self.deferred += timing.deferred
-        self.failed += timing.done is None or not timing.board
+        self.failed += timing.done is None or not (timing.board or timing.edited)
+        self.edited += timing.edited
         if _late(timing):
             self.late["none" if timing.acked is None else "short line" if timing.short_answer else "board"] += 1
 
@@ -233,6 +239,11 @@ class History:
         backend = self.backend
         backend.transcript.clear()
         backend.http_requests.clear()
+        # SimCord records every id it hands out, so as never to hand it out again; ids of a later
+        # millisecond are all new, so the record can start over (it held ~2.4 million ids an hour)
+        backend.advance_clock(0.001)
+        backend._reserved_ids.clear()
+        backend._sequences.clear()
         answered, self.answered = self.answered, []
         for interaction_id in answered:
             record = backend.interactions.pop(interaction_id, None)
@@ -342,6 +353,15 @@ class Transport:
         self.env.backend.emit("INTERACTION_CREATE", payload)
         return record.id
 
+    def answer_text(self, interaction_id: int) -> str:
+        """The text of the interaction's first answer (what a refused move was told)."""
+        backend = self.env.backend
+        record = backend.interactions.get(interaction_id)
+        if record is None or record.message_id is None:
+            return "(no answer)"
+        stored = backend.messages.get(record.channel_id, {}).get(record.message_id)
+        return str(getattr(stored, "content", "") or "(no text)")
+
     def has_board(self, interaction_id: int) -> bool:
         """True when the interaction's answer (its response or a follow-up) shows a board."""
         backend = self.env.backend
@@ -420,6 +440,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await event.wait()
             done_events.pop(interaction_id, None)
             timing.board = transport.has_board(interaction_id)
+            if not timing.board and name.endswith(" move"):
+                text = transport.answer_text(interaction_id)
+                timing.edited = text.startswith(PLAYED_ON_THE_LIVING_BOARD)
+                if not timing.edited:
+                    stats.refusals[text[:80]] += 1
             stats.timings.pop(interaction_id, None)
             history.answered.append(interaction_id)
             return timing
@@ -472,7 +497,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 choice = rng.choice(options)
                 stats.moves_sent += 1
                 timing = await send(actor, channel, f"{SUPPORT_GAME} move", notation=mirror.notation(choice))
-                if timing.board and mirror is not None:
+                if (timing.board or timing.edited) and mirror is not None:
                     mirror.play(choice)
                 else:
                     mirror = None
@@ -531,6 +556,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "late_acks": sum(tally.late.values()),
             "late_acks_first_answer": tally.late,
             "failed_moves": tally.failed,
+            "moves_shown_by_editing_the_board": tally.edited,
+            "failed_answers": dict(stats.refusals.most_common(5)),
             "board_read_errors": stats.read_errors,
             "last_board_read_error": stats.last_read_error,
             "gc_pause_max_ms": _ms(max(pauses, default=0.0)),
