@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
@@ -244,13 +245,33 @@ SQLITE_BUSY_TIMEOUT_MS = 30000  # another process writing: wait this long before
 MIGRATION_LOCK = 7_271_966  # PostgreSQL advisory lock key: one process migrates at a time
 
 
+def _switch_to_wal(cursor: Any) -> None:
+    """Put the database file in WAL mode (it stays so), waiting while another connection holds it.
+
+    SQLite answers a journal-mode change that meets another connection's lock with "database is
+    locked" at once, without its busy timeout: processes opening a new file together retry here.
+    """
+    cursor.execute("PRAGMA journal_mode")
+    if str(cursor.fetchone()[0]).lower() == "wal":
+        return
+    deadline = time.monotonic() + SQLITE_BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            cursor.execute("PRAGMA journal_mode=WAL")
+            return
+        except Exception as error:  # the driver's OperationalError, raw or adapted
+            if "locked" not in str(error) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
 def _enable_sqlite_pragmas(engine: Engine) -> None:
     @event.listens_for(engine, "connect")
     def on_connect(dbapi_connection: Any, _record: Any) -> None:
         cursor = dbapi_connection.cursor()
         # the timeout first: switching to WAL needs the file's lock, which another process may hold
         cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
-        cursor.execute("PRAGMA journal_mode=WAL")
+        _switch_to_wal(cursor)
         cursor.execute("PRAGMA synchronous=NORMAL")
         cursor.execute("PRAGMA foreign_keys=ON")
         cursor.close()
