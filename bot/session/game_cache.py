@@ -3,70 +3,90 @@
 Only a store that is the one writer of its database keeps it: a SQLite file, which one process owns
 (docs/deploy.md).  Every write of a game goes through the store, which drops that game here once the
 write is over (it failed or not) and may then put the game as the write left it.  A read that missed
-fills the cache only if no write of a game ended while it ran, so a read that raced a write never puts
-back the older game.  The version check of every write stays the guarantee; this is only a shortcut.
+fills the cache only if no write ended while it ran, so a read that raced a write never puts back the
+older game.  The version check of every write stays the guarantee; this is only a shortcut.
 """
 
 from __future__ import annotations
 
 from collections import OrderedDict
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 from bot.session.schema import ACTIVE_STATUSES
 
 if TYPE_CHECKING:
     from bot.session.store import GameRow
 
-DEFAULT_SIZE = 4096  # games kept; the oldest read is forgotten first
+DEFAULT_SIZE = 4096  # entries kept; the least recently used is forgotten first
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 
-class GameCache:
-    """Recently used games by id, and the live game of each channel."""
+class Kept(Generic[K, V]):
+    """Values read from or written to the database, by key, dropped by every write of their key."""
 
     def __init__(self, size: int = DEFAULT_SIZE) -> None:
         self.size = size
-        self.generation = 0  # how many writes of games have ended
-        self._rows: OrderedDict[int, GameRow] = OrderedDict()
-        self._live: dict[int, int] = {}  # channel -> its open or running game
+        self.generation = 0  # how many writes have ended: a read started before one does not fill
+        self._items: OrderedDict[K, V] = OrderedDict()
+
+    def __contains__(self, key: K) -> bool:
+        return key in self._items
+
+    def get(self, key: K) -> V | None:
+        """The value kept for ``key``, if any."""
+        if key not in self._items:
+            return None
+        self._items.move_to_end(key)
+        return self._items[key]
+
+    def fill(self, key: K, value: V, generation: int) -> None:
+        """Keep ``value``, read when the cache was at ``generation``, unless a write has ended since."""
+        if generation == self.generation:
+            self.put(key, value)
+
+    def put(self, key: K, value: V) -> None:
+        """Keep ``value`` as the database now holds it."""
+        self._items[key] = value
+        self._items.move_to_end(key)
+        while len(self._items) > self.size:
+            self._items.popitem(last=False)
+
+    def written(self, keys: Iterable[K]) -> None:
+        """A write of these keys has ended: forget what was kept of them."""
+        self.generation += 1
+        for key in keys:
+            self._items.pop(key, None)
+
+
+class GameCache(Kept[int, "GameRow"]):
+    """Recently used games by id, and where to find the live game of each channel."""
+
+    def __init__(self, size: int = DEFAULT_SIZE) -> None:
+        super().__init__(size)
+        self._live: dict[int, int] = {}  # channel -> the last open or running game kept for it
 
     def game(self, game_id: int) -> GameRow | None:
         """The game ``game_id`` if it is kept."""
-        row = self._rows.get(game_id)
-        if row is not None:
-            self._rows.move_to_end(game_id)
-        return row
+        return self.get(game_id)
 
     def live_game(self, channel_id: int) -> GameRow | None:
-        """The open or running game of ``channel_id`` if it is kept."""
+        """The open or running game of ``channel_id`` if it is kept (a forgotten or finished one is not)."""
         game_id = self._live.get(channel_id)
-        row = self.game(game_id) if game_id is not None else None
+        row = self.get(game_id) if game_id is not None else None
         return row if row is not None and row.status in ACTIVE_STATUSES else None
 
-    def fill(self, row: GameRow, generation: int) -> None:
-        """Keep ``row``, read when the cache was at ``generation``, unless a write has ended since."""
-        if generation == self.generation:
-            self.put(row)
+    def put(self, key: int, value: GameRow) -> None:
+        """Keep the game ``value`` (with id ``key``) as the database now holds it."""
+        super().put(key, value)
+        if value.status in ACTIVE_STATUSES:
+            self._live[value.channel_id] = key
 
-    def put(self, row: GameRow) -> None:
-        """Keep ``row`` as the database now holds it."""
-        self._rows[row.id] = row
-        self._rows.move_to_end(row.id)
-        if row.status in ACTIVE_STATUSES:
-            self._live[row.channel_id] = row.id
-        elif self._live.get(row.channel_id) == row.id:
-            del self._live[row.channel_id]
-        while len(self._rows) > self.size:
-            _, old = self._rows.popitem(last=False)
-            if self._live.get(old.channel_id) == old.id:
-                del self._live[old.channel_id]
-
-    def written(self, game_ids: Iterable[int], channel_id: int | None = None) -> None:
-        """A write of these games (or a new game in ``channel_id``) has ended: forget what was kept."""
-        self.generation += 1
-        for game_id in game_ids:
-            old = self._rows.pop(game_id, None)
-            if old is not None and self._live.get(old.channel_id) == game_id:
-                del self._live[old.channel_id]
-        if channel_id is not None:
-            self._live.pop(channel_id, None)
+    def keep(self, row: GameRow, generation: int | None = None) -> None:
+        """Keep ``row``: as written (no ``generation``), or as read at ``generation``."""
+        if generation is None:
+            self.put(row.id, row)
+        else:
+            self.fill(row.id, row, generation)

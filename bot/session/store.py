@@ -498,7 +498,7 @@ class Store:
         generation = self.cache.generation
         found = await self._load(where, newest=newest)
         if found is not None:
-            self.cache.fill(found, generation)
+            self.cache.keep(found, generation)
         return found
 
     async def game(self, game_id: int) -> GameRow | None:
@@ -799,7 +799,7 @@ class Store:
             seat_updates or {},
         )
         if self.cache is not None:
-            self.cache.put(written)
+            self.cache.keep(written)
         return written, ids
 
     async def truncate_moves(

@@ -6,17 +6,15 @@ passes to another player; this module remembers which message that is, across re
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import Connection, delete, select
 
+from bot.session.game_cache import Kept
 from bot.session.schema import table_messages
 from bot.session.store import Store
-
-KEPT = 4096  # living messages kept in memory (see GameCache)
 
 
 @dataclass(frozen=True)
@@ -41,34 +39,22 @@ class TableMessages:
     def __init__(self, store: Store) -> None:
         self.store = store
         self.engine = store.engine
-        self._kept: OrderedDict[int, TableMessage | None] | None = OrderedDict() if store.cache is not None else None
-        self._generation = 0
+        self._kept: Kept[int, TableMessage | None] | None = Kept() if store.cache is not None else None
 
     async def get(self, game_id: int) -> TableMessage | None:
         """The living message of ``game_id``, if it has one."""
         if self._kept is None:
             return await self._read(game_id)
         if game_id in self._kept:
-            self._kept.move_to_end(game_id)
-            return self._kept[game_id]
-        generation = self._generation
+            return self._kept.get(game_id)
+        generation = self._kept.generation
         found = await self._read(game_id)
-        if generation == self._generation:
-            self._keep(game_id, found)
+        self._kept.fill(game_id, found, generation)
         return found
 
-    def _keep(self, game_id: int, message: TableMessage | None) -> None:
-        assert self._kept is not None
-        self._kept[game_id] = message
-        self._kept.move_to_end(game_id)
-        while len(self._kept) > KEPT:
-            self._kept.popitem(last=False)
-
     def _written(self, game_ids: Sequence[int]) -> None:
-        self._generation += 1
         if self._kept is not None:
-            for game_id in game_ids:
-                self._kept.pop(game_id, None)
+            self._kept.written(game_ids)
 
     async def _read(self, game_id: int) -> TableMessage | None:
         async with self.engine.connect() as conn:
@@ -102,7 +88,7 @@ class TableMessages:
 
         await self.store.write(work, done=lambda: self._written([message.game_id]))
         if self._kept is not None:
-            self._keep(message.game_id, message)
+            self._kept.put(message.game_id, message)
 
     async def forget(self, game_ids: Sequence[int]) -> None:
         """Drop the records of these games (finished or aborted)."""

@@ -173,14 +173,14 @@ def test_the_cache_forgets_the_least_recently_used_game_first():
         return GameRow(game_id, 1, channel_id, "whist", {}, "s", status, 0, 0, None, None, 1, 2, NOW, NOW)
 
     cache = GameCache(size=2)
-    cache.put(row(1, 10))
-    cache.put(row(2, 20))
+    cache.keep(row(1, 10))
+    cache.keep(row(2, 20))
     assert cache.game(1) is not None  # used: game 2 is now the oldest
-    cache.put(row(3, 30))
+    cache.keep(row(3, 30))
     assert cache.game(2) is None and cache.live_game(20) is None
     assert cache.live_game(10).id == 1 and cache.live_game(30).id == 3
-    cache.put(row(1, 10, status="finished"))
+    cache.keep(row(1, 10, status="finished"))
     assert cache.live_game(10) is None and cache.game(1).status == "finished"
     generation = cache.generation
-    cache.fill(row(4, 40), generation - 1)  # read before a write ended: not kept
+    cache.keep(row(4, 40), generation - 1)  # read before a write ended: not kept
     assert cache.game(4) is None
