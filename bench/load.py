@@ -42,23 +42,12 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from bench.wire import Timing, Wire
+
 ACK_WINDOW = 3.0  # Discord's deadline for the first response to an interaction
 SUPPORT_GAME = "whist"  # no dice: every action is a move
 # a move that keeps the turn edits the living board in place and answers with this line (cogs/table.py)
 PLAYED_ON_THE_LIVING_BOARD = "Done: "
-
-
-@dataclass(slots=True)
-class Timing:
-    """What happened to one interaction."""
-
-    sent: float
-    acked: float | None = None
-    done: float | None = None
-    deferred: bool = False
-    short_answer: bool = False  # the first response was a private line ("busy..."), not the board
-    board: bool = False
-    edited: bool = False  # played, the turn going on: the living board was edited, the answer says "Done"
 
 
 @dataclass
@@ -384,6 +373,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     import simcord
 
     from bot.client import create_bot
+    from bot.render_pool import RenderPool, auto_workers
     from bot.settings import Settings
 
     workdir = Path(tempfile.mkdtemp(prefix="pyramid-load-"))
@@ -398,7 +388,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "AI_WORKERS": "0",  # no computer players here (and see tests/conftest.py on worker processes)
         **{k.upper(): v for k, v in overrides.items()},
     }
-    bot = create_bot(Settings.from_env(env, dotenv=None), new_seed=lambda: f"load-{next(seeds)}")
+    settings = Settings.from_env(env, dotenv=None)
+    # the board workers start before SimCord's virtual clock does: under a frozen clock, starting a
+    # second process waits forever for the first (multiprocessing polls it with a deadline)
+    await RenderPool(auto_workers(settings.render_workers)).start()
+    bot = create_bot(settings, new_seed=lambda: f"load-{next(seeds)}")
     stats = Stats()
     done_events: dict[int, asyncio.Event] = {}
 
@@ -433,15 +427,22 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         rng = random.Random(7)
         pairs = [(users[(2 * i) % len(users)], users[(2 * i + 1) % len(users)]) for i in range(args.channels)]
 
+        wire: Wire | None = None  # the lean Discord, once the tables are set up (--transport wire)
+
         async def send(actor: Any, channel: Any, name: str, **options: Any) -> Timing:
-            interaction_id = transport.slash(actor, channel, name, **options)
+            if wire is not None:
+                interaction_id = wire.slash(actor.id, channel.id, name, **options)
+            else:
+                interaction_id = transport.slash(actor, channel, name, **options)
             event = done_events[interaction_id] = asyncio.Event()
             timing = stats.timings[interaction_id]
             await event.wait()
             done_events.pop(interaction_id, None)
-            timing.board = transport.has_board(interaction_id)
+            if wire is None:
+                timing.board = transport.has_board(interaction_id)
+                timing.text = transport.answer_text(interaction_id)
             if not timing.board and name.endswith(" move"):
-                text = transport.answer_text(interaction_id)
+                text = timing.text or "(no answer)"
                 timing.edited = text.startswith(PLAYED_ON_THE_LIVING_BOARD)
                 if not timing.edited:
                     stats.refusals[text[:80]] += 1
@@ -515,6 +516,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     rss_series.append(current_rss_mb())
                 await asyncio.sleep(2.0)
 
+        if args.transport == "wire":
+            wire = lean_wire(bot, env, guild, users, channels, stats)
+            wire.install()
         history.trim()
         pauses = gc_pauses()
         profiler = cProfile.Profile() if args.profile else None
@@ -526,6 +530,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.gather(housekeeping(), *(play(i) for i in range(args.channels)))
         finally:
             restore()
+            if wire is not None:
+                wire.uninstall()
         elapsed = time.perf_counter() - started
         if profiler is not None:
             profiler.disable()
@@ -568,9 +574,35 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "rss_growth_mb": _growth(rss_series),
             "rss_peak_mb": rss_mb(),
             "database_mb": round(db_bytes / 1024 / 1024, 1) if db_bytes else None,
+            "transport": args.transport,
+            "unanswered_routes": dict(wire.unknown_routes) if wire is not None else {},
             "settings": overrides,
         }
     return result
+
+
+def lean_wire(bot: Any, env: Any, guild: Any, users: list[Any], channels: list[Any], stats: Stats) -> Wire:
+    """The lean Discord for the measured phase, knowing the guild SimCord set up."""
+    from discord.enums import AppCommandType, InteractionType
+    from simcord import actors, interactions
+
+    _, template = interactions.base_payload(
+        env.backend,
+        type=InteractionType.application_command.value,
+        channel_id=channels[0].id,
+        guild_id=guild.id,
+        user_id=users[0].id,
+        data={},
+    )
+    wire = Wire(bot, stats.timings, template)
+    for user in users:
+        wire.add_member(user.id, user.name)
+    for channel in channels:
+        wire.add_channel(channel.id, channel.name)
+    wire.add_command(
+        actors._resolve_visible_command(users[0], channels[0].id, SUPPORT_GAME, AppCommandType.chat_input.value)
+    )
+    return wire
 
 
 def _growth(series: list[float]) -> float | None:
@@ -597,6 +629,7 @@ def run_processes(args: argparse.Namespace) -> dict[str, Any]:
     for index in range(args.processes):
         command = [sys.executable, "-m", "bench.load", "--channels", str(share), "--seconds", str(args.seconds)]
         command += ["--think", str(args.think), "--database", args.database, "--process-index", str(index)]
+        command += ["--transport", args.transport]
         command += [arg for setting in args.setting for arg in ("--setting", setting)]
         children.append(subprocess.Popen(command, stdout=subprocess.PIPE, text=True))
     parts = [json.loads(child.communicate()[0]) for child in children]
@@ -627,6 +660,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--profile", default="", help="write a cProfile of the run to this file")
     parser.add_argument("--setting", action="append", default=[], help="a Settings field override, name=value")
     parser.add_argument("--sample", type=float, default=10.0, help="seconds between RSS samples")
+    parser.add_argument(
+        "--transport",
+        choices=("wire", "simcord"),
+        default="wire",
+        help="the measured phase's Discord: the lean wire (default) or SimCord's full emulation",
+    )
     parser.add_argument("--processes", type=int, default=1, help="bot processes over one database (PostgreSQL)")
     parser.add_argument("--process-index", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)

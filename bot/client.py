@@ -46,7 +46,10 @@ class PyramidBot(commands.AutoShardedBot):
             shards["shard_ids"] = list(settings.shard_ids)
         super().__init__(
             command_prefix=commands.when_mentioned,
-            intents=discord.Intents.default(),
+            # slash commands and buttons arrive whatever the intents; the bot reads no chat, reaction or
+            # typing event, so it subscribes to none: Discord would send it every message of every
+            # channel it can see (its own boards included), each one decoded and parsed (docs/deploy.md)
+            intents=discord.Intents(guilds=True),
             allowed_mentions=discord.AllowedMentions(everyone=False, roles=False, users=True, replied_user=False),
             help_command=None,
             # the bot reads no message from discord.py's cache (it keeps its living messages in the

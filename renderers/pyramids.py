@@ -333,7 +333,7 @@ def text(
         return
     face = font(size)
     if _layout.current() is not None:
-        left, top, right, bottom = face.getbbox(message, anchor=anchor) if "\n" not in message else (0, 0, 0, size)
+        left, top, right, bottom = _bbox(message, size, anchor) if "\n" not in message else (0, 0, 0, size)
         _layout.note_text(message, size, (xy[0] + left, xy[1] + top, xy[0] + right, xy[1] + bottom))
     cacheable = "\n" not in message and isinstance(face, ImageFont.FreeTypeFont)
     if cacheable and isinstance(draw, Image.Image) and draw.mode == "RGB":
@@ -356,6 +356,12 @@ def text(
         pen.bitmap(corner, outline, fill=TEXT_SHADOW)
     if not shadow or fill != TEXT_SHADOW:
         pen.bitmap(corner, body, fill=fill)
+
+
+@lru_cache(maxsize=4096)
+def _bbox(message: str, size: int, anchor: str) -> tuple[float, float, float, float]:
+    """The box ``message`` covers at ``size`` around its ``anchor`` point (outline not included)."""
+    return font(size).getbbox(message, anchor=anchor)
 
 
 @lru_cache(maxsize=4096)

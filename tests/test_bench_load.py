@@ -11,16 +11,21 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def test_a_short_load_run_plays_every_move_it_sends():
+@pytest.mark.parametrize("transport", ["wire", "simcord"])
+def test_a_short_load_run_plays_every_move_it_sends(transport):
     command = [sys.executable, "-m", "bench.load", "--channels", "3", "--seconds", "4", "--think", "0.3"]
-    command += ["--sample", "1"]
+    command += ["--sample", "1", "--transport", transport]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=True)
     figures = json.loads(done.stdout)
+    assert figures["transport"] == transport
     assert figures["moves"] > 0
     # a move the harness chose from its copy of the game was refused, or got no board: none may be
     assert figures["failed_moves"] == 0 and figures["board_read_errors"] == 0
     assert figures["late_acks_first_answer"]["none"] == 0  # every move was answered
+    assert figures["unanswered_routes"] == {}  # the bot asked the lean Discord for nothing it does not serve
     assert figures["rss_series_mb"] and all(value > 0 for value in figures["rss_series_mb"])

@@ -14,6 +14,7 @@ from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, TypeVar, overload
 
@@ -23,6 +24,7 @@ from sqlalchemy import (
     Engine,
     Table,
     and_,
+    bindparam,
     create_engine,
     event,
     func,
@@ -387,6 +389,7 @@ class Store:
         # a SQLite database has one process writing it, this one, so it may keep the games it read or
         # wrote; PostgreSQL is shared by the shard processes and is always read
         self.cache: GameCache | None = GameCache() if sqlite else None
+        self._upserts: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Any] = {}
 
     async def write(self, work: Callable[[Connection], T], done: Callable[[], None] | None = None) -> T:
         """Run ``work(connection)`` as one write transaction (on SQLite, whole in the writer thread).
@@ -422,13 +425,22 @@ class Store:
         """``sqlite`` or ``postgresql``."""
         return self.engine.dialect.name
 
-    def upsert(self, table: Table, key: list[str], row: dict[str, Any], changes: dict[str, Any]) -> Any:
-        """One statement: insert ``row`` into ``table``, or apply ``changes`` to the row with its ``key``."""
-        if self.dialect == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert
-        else:
-            from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
-        return insert(table).values(**row).on_conflict_do_update(index_elements=key, set_=changes)
+    def upsert(self, table: Table, key: Sequence[str], columns: Sequence[str]) -> Any:
+        """One statement, executed with a row of ``key`` and ``columns``: insert the row into ``table``,
+        or write its ``columns`` to the row with its ``key``.  Built once per shape and kept."""
+        shape = (table.name, tuple(key), tuple(columns))
+        statement = self._upserts.get(shape)
+        if statement is None:
+            if self.dialect == "postgresql":
+                from sqlalchemy.dialects.postgresql import insert
+            else:
+                from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
+            inserting = insert(table)
+            statement = inserting.on_conflict_do_update(
+                index_elements=list(key), set_={column: inserting.excluded[column] for column in columns}
+            )
+            self._upserts[shape] = statement
+        return statement
 
     @classmethod
     async def open(
@@ -509,8 +521,9 @@ class Store:
     async def live_game(self, channel_id: int) -> GameRow | None:
         """The open or running game in ``channel_id``."""
         kept = self.cache.live_game(channel_id) if self.cache is not None else None
-        where = and_(games.c.channel_id == channel_id, games.c.status.in_(ACTIVE_STATUSES))
-        return await self._cached(kept, where)
+        if kept is not None:
+            return kept
+        return await self._cached(None, and_(games.c.channel_id == channel_id, games.c.status.in_(ACTIVE_STATUSES)))
 
     async def latest_game(self, channel_id: int) -> GameRow | None:
         """The live game in ``channel_id``, else the most recent finished one."""
@@ -656,11 +669,8 @@ class Store:
     def _bump(conn: Connection, game: GameRow, now: datetime, **values: Any) -> None:
         """Write ``values`` to the game under the version check (raises ``StaleVersion``)."""
         conn.info.get(_WRITTEN, set()).add(game.id)  # dropped from the cache when the write is over
-        result = conn.execute(
-            update(games)
-            .where(games.c.id == game.id, games.c.version == game.version)
-            .values(version=game.version + 1, updated_at=now, **values)
-        )
+        params = {"game_id_": game.id, "version_": game.version, "version": game.version + 1, "updated_at": now}
+        result = conn.execute(_bump_statement(tuple(sorted(values))), {**params, **values})
         if result.rowcount != 1:
             raise StaleVersion("The game changed at the same moment; look at the board and try again.")
 
@@ -669,19 +679,18 @@ class Store:
         """Record ``events`` to announce, with their delivery rows; returns their ids."""
         ids = []
         for item in events:
-            result = conn.execute(
-                insert(deliveries).values(
-                    game_id=game.id,
-                    channel_id=game.channel_id,
-                    ply=ply,
-                    kind=item.kind,
-                    origin=item.origin,
-                    user_id=item.user_id,
-                    payload=item.payload,
-                    token=item.token,
-                    created_at=now,
-                )
-            )
+            row = {
+                "game_id": game.id,
+                "channel_id": game.channel_id,
+                "ply": ply,
+                "kind": item.kind,
+                "origin": item.origin,
+                "user_id": item.user_id,
+                "payload": item.payload,
+                "token": item.token,
+                "created_at": now,
+            }
+            result = conn.execute(_INSERT_DELIVERY, row)
             ids.append(int(primary_key(result)))
         return ids
 
@@ -845,11 +854,11 @@ class Store:
 
     async def set_player_prefs(self, guild_id: int | None, user_id: int, **values: Any) -> None:
         """Create or change a player's settings in one statement (an upsert)."""
-        key = {"guild_id": guild_id or 0, "user_id": user_id}
-        statement = self.upsert(players, ["guild_id", "user_id"], {**key, **values}, values)
+        row = {"guild_id": guild_id or 0, "user_id": user_id, **values}
+        statement = self.upsert(players, ["guild_id", "user_id"], sorted(values))
 
         def work(conn: Connection) -> None:
-            conn.execute(statement)
+            conn.execute(statement, row)
 
         await self.write(work)
 
@@ -956,7 +965,7 @@ class Store:
     def mark_delivered_in(conn: Connection, delivery_ids: Sequence[int], now: datetime) -> None:
         """``mark_delivered`` inside the caller's transaction ``conn`` (one write with what went with it)."""
         if delivery_ids:
-            conn.execute(update(deliveries).where(deliveries.c.id.in_(list(delivery_ids))).values(delivered_at=now))
+            conn.execute(_MARK_DELIVERED, {"ids": list(delivery_ids), "delivered_at": now})
 
     async def undelivered(self) -> list[DeliveryRow]:
         """Every event not yet announced, oldest first."""
@@ -971,6 +980,25 @@ class Store:
                 .all()
             )
         return [_delivery_row(row) for row in rows]
+
+
+# statements of every move, built once (SQLAlchemy then skips building and keying them per call)
+_INSERT_DELIVERY = insert(deliveries)
+_MARK_DELIVERED = (
+    update(deliveries)
+    .where(deliveries.c.id.in_(bindparam("ids", expanding=True)))
+    .values(delivered_at=bindparam("delivered_at"))
+)
+
+
+@lru_cache(maxsize=64)
+def _bump_statement(columns: tuple[str, ...]) -> Any:
+    """The versioned update of a game writing ``columns`` (its parameters are named after them)."""
+    return (
+        update(games)
+        .where(games.c.id == bindparam("game_id_"), games.c.version == bindparam("version_"))
+        .values({name: bindparam(name) for name in ("version", "updated_at", *columns)})
+    )
 
 
 def _delivery_row(row: Any) -> DeliveryRow:

@@ -16,6 +16,8 @@ from bot.session.game_cache import Kept
 from bot.session.schema import table_messages
 from bot.session.store import Store
 
+LIVING_COLUMNS = ("channel_id", "message_id", "kind", "lines", "updated_at")  # written by every ``put``
+
 
 @dataclass(frozen=True)
 class TableMessage:
@@ -73,18 +75,19 @@ class TableMessages:
         """Make ``message`` the living message of its game, and record the events it showed as
         ``delivered``, in one transaction (a move costs one write for its reply, not two)."""
 
-        fields = {
+        row = {
+            "game_id": message.game_id,
             "channel_id": message.channel_id,
             "message_id": message.message_id,
             "kind": message.kind,
             "lines": list(message.lines),
             "updated_at": now,
         }
-        statement = self.store.upsert(table_messages, ["game_id"], {"game_id": message.game_id, **fields}, fields)
+        statement = self.store.upsert(table_messages, ["game_id"], LIVING_COLUMNS)
 
         def work(conn: Connection) -> None:
             self.store.mark_delivered_in(conn, delivered, now)
-            conn.execute(statement)
+            conn.execute(statement, row)
 
         await self.store.write(work, done=lambda: self._written([message.game_id]))
         if self._kept is not None:
