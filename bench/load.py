@@ -34,7 +34,6 @@ import subprocess
 import sys
 import tempfile
 import time
-from array import array
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -62,14 +61,42 @@ class Stats:
     last_read_error: str = ""
 
 
+class Histogram:
+    """Durations counted in 0.1 ms bins: quantiles to that precision, in memory bounded by how widely
+    the durations spread, not by how many there are."""
+
+    def __init__(self) -> None:
+        self.bins: Counter[int] = Counter()
+        self.count = 0
+        self.max = 0.0
+
+    def add(self, seconds: float) -> None:
+        """Count one duration."""
+        self.bins[round(seconds * 10_000)] += 1
+        self.count += 1
+        self.max = max(self.max, seconds)
+
+    def quantile(self, q: float) -> float | None:
+        """The ``q`` quantile (0..1) in seconds, nearest rank; None when nothing was counted."""
+        if not self.count:
+            return None
+        rank = min(self.count - 1, max(0, round(q * (self.count - 1))))
+        seen = 0
+        for key in sorted(self.bins):
+            seen += self.bins[key]
+            if seen > rank:
+                return key / 10_000
+        return self.max
+
+
 class Tally:
     """The figures of the moves played, added up as they are answered: an hour's run keeps no record
     per move, so the harness's own memory stays out of the RSS series."""
 
     def __init__(self, stop_at: float) -> None:
         self.stop_at = stop_at
-        self.latencies = array("d")  # command to answer with the board, seconds
-        self.acks = array("d")  # command to first response, seconds
+        self.latencies = Histogram()  # command to answer with the board
+        self.acks = Histogram()  # command to first response
         self.moves = self.answered_in_time = self.deferred = self.failed = self.edited = 0
         self.late = {"short line": 0, "board": 0, "none": 0}  # first responses after 3 s, by what they were
 
@@ -77,23 +104,15 @@ class Tally:
         """Count one move whose interaction is over."""
         self.moves += 1
         if timing.done is not None:
-            self.latencies.append(timing.done - timing.sent)
+            self.latencies.add(timing.done - timing.sent)
             self.answered_in_time += timing.done <= self.stop_at
         if timing.acked is not None:
-            self.acks.append(timing.acked - timing.sent)
+            self.acks.add(timing.acked - timing.sent)
         self.deferred += timing.deferred
         self.failed += timing.done is None or not (timing.board or timing.edited)
         self.edited += timing.edited
         if _late(timing):
             self.late["none" if timing.acked is None else "short line" if timing.short_answer else "board"] += 1
-
-
-def percentile(values: Sequence[float], q: float) -> float | None:
-    """The ``q`` quantile (0..1) of ``values``, nearest rank."""
-    if not values:
-        return None
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
 
 
 def rss_mb() -> float:
@@ -551,13 +570,13 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "moves": tally.moves,
             "moves_per_second": round(tally.answered_in_time / args.seconds, 1),
             "games_finished": stats.games_finished,
-            "latency_p50_ms": _ms(percentile(latencies, 0.50)),
-            "latency_p95_ms": _ms(percentile(latencies, 0.95)),
-            "latency_p99_ms": _ms(percentile(latencies, 0.99)),
-            "latency_max_ms": _ms(max(latencies) if latencies else None),
-            "ack_p50_ms": _ms(percentile(acks, 0.50)),
-            "ack_p99_ms": _ms(percentile(acks, 0.99)),
-            "ack_max_ms": _ms(max(acks) if acks else None),
+            "latency_p50_ms": _ms(latencies.quantile(0.50)),
+            "latency_p95_ms": _ms(latencies.quantile(0.95)),
+            "latency_p99_ms": _ms(latencies.quantile(0.99)),
+            "latency_max_ms": _ms(latencies.max if latencies.count else None),
+            "ack_p50_ms": _ms(acks.quantile(0.50)),
+            "ack_p99_ms": _ms(acks.quantile(0.99)),
+            "ack_max_ms": _ms(acks.max if acks.count else None),
             "deferred": tally.deferred,
             "late_acks": sum(tally.late.values()),
             "late_acks_first_answer": tally.late,

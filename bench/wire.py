@@ -37,7 +37,7 @@ from discord.utils import _from_json, _to_json, time_snowflake
 EPHEMERAL = 64  # message flag
 MENTION = re.compile(r"<@!?(\d+)>")
 KEEP_MESSAGES = 4  # per channel: the bot edits only its latest boards
-KEEP_INTERACTIONS = 50_000  # a token answers follow-ups for 15 minutes on Discord; this bounds memory
+KEEP_INTERACTIONS = 10_000  # Discord takes follow-ups for 15 minutes; the bot sends them within seconds
 
 
 @dataclass(slots=True)

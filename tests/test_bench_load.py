@@ -29,3 +29,18 @@ def test_a_short_load_run_plays_every_move_it_sends(transport):
     assert figures["late_acks_first_answer"]["none"] == 0  # every move was answered
     assert figures["unanswered_routes"] == {}  # the bot asked the lean Discord for nothing it does not serve
     assert figures["rss_series_mb"] and all(value > 0 for value in figures["rss_series_mb"])
+
+
+def test_the_latency_histogram_gives_the_nearest_rank_quantiles_of_what_it_counted():
+    from bench.load import Histogram
+
+    durations = [0.0123, 0.0124, 0.5, 0.0123, 2.75, 0.031, 0.0009, 0.2]
+    histogram = Histogram()
+    for seconds in durations:
+        histogram.add(seconds)
+    ordered = sorted(durations)
+    for q in (0.0, 0.25, 0.5, 0.95, 0.99, 1.0):
+        expected = ordered[min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))]
+        assert histogram.quantile(q) == round(expected, 4)
+    assert histogram.max == 2.75 and histogram.count == len(durations)
+    assert Histogram().quantile(0.5) is None
