@@ -362,13 +362,14 @@ class Transport:
         return record.id
 
     def answer_text(self, interaction_id: int) -> str:
-        """The text of the interaction's first answer (what a refused move was told)."""
+        """The texts of the interaction's answers (its response and follow-ups), one per line."""
         backend = self.env.backend
         record = backend.interactions.get(interaction_id)
-        if record is None or record.message_id is None:
+        if record is None:
             return "(no answer)"
-        stored = backend.messages.get(record.channel_id, {}).get(record.message_id)
-        return str(getattr(stored, "content", "") or "(no text)")
+        kept = backend.messages.get(record.channel_id, {})
+        texts = [str(getattr(kept.get(i), "content", "") or "") for i in (record.message_id, *record.followup_ids)]
+        return "\n".join(text for text in texts if text) or "(no text)"
 
     def has_board(self, interaction_id: int) -> bool:
         """True when the interaction's answer (its response or a follow-up) shows a board."""
@@ -462,9 +463,9 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 timing.text = transport.answer_text(interaction_id)
             if not timing.board and name.endswith(" move"):
                 text = timing.text or "(no answer)"
-                timing.edited = text.startswith(PLAYED_ON_THE_LIVING_BOARD)
+                timing.edited = any(line.startswith(PLAYED_ON_THE_LIVING_BOARD) for line in text.split("\n"))
                 if not timing.edited:
-                    stats.refusals[text[:80]] += 1
+                    stats.refusals[text.replace("\n", " | ")[:160]] += 1
             stats.timings.pop(interaction_id, None)
             history.answered.append(interaction_id)
             return timing

@@ -50,7 +50,7 @@ class Timing:
     deferred: bool = False
     short_answer: bool = False  # the first response was a private line ("busy..."), not the board
     board: bool = False  # a message answering it (response, follow-up or edit) carries a picture
-    text: str = ""  # the text of its first answer
+    text: str = ""  # the texts of its answers (response, follow-ups, edits), one per line
     edited: bool = False  # played, the turn going on: the living board was edited, the answer says "Done"
 
 
@@ -297,7 +297,7 @@ class Wire:
         timing = self.timings.get(interaction) if interaction is not None else None
         if timing is not None:
             timing.board = timing.board or bool(message["attachments"])
-            timing.text = timing.text or message["content"]
+            timing.text = f"{timing.text}\n{message['content']}" if timing.text else message["content"]
         text = json.dumps(message)
         if self.bot.intents.guild_messages and not message["flags"] & EPHEMERAL:
             # Discord tells a bot subscribed to channel messages of its own ones too
