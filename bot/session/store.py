@@ -389,7 +389,6 @@ class Store:
         # a SQLite database has one process writing it, this one, so it may keep the games it read or
         # wrote; PostgreSQL is shared by the shard processes and is always read
         self.cache: GameCache | None = GameCache() if sqlite else None
-        self._upserts: dict[tuple[str, tuple[str, ...], tuple[str, ...]], Any] = {}
 
     async def write(self, work: Callable[[Connection], T], done: Callable[[], None] | None = None) -> T:
         """Run ``work(connection)`` as one write transaction (on SQLite, whole in the writer thread).
@@ -427,20 +426,8 @@ class Store:
 
     def upsert(self, table: Table, key: Sequence[str], columns: Sequence[str]) -> Any:
         """One statement, executed with a row of ``key`` and ``columns``: insert the row into ``table``,
-        or write its ``columns`` to the row with its ``key``.  Built once per shape and kept."""
-        shape = (table.name, tuple(key), tuple(columns))
-        statement = self._upserts.get(shape)
-        if statement is None:
-            if self.dialect == "postgresql":
-                from sqlalchemy.dialects.postgresql import insert
-            else:
-                from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
-            inserting = insert(table)
-            statement = inserting.on_conflict_do_update(
-                index_elements=list(key), set_={column: inserting.excluded[column] for column in columns}
-            )
-            self._upserts[shape] = statement
-        return statement
+        or write its ``columns`` to the row with its ``key``.  Built once per shape."""
+        return _upsert_statement(self.dialect, table, tuple(key), tuple(columns))
 
     @classmethod
     async def open(
@@ -503,12 +490,15 @@ class Store:
                 seat_list.append(seat_part)
         return [_game_row(game_part, seat_parts) for game_part, seat_parts in grouped.values()]
 
-    async def _cached(self, kept: GameRow | None, where: Any, *, newest: bool = False) -> GameRow | None:
-        """``kept`` (the cache's answer), else the game read by ``_load`` and kept for next time."""
-        if kept is not None or self.cache is None:
-            return kept or await self._load(where, newest=newest)
+    async def _cached(self, kept: GameRow | None, where: Callable[[], Any], *, newest: bool = False) -> GameRow | None:
+        """``kept`` (the cache's answer), else the game read by ``_load`` with the condition ``where()``
+        builds (only on a miss) and kept for next time."""
+        if kept is not None:
+            return kept
+        if self.cache is None:
+            return await self._load(where(), newest=newest)
         generation = self.cache.generation
-        found = await self._load(where, newest=newest)
+        found = await self._load(where(), newest=newest)
         if found is not None:
             self.cache.keep(found, generation)
         return found
@@ -516,19 +506,19 @@ class Store:
     async def game(self, game_id: int) -> GameRow | None:
         """The game with ``game_id``."""
         kept = self.cache.game(game_id) if self.cache is not None else None
-        return await self._cached(kept, games.c.id == game_id)
+        return await self._cached(kept, lambda: games.c.id == game_id)
 
     async def live_game(self, channel_id: int) -> GameRow | None:
         """The open or running game in ``channel_id``."""
         kept = self.cache.live_game(channel_id) if self.cache is not None else None
-        if kept is not None:
-            return kept
-        return await self._cached(None, and_(games.c.channel_id == channel_id, games.c.status.in_(ACTIVE_STATUSES)))
+        return await self._cached(
+            kept, lambda: and_(games.c.channel_id == channel_id, games.c.status.in_(ACTIVE_STATUSES))
+        )
 
     async def latest_game(self, channel_id: int) -> GameRow | None:
         """The live game in ``channel_id``, else the most recent finished one."""
         kept = self.cache.live_game(channel_id) if self.cache is not None else None  # a live game is the newest
-        return await self._cached(kept, games.c.channel_id == channel_id, newest=True)
+        return await self._cached(kept, lambda: games.c.channel_id == channel_id, newest=True)
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         """The move log of ``game_id`` in ply order."""
@@ -989,6 +979,19 @@ _MARK_DELIVERED = (
     .where(deliveries.c.id.in_(bindparam("ids", expanding=True)))
     .values(delivered_at=bindparam("delivered_at"))
 )
+
+
+@lru_cache(maxsize=64)
+def _upsert_statement(dialect: str, table: Table, key: tuple[str, ...], columns: tuple[str, ...]) -> Any:
+    """Insert a row into ``table``, or write its ``columns`` to the row with its ``key``."""
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
+    inserting = insert(table)
+    return inserting.on_conflict_do_update(
+        index_elements=list(key), set_={column: inserting.excluded[column] for column in columns}
+    )
 
 
 @lru_cache(maxsize=64)
