@@ -62,17 +62,18 @@ class Stats:
 
 
 class Histogram:
-    """Durations counted in 0.1 ms bins: quantiles to that precision, in memory bounded by how widely
-    the durations spread, not by how many there are."""
+    """Durations counted in bins of ``resolution`` seconds (0.1 ms by default): quantiles to that
+    precision, in memory bounded by how widely the durations spread, not by how many there are."""
 
-    def __init__(self) -> None:
+    def __init__(self, resolution: float = 0.0001) -> None:
+        self.per_second = round(1 / resolution)  # bins per second
         self.bins: Counter[int] = Counter()
         self.count = 0
         self.max = 0.0
 
     def add(self, seconds: float) -> None:
         """Count one duration."""
-        self.bins[round(seconds * 10_000)] += 1
+        self.bins[round(seconds * self.per_second)] += 1
         self.count += 1
         self.max = max(self.max, seconds)
 
@@ -85,7 +86,7 @@ class Histogram:
         for key in sorted(self.bins):
             seen += self.bins[key]
             if seen > rank:
-                return key / 10_000
+                return key / self.per_second
         return self.max
 
 
@@ -93,9 +94,13 @@ class Tally:
     """The figures of the moves played, added up as they are answered: an hour's run keeps no record
     per move, so the harness's own memory stays out of the RSS series."""
 
-    def __init__(self, stop_at: float) -> None:
+    INTERVAL = 10.0  # seconds: the run's latencies are also counted per interval, to see when they grew
+
+    def __init__(self, start_at: float, stop_at: float) -> None:
         self.stop_at = stop_at
+        self.started = start_at
         self.latencies = Histogram()  # command to answer with the board
+        self.by_interval: dict[int, Histogram] = {}  # the same, in 10 ms bins, by the interval it was sent in
         self.acks = Histogram()  # command to first response
         self.moves = self.answered_in_time = self.deferred = self.failed = self.edited = 0
         self.late = {"short line": 0, "board": 0, "none": 0}  # first responses after 3 s, by what they were
@@ -105,6 +110,8 @@ class Tally:
         self.moves += 1
         if timing.done is not None:
             self.latencies.add(timing.done - timing.sent)
+            interval = int((timing.sent - self.started) // self.INTERVAL)
+            self.by_interval.setdefault(interval, Histogram(0.01)).add(timing.done - timing.sent)
             self.answered_in_time += timing.done <= self.stop_at
         if timing.acked is not None:
             self.acks.add(timing.acked - timing.sent)
@@ -485,13 +492,19 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 await open_table(index)
 
         await asyncio.gather(*(gated(i) for i in range(args.channels)))
+        staggered = 0  # plies played ahead by --stagger
+        if args.stagger:
+            staggered = sum(await asyncio.gather(*(stagger(bot, channel, rng, gate) for channel in channels)))
         setup_seconds = time.perf_counter() - setup_started
         for timing in stats.timings.values():
             timing.board = False
         stats.timings.clear()
 
-        stop_at = time.perf_counter() + args.seconds
-        tally = Tally(stop_at)
+        # the first --warmup seconds are played but counted apart: a thousand tables starting at once
+        # and every cache cold is a restart's burst, not the sustained load the figures describe
+        warm_at = time.perf_counter() + args.warmup
+        stop_at = warm_at + args.seconds
+        tally, warmup = Tally(warm_at, stop_at), Tally(warm_at - args.warmup, warm_at)
 
         async def play(index: int) -> None:
             a, b = pairs[index]
@@ -522,7 +535,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     mirror.play(choice)
                 else:
                     mirror = None
-                tally.add(timing)
+                (tally if timing.sent >= warm_at else warmup).add(timing)
                 await asyncio.sleep(rng.uniform(0.5, 1.5) * args.think)
 
         rss_series: list[float] = []
@@ -565,9 +578,17 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "benchmark": "load",
             "database": url.split(":", 1)[0],
             "channels": args.channels,
-            "seconds": round(elapsed, 1),
+            "seconds": round(elapsed - args.warmup, 1),
+            "warmup": {
+                "seconds": args.warmup,
+                "moves": warmup.moves,
+                "latency_p99_ms": _ms(warmup.latencies.quantile(0.99)),
+                "late_acks": sum(warmup.late.values()),
+                "failed_moves": warmup.failed,
+            },
             "think_seconds": args.think,
             "setup_seconds": round(setup_seconds, 1),
+            "stagger_plies": staggered,
             "moves": tally.moves,
             "moves_per_second": round(tally.answered_in_time / args.seconds, 1),
             "games_finished": stats.games_finished,
@@ -575,6 +596,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "latency_p95_ms": _ms(latencies.quantile(0.95)),
             "latency_p99_ms": _ms(latencies.quantile(0.99)),
             "latency_max_ms": _ms(latencies.max if latencies.count else None),
+            "latency_p99_ms_by_10s": [_ms(tally.by_interval[k].quantile(0.99)) for k in sorted(tally.by_interval)],
             "ack_p50_ms": _ms(acks.quantile(0.50)),
             "ack_p99_ms": _ms(acks.quantile(0.99)),
             "ack_max_ms": _ms(acks.max if acks.count else None),
@@ -599,6 +621,35 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "settings": overrides,
         }
     return result
+
+
+async def stagger(bot: Any, channel: Any, rng: random.Random, gate: asyncio.Semaphore) -> int:
+    """Play the channel's new game forward by a random share of a game, through the session service;
+    returns the plies played.
+
+    Tables set up together would otherwise all end their games together, and a thousand tables opening
+    new games in the same seconds is a burst no real server sees; spread over a game's length, games
+    end and start at a steady pace, as on a server whose games began at different times.
+    """
+    from bot.session.service import Actor
+
+    game = await bot.service.live_game(channel.id)
+    mirror = Mirror(game, bot.service.state_of(game))
+    length = 0  # of a random game from this start, played by the pure engine
+    while (options := mirror.options()[1]) and length < 10_000:
+        mirror.play(rng.choice(options))
+        length += 1
+    mirror = Mirror(game, bot.service.state_of(game))
+    plies = rng.randrange(max(1, length))
+    for played in range(plies):
+        user_id, options = mirror.options()
+        if not options or user_id is None:
+            return played
+        choice = rng.choice(options)
+        async with gate:
+            await bot.service.move(channel.id, Actor(user_id, f"player-{user_id}"), mirror.notation(choice))
+        mirror.play(choice)
+    return plies
 
 
 def lean_wire(bot: Any, env: Any, guild: Any, users: list[Any], channels: list[Any], stats: Stats) -> Wire:
@@ -648,6 +699,7 @@ def run_processes(args: argparse.Namespace) -> dict[str, Any]:
     children = []
     for index in range(args.processes):
         command = [sys.executable, "-m", "bench.load", "--channels", str(share), "--seconds", str(args.seconds)]
+        command += ["--warmup", str(args.warmup)] + (["--stagger"] if args.stagger else [])
         command += ["--think", str(args.think), "--database", args.database, "--process-index", str(index)]
         command += ["--transport", args.transport]
         command += [arg for setting in args.setting for arg in ("--setting", setting)]
@@ -674,7 +726,15 @@ def main(argv: list[str] | None = None) -> int:
     """Parse the arguments, run the load and print the figures as JSON."""
     parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.split("\n")[0])
     parser.add_argument("--channels", type=int, default=10, help="channels playing at once (K)")
-    parser.add_argument("--seconds", type=float, default=20.0, help="how long to play")
+    parser.add_argument("--seconds", type=float, default=20.0, help="how long to play and measure")
+    parser.add_argument(
+        "--stagger",
+        action="store_true",
+        help="before the run, play each table's game forward by a random share of a game (see stagger)",
+    )
+    parser.add_argument(
+        "--warmup", type=float, default=0.0, help="seconds played first and reported apart (every table starts at once)"
+    )
     parser.add_argument("--think", type=float, default=5.0, help="a player's mean pause between moves, seconds")
     parser.add_argument("--database", default="", help="DATABASE_URL (default: a fresh SQLite file)")
     parser.add_argument("--profile", default="", help="write a cProfile of the run to this file")

@@ -6,6 +6,7 @@ Everything players see (commands, buttons, lobby and board messages, reminders, 
 
 from __future__ import annotations
 
+import asyncio
 import gc
 import logging
 from collections.abc import Callable
@@ -15,6 +16,7 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot.memory import release_free_memory_every
 from bot.pacing import Pacer
 from bot.render_pool import RenderPool, auto_workers, start_search_workers
 from bot.session import Autoplayer, GameService, HandoverDesk, Session, Thinking, Timekeeper, UndoDesk, open_session
@@ -63,6 +65,7 @@ class PyramidBot(commands.AutoShardedBot):
         self.game_cogs = game_cogs if game_cogs is not None else GAME_COGS
         self.new_seed = new_seed  # games' dice seeds; random unless given (tests fix them)
         self._session: Session | None = None
+        self._upkeep: asyncio.Task[None] | None = None  # gives freed memory back to the system
 
     @property
     def session(self) -> Session:
@@ -123,6 +126,8 @@ class PyramidBot(commands.AutoShardedBot):
         if self.settings.sync_commands:
             await self.sync_commands()
         settle_garbage_collector()
+        if settings.memory_trim_seconds > 0:
+            self._upkeep = asyncio.create_task(release_free_memory_every(settings.memory_trim_seconds))
 
     async def sync_commands(self) -> None:
         """Register the slash commands: to the development server when set (instant), else globally."""
@@ -137,6 +142,9 @@ class PyramidBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         """Stop the extensions, let moves in flight finish, disconnect, then close the database."""
+        if self._upkeep is not None:
+            self._upkeep.cancel()
+            self._upkeep = None
         for name in list(self.extensions):
             await self.unload_extension(name)
         if self._session is not None:

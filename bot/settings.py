@@ -45,6 +45,7 @@ class Settings:
     db_pool_size: int = 10  # connections kept open (PostgreSQL; SQLite readers)
     db_max_overflow: int = 20  # extra connections under bursts
     db_pool_timeout: float = 30.0  # seconds an action waits for a connection before it fails
+    memory_trim_seconds: float = 60.0  # how often freed memory is given back to the system (0: never)
     # Discord shards of the whole bot (default: SHARD_COUNT, else Discord's recommendation at login)
     shard_count: int | None = field(default_factory=lambda: _int_or_none("SHARD_COUNT", os.environ.get("SHARD_COUNT")))
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: all of them)
@@ -86,6 +87,7 @@ class Settings:
             db_pool_size=_int_or_none("DB_POOL_SIZE", env.get("DB_POOL_SIZE")) or 10,
             db_max_overflow=_int_or_default("DB_MAX_OVERFLOW", env.get("DB_MAX_OVERFLOW"), 20),
             db_pool_timeout=_float("DB_POOL_TIMEOUT", env.get("DB_POOL_TIMEOUT"), 30.0),
+            memory_trim_seconds=_float("MEMORY_TRIM_SECONDS", env.get("MEMORY_TRIM_SECONDS"), 60.0),
             shard_count=_int_or_none("SHARD_COUNT", env.get("SHARD_COUNT")),
             shard_ids=_id_list("SHARD_IDS", env.get("SHARD_IDS")),
             ai_budget_ms=_float("AI_BUDGET_MS", env.get("AI_BUDGET_MS"), 700.0),

@@ -8,7 +8,6 @@ are told apart at a glance.
 
 from __future__ import annotations
 
-import io
 import math
 import unicodedata
 from collections.abc import Sequence
@@ -18,6 +17,7 @@ from typing import Any
 from PIL import Image, ImageChops, ImageDraw, ImageFont
 
 from renderers import layout as _layout
+from renderers.png import encode_palette_png
 
 RGB = tuple[int, int, int]
 Canvas = ImageDraw.ImageDraw | Image.Image  # a drawing context, or the image it would draw on
@@ -179,12 +179,10 @@ def png_bytes(image: Image.Image, palette: Image.Image | None = None) -> bytes:
     as its mid-tone background does on the light one.
     """
     _layout.note_size(image.width, image.height)
-    buffer = io.BytesIO()
     quantized = image.quantize(palette=palette or DEFAULT_PALETTE, dither=Image.Dither.NONE)
     border = quantized.palette.getcolor(BORDER) if quantized.palette else 0
     ImageDraw.Draw(quantized).rectangle((0, 0, image.width - 1, image.height - 1), outline=border, width=BORDER_PX)
-    quantized.save(buffer, "PNG", compress_level=1)  # fastest zlib level: a few KB larger, quicker to make
-    return buffer.getvalue()
+    return encode_palette_png(quantized)
 
 
 def last_move_frame(draw: ImageDraw.ImageDraw, box: Sequence[float], width: int = 5) -> None:

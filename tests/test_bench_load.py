@@ -16,14 +16,19 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize("transport", ["wire", "simcord"])
-def test_a_short_load_run_plays_every_move_it_sends(transport):
+@pytest.mark.parametrize(
+    ("transport", "options"), [("wire", ["--stagger", "--warmup", "1"]), ("simcord", [])], ids=["wire", "simcord"]
+)
+def test_a_short_load_run_plays_every_move_it_sends(transport, options):
     command = [sys.executable, "-m", "bench.load", "--channels", "3", "--seconds", "4", "--think", "0.3"]
-    command += ["--sample", "1", "--transport", transport]
+    command += ["--sample", "1", "--transport", transport, *options]
     done = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300, check=True)
     figures = json.loads(done.stdout)
     assert figures["transport"] == transport
     assert figures["moves"] > 0
+    if "--stagger" in options:  # the games were played ahead through the service, and the run went on from there
+        assert figures["stagger_plies"] > 0
+        assert figures["warmup"]["moves"] > 0 and figures["warmup"]["failed_moves"] == 0
     # a move the harness chose from its copy of the game was refused, or got no board: none may be
     assert figures["failed_moves"] == 0 and figures["board_read_errors"] == 0
     assert figures["late_acks_first_answer"]["none"] == 0  # every move was answered

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from bot.session.store import GameRow
 
 DEFAULT_SIZE = 4096  # entries kept; the least recently used is forgotten first
+FINISHED_KEPT = 256  # of which finished games: read again rarely (a replay, a rematch), so few are kept
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -52,21 +53,32 @@ class Kept(Generic[K, V]):
         self._items[key] = value
         self._items.move_to_end(key)
         while len(self._items) > self.size:
-            self._items.popitem(last=False)
+            self.forget(next(iter(self._items)))
+
+    def forget(self, key: K) -> None:
+        """Keep nothing of ``key`` any more."""
+        self._items.pop(key, None)
 
     def written(self, keys: Iterable[K]) -> None:
         """A write of these keys has ended: forget what was kept of them."""
         self.generation += 1
         for key in keys:
-            self._items.pop(key, None)
+            self.forget(key)
 
 
 class GameCache(Kept[int, "GameRow"]):
-    """Recently used games by id, and where to find the live game of each channel."""
+    """Recently used games by id, and where to find the live game of each channel.
 
-    def __init__(self, size: int = DEFAULT_SIZE) -> None:
+    Finished games have a budget of their own (``finished``): a busy server ends thousands of games an
+    hour, and kept in the common budget they would fill it, and the process's memory, with games
+    nobody plays any more.
+    """
+
+    def __init__(self, size: int = DEFAULT_SIZE, finished: int = FINISHED_KEPT) -> None:
         super().__init__(size)
+        self.finished_size = finished
         self._live: dict[int, int] = {}  # channel -> the last open or running game kept for it
+        self._finished: OrderedDict[int, None] = OrderedDict()  # the kept games that are over, oldest first
 
     def game(self, game_id: int) -> GameRow | None:
         """The game ``game_id`` if it is kept."""
@@ -83,6 +95,17 @@ class GameCache(Kept[int, "GameRow"]):
         super().put(key, value)
         if value.status in ACTIVE_STATUSES:
             self._live[value.channel_id] = key
+            self._finished.pop(key, None)
+            return
+        self._finished[key] = None
+        self._finished.move_to_end(key)
+        while len(self._finished) > self.finished_size:
+            self.forget(next(iter(self._finished)))
+
+    def forget(self, key: int) -> None:
+        """Keep nothing of the game ``key`` any more."""
+        super().forget(key)
+        self._finished.pop(key, None)
 
     def keep(self, row: GameRow, generation: int | None = None) -> None:
         """Keep ``row``: as written (no ``generation``), or as read at ``generation``."""

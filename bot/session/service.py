@@ -25,6 +25,7 @@ import games as games_pkg
 from ai import LEVELS as AI_LEVELS
 from bot import clocks
 from bot.clocks import DAY
+from bot.session.schema import ACTIVE_STATUSES
 from bot.session.store import (
     ChannelBusy,
     DeliveryRow,
@@ -808,7 +809,13 @@ class GameService:
         return await self._turn_fields(replace(game, turn_seat=None, turn_started_at=None), rules, state, now)
 
     def remember(self, game: GameRow, state: Any) -> None:
-        """Cache ``state`` as the state of ``game`` at its current version (the most recent games only)."""
+        """Cache ``state`` as the state of ``game`` at its current version (the most recent games only).
+
+        A game that is over is not kept: its state is rarely needed again, and decoded once when it is.
+        """
+        if game.status not in ACTIVE_STATUSES:
+            self._cache.pop(game.id, None)
+            return
         self._cache[game.id] = (game.version, state)
         self._cache.move_to_end(game.id)
         while len(self._cache) > STATE_CACHE_SIZE:

@@ -184,3 +184,24 @@ def test_the_cache_forgets_the_least_recently_used_game_first():
     generation = cache.generation
     cache.keep(row(4, 40), generation - 1)  # read before a write ended: not kept
     assert cache.game(4) is None
+
+
+def test_finished_games_have_a_small_budget_of_their_own():
+    """Thousands of games end in an hour: only the latest few finished ones stay kept, running ones all do."""
+    from bot.session.store import GameRow
+
+    def row(game_id: int, status: str) -> GameRow:
+        return GameRow(game_id, 1, game_id, "whist", {}, "s", status, 0, 0, None, None, 1, 2, NOW, NOW)
+
+    cache = GameCache(size=100, finished=3)
+    for game_id in range(1, 11):
+        cache.keep(row(game_id, "active"))
+    for game_id in range(1, 6):  # five games end, oldest first
+        cache.keep(row(game_id, "finished"))
+    assert [game_id for game_id in range(1, 6) if cache.game(game_id) is not None] == [3, 4, 5]
+    assert all(cache.live_game(game_id).id == game_id for game_id in range(6, 11))
+    cache.keep(row(3, "active"))  # a kept game that runs again (an undo) leaves the finished budget
+    cache.keep(row(11, "finished"))
+    cache.keep(row(12, "finished"))
+    assert cache.game(3) is not None and cache.game(4) is None
+    assert [game_id for game_id in (5, 11, 12) if cache.game(game_id) is not None] == [5, 11, 12]
