@@ -14,9 +14,9 @@ from datetime import datetime
 from typing import Any
 
 import discord
-from discord.ext import commands
+from discord.ext import commands, tasks
 
-from bot.memory import release_free_memory_every
+from bot.memory import can_release_memory, release_free_memory
 from bot.pacing import Pacer
 from bot.render_pool import RenderPool, auto_workers, start_search_workers
 from bot.session import Autoplayer, GameService, HandoverDesk, Session, Thinking, Timekeeper, UndoDesk, open_session
@@ -65,7 +65,7 @@ class PyramidBot(commands.AutoShardedBot):
         self.game_cogs = game_cogs if game_cogs is not None else GAME_COGS
         self.new_seed = new_seed  # games' dice seeds; random unless given (tests fix them)
         self._session: Session | None = None
-        self._upkeep: asyncio.Task[None] | None = None  # gives freed memory back to the system
+        self._upkeep: tasks.Loop[Any] | None = None  # gives freed memory back to the system (bot/memory.py)
 
     @property
     def session(self) -> Session:
@@ -126,8 +126,15 @@ class PyramidBot(commands.AutoShardedBot):
         if self.settings.sync_commands:
             await self.sync_commands()
         settle_garbage_collector()
-        if settings.memory_trim_seconds > 0:
-            self._upkeep = asyncio.create_task(release_free_memory_every(settings.memory_trim_seconds))
+        if settings.memory_trim_seconds > 0 and can_release_memory():
+            self._upkeep = tasks.loop(seconds=settings.memory_trim_seconds)(self._give_back_memory)
+            self._upkeep.start()
+        elif settings.memory_trim_seconds > 0:
+            log.info("no malloc_trim in this C library: freed memory stays with the process")
+
+    async def _give_back_memory(self) -> None:
+        """Return the allocator's free pages to the system (in a thread: it walks the whole heap)."""
+        await asyncio.to_thread(release_free_memory)
 
     async def sync_commands(self) -> None:
         """Register the slash commands: to the development server when set (instant), else globally."""

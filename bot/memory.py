@@ -8,14 +8,10 @@ Elsewhere than glibc (musl, macOS) there is nothing to call and this does nothin
 
 from __future__ import annotations
 
-import asyncio
 import ctypes
 import ctypes.util
-import logging
 from collections.abc import Callable
 from functools import cache
-
-log = logging.getLogger(__name__)
 
 
 @cache
@@ -33,6 +29,11 @@ def _malloc_trim() -> Callable[[int], int] | None:
     return trim
 
 
+def can_release_memory() -> bool:
+    """True where the C library can give free pages back (glibc)."""
+    return _malloc_trim() is not None
+
+
 def release_free_memory() -> bool:
     """Return the C allocator's free pages to the system; False where that cannot be done."""
     trim = _malloc_trim()
@@ -40,13 +41,3 @@ def release_free_memory() -> bool:
         return False
     trim(0)
     return True
-
-
-async def release_free_memory_every(seconds: float) -> None:
-    """Call ``release_free_memory`` every ``seconds``, in a thread (it walks the whole heap), until cancelled."""
-    if _malloc_trim() is None:
-        log.info("no malloc_trim in this C library: freed memory stays with the process")
-        return
-    while True:
-        await asyncio.sleep(seconds)
-        await asyncio.to_thread(release_free_memory)

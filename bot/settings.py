@@ -45,7 +45,8 @@ class Settings:
     db_pool_size: int = 10  # connections kept open (PostgreSQL; SQLite readers)
     db_max_overflow: int = 20  # extra connections under bursts
     db_pool_timeout: float = 30.0  # seconds an action waits for a connection before it fails
-    memory_trim_seconds: float = 60.0  # how often freed memory is given back to the system (0: never)
+    # how often freed memory is given back to the system, seconds (0: never; default MEMORY_TRIM_SECONDS or 60)
+    memory_trim_seconds: float = field(default_factory=lambda: _env_float("MEMORY_TRIM_SECONDS", 60.0))
     # Discord shards of the whole bot (default: SHARD_COUNT, else Discord's recommendation at login)
     shard_count: int | None = field(default_factory=lambda: _int_or_none("SHARD_COUNT", os.environ.get("SHARD_COUNT")))
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: all of them)

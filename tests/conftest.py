@@ -17,6 +17,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 os.environ.setdefault("RENDER_WORKERS", "0")
 os.environ.setdefault("AI_WORKERS", "0")
 os.environ.setdefault("ACK_AFTER_SECONDS", "600")
+os.environ.setdefault("MEMORY_TRIM_SECONDS", "0")  # tests that move the clock by days would trim every minute
 os.environ.setdefault("SHARD_COUNT", "1")  # the offline Discord runs the bot as one shard
 
 

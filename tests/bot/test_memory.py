@@ -1,8 +1,7 @@
-"""Freed memory is given back to the system now and then, and never more often than set."""
+"""Freed memory is given back to the system now and then (bot/memory.py, docs/deploy.md)."""
 
 from __future__ import annotations
 
-import asyncio
 import platform
 
 import pytest
@@ -20,22 +19,11 @@ def test_the_trim_interval_is_a_setting_that_can_be_turned_off():
 def test_free_pages_go_back_to_the_system_with_glibc():
     kept = [bytearray(64 * 1024) for _ in range(256)]  # 16 MB in chunks the allocator keeps when freed
     del kept
+    assert memory.can_release_memory()
     assert memory.release_free_memory() is True
 
 
-async def test_the_bot_trims_on_its_interval_until_stopped(monkeypatch: pytest.MonkeyPatch):
-    calls: list[int] = []
-    monkeypatch.setattr(memory, "_malloc_trim", lambda: calls.append)
-    task = asyncio.create_task(memory.release_free_memory_every(0.01))
-    while len(calls) < 3:
-        await asyncio.sleep(0.01)
-    task.cancel()
-    with pytest.raises(asyncio.CancelledError):
-        await task
-    assert calls[:3] == [0, 0, 0]
-
-
-async def test_without_malloc_trim_nothing_is_scheduled(monkeypatch: pytest.MonkeyPatch):
+def test_without_malloc_trim_nothing_is_done(monkeypatch: pytest.MonkeyPatch):
     monkeypatch.setattr(memory, "_malloc_trim", lambda: None)
+    assert not memory.can_release_memory()
     assert memory.release_free_memory() is False
-    await asyncio.wait_for(memory.release_free_memory_every(0.01), timeout=5)  # returns at once

@@ -48,9 +48,9 @@ def make_bot(db_url: str) -> Callable[..., PyramidBot]:
 
 
 @pytest.fixture
-def simcord_bot(make_bot: Callable[[], PyramidBot]) -> PyramidBot:
-    """The bot under test for ``simcord_env``."""
-    return make_bot()
+def simcord_bot(make_bot: Callable[..., PyramidBot], request: pytest.FixtureRequest) -> PyramidBot:
+    """The bot under test for ``simcord_env`` (settings from an indirect parameter, if any)."""
+    return make_bot(**getattr(request, "param", {}))
 
 
 @dataclass
