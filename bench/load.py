@@ -1,18 +1,23 @@
 """Load test: K busy channels playing Martian Whist at once through the real bot, in process.
 
-The bot runs unmodified inside SimCord (the offline Discord used by the tests).  Tables are set up with
-ordinary slash commands; then every channel plays on its own: its player to move waits ``--think``
-seconds (a player reading the board), then sends ``/whist move`` with one of their legal moves.  During
-the run interactions are emitted straight into SimCord's gateway without waiting for the bot to settle,
-so many are in flight at once, as on a busy Discord.
+The bot runs unmodified inside SimCord (the offline Discord used by the tests), which creates the
+server, its members and channels.  Interactions then go through a lean in-process Discord
+(``bench/wire.py``, ``--transport wire``) or SimCord all the way (``--transport simcord``).  Tables are
+set up with ordinary slash commands; then every channel plays on its own: its player to move waits
+``--think`` seconds (a player reading the board), then sends ``/whist move`` with one of their legal
+moves.  Interactions are sent without waiting for the bot to settle, so many are in flight at once, as
+on a busy Discord.  ``--stagger`` plays each table's game forward by a random share of a game before
+the run, so that games end at a steady pace; ``--warmup S`` plays S seconds first and reports them
+apart.
 
-Measured, in real time: moves per second; p50/p95/p99 from the command to its answer with the board;
-the acknowledgement time (first response or deferral) and how many exceeded Discord's 3-second window;
-failed moves (no board in the answer); the process RSS and the database size.
+Measured, in real time: moves per second; p50/p95/p99 from the command to its answer with the board
+(and the p99 of each 10 seconds); the acknowledgement time (first response or deferral) and how many
+exceeded Discord's 3-second window; failed moves (no board in the answer); the process RSS and the
+database size.
 
 Usage::
 
-    python -m bench.load --channels 100 --seconds 30 [--think 5] [--database URL] [--profile out.prof]
+    python -m bench.load --channels 100 --seconds 30 [--think 5] [--stagger] [--warmup 15] [--database URL]
     python -m bench.load --channels 100 --processes 2 --database postgresql+asyncpg://...
 
 prints one JSON object.  With ``--processes N`` N bot processes, each with its own offline Discord and
@@ -454,7 +459,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         rng = random.Random(7)
         pairs = [(users[(2 * i) % len(users)], users[(2 * i + 1) % len(users)]) for i in range(args.channels)]
 
-        wire: Wire | None = None  # the lean Discord, once the tables are set up (--transport wire)
+        wire: Wire | None = None  # the lean Discord (--transport wire)
 
         async def send(actor: Any, channel: Any, name: str, **options: Any) -> Timing:
             if wire is not None:
@@ -484,6 +489,11 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await send(b, channel, f"{SUPPORT_GAME} join")
             await send(a, channel, f"{SUPPORT_GAME} start")
 
+        if args.transport == "wire":
+            # the tables are set up through the wire too: SimCord's copies of 3,000 set-up exchanges,
+            # freed among the bot's long-lived objects, would stay in the process as fragmented memory
+            wire = lean_wire(bot, env, guild, users, channels, stats)
+            wire.install()
         setup_started = time.perf_counter()
         gate = asyncio.Semaphore(50)
 
@@ -549,9 +559,6 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                     rss_series.append(current_rss_mb())
                 await asyncio.sleep(2.0)
 
-        if args.transport == "wire":
-            wire = lean_wire(bot, env, guild, users, channels, stats)
-            wire.install()
         history.trim()
         pauses = gc_pauses()
         profiler = cProfile.Profile() if args.profile else None

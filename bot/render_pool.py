@@ -45,10 +45,20 @@ def draw(game: str, state_json: dict[str, Any], last_move: Any, names: list[str]
     return render_game(game, state, last_move=last_move, names=names)
 
 
+WORKER_NICENESS = 10  # board workers yield the CPU to the bot's process: its answers come first
+
+
 def _warm() -> None:
     """Import the engines and renderers once per worker, before the first board."""
     import games  # noqa: F401
     import renderers  # noqa: F401
+
+
+def _start_board_worker() -> None:
+    """A board worker's start: a lower CPU priority than the bot's process, then warm imports."""
+    if hasattr(os, "nice"):
+        os.nice(WORKER_NICENESS)
+    _warm()
 
 
 def _warm_ai() -> None:
@@ -64,7 +74,7 @@ def _pool(workers: int, purpose: str = "boards") -> ProcessPoolExecutor:
         pool = ProcessPoolExecutor(
             max_workers=workers,
             mp_context=multiprocessing.get_context(method),
-            initializer=_warm if purpose == "boards" else _warm_ai,
+            initializer=_start_board_worker if purpose == "boards" else _warm_ai,
         )
         _POOLS[(purpose, workers)] = pool
     return pool

@@ -411,11 +411,13 @@ def _stash_panel(
 BODY_TOP = 54  # where a stash's table of pyramids starts, below its title and size headings
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=64)
 def _stash_body(shown: tuple[int, ...], marked: str, width: int) -> tuple[Image.Image, tuple[geometry.TextBox, ...]]:
     """A stash's table (colour rows, size columns, ``code xN`` cells) on the panel colour, and its texts.
 
-    Cached: one move changes one stash, so the other player's table is drawn from the cache.
+    Cached: one move changes one stash, so the other player's table is drawn from the cache.  A table
+    is about 290 KB of pixels; with hundreds of games at once the cache would miss anyway (every other
+    game's boards come between two of one game's), so it is kept small.
     """
     with geometry.recording() as drawn:
         image = Image.new("RGB", (width - 8, 5 * 27 + 4), PANEL)

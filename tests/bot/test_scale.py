@@ -6,13 +6,21 @@ import asyncio
 import gc
 import json
 import multiprocessing
+import os
 from datetime import UTC, datetime, timedelta
 
 import pytest
 
 from bot.client import GC_YOUNG_THRESHOLD, settle_garbage_collector
 from bot.pacing import OVERLOADED, QUEUED, WORKING, Pacer
-from bot.render_pool import RenderPool, auto_workers, draw, shutdown_pools, start_search_workers
+from bot.render_pool import (
+    WORKER_NICENESS,
+    RenderPool,
+    auto_workers,
+    draw,
+    shutdown_pools,
+    start_search_workers,
+)
 from bot.session import open_session
 from bot.session.service import Actor
 from bot.session.store import SerialWriter, Store
@@ -140,6 +148,18 @@ async def test_boards_drawn_in_a_worker_process_match_boards_drawn_in_process(db
     finally:
         await session.close()
         shutdown_pools()  # no worker process outlives the test
+
+
+@pytest.mark.skipif(not hasattr(os, "nice"), reason="no process priorities on this system")
+async def test_board_workers_yield_the_cpu_to_the_bots_process() -> None:
+    pool = RenderPool(1)
+    try:
+        await pool.start()
+        assert pool._executor is not None
+        worker_niceness = await asyncio.get_running_loop().run_in_executor(pool._executor, os.nice, 0)
+        assert worker_niceness == min(19, os.nice(0) + WORKER_NICENESS)
+    finally:
+        shutdown_pools()
 
 
 async def test_search_workers_are_all_started_with_the_bot_not_at_the_first_decision() -> None:
