@@ -143,20 +143,34 @@ def current_rss_mb() -> float:
         return rss_mb()
 
 
-def gc_pauses() -> list[float]:
-    """A list that fills with the length of every garbage collection from now on, in seconds: a long
+def gc_pauses() -> list[tuple[int, float]]:
+    """A list that fills with (generation, seconds) for every garbage collection from now on: a long
     one stops the event loop, and every interaction waiting in it, for that long."""
-    pauses: list[float] = []
+    pauses: list[tuple[int, float]] = []
     started = [0.0]
 
-    def timed(phase: str, _info: dict[str, Any]) -> None:
+    def timed(phase: str, info: dict[str, Any]) -> None:
         if phase == "start":
             started[0] = time.perf_counter()
         else:
-            pauses.append(time.perf_counter() - started[0])
+            pauses.append((info["generation"], time.perf_counter() - started[0]))
 
     gc.callbacks.append(timed)
     return pauses
+
+
+def gc_summary(pauses: list[tuple[int, float]]) -> dict[str, dict[str, Any]]:
+    """Per generation: how many collections, how many over 100 ms, the longest and the total (ms)."""
+    summary: dict[str, dict[str, Any]] = {}
+    for generation in sorted({generation for generation, _ in pauses}):
+        lengths = [pause for gen, pause in pauses if gen == generation]
+        summary[str(generation)] = {
+            "collections": len(lengths),
+            "over_100ms": sum(1 for pause in lengths if pause > 0.1),
+            "max_ms": _ms(max(lengths)),
+            "total_ms": _ms(sum(lengths)),
+        }
+    return summary
 
 
 def plain_loop() -> Callable[[], None]:
@@ -615,9 +629,10 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "failed_answers": dict(stats.refusals.most_common(5)),
             "board_read_errors": stats.read_errors,
             "last_board_read_error": stats.last_read_error,
-            "gc_pause_max_ms": _ms(max(pauses, default=0.0)),
-            "gc_pauses_over_100ms": sum(1 for pause in pauses if pause > 0.1),
-            "gc_total_ms": _ms(sum(pauses)),
+            "gc_pause_max_ms": _ms(max((pause for _, pause in pauses), default=0.0)),
+            "gc_pauses_over_100ms": sum(1 for _, pause in pauses if pause > 0.1),
+            "gc_total_ms": _ms(sum(pause for _, pause in pauses)),
+            "gc_by_generation": gc_summary(pauses),
             "rss_mb": current_rss_mb(),
             "rss_series_mb": rss_series,
             "rss_growth_mb": _growth(rss_series),

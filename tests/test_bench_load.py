@@ -49,3 +49,14 @@ def test_the_latency_histogram_gives_the_nearest_rank_quantiles_of_what_it_count
         assert histogram.quantile(q) == round(expected, 4)
     assert histogram.max == 2.75 and histogram.count == len(durations)
     assert Histogram().quantile(0.5) is None
+
+
+def test_garbage_collections_are_summed_per_generation():
+    from bench.load import gc_summary
+
+    pauses = [(0, 0.09), (0, 0.12), (1, 0.2), (0, 0.01)]
+    assert gc_summary(pauses) == {
+        "0": {"collections": 3, "over_100ms": 1, "max_ms": 120.0, "total_ms": 220.0},
+        "1": {"collections": 1, "over_100ms": 1, "max_ms": 200.0, "total_ms": 200.0},
+    }
+    assert gc_summary([]) == {}
