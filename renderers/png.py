@@ -27,10 +27,12 @@ def encode_palette_png(image: Image.Image) -> bytes:
     if image.mode != "P":
         raise ValueError(f"expected a palette image, got mode {image.mode}")
     width, height = image.size
-    # each PNG row starts with its filter type (0: none): paste the picture one column in from the
-    # left of a zero-filled canvas, and its rows come out as PNG's scanlines
-    rows = Image.new("P", (width + 1, height), 0)
-    rows.paste(image, (1, 0))
+    # each PNG row starts with its filter type (0: none).  Pillow's raw encoder with a stride of
+    # width + 1 zero-pads each row at its end; one zero before them all and the last one dropped
+    # give the scanlines, without copying the picture into a wider one
+    padded = image.tobytes("raw", ("P", width + 1))
+    compressor = zlib_ng.compressobj(COMPRESS_LEVEL)
+    idat = compressor.compress(b"\x00") + compressor.compress(memoryview(padded)[:-1]) + compressor.flush()
     palette = bytes(image.getpalette() or [0, 0, 0])
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette, deflate, row filters, no interlace
     return b"".join(
@@ -38,7 +40,7 @@ def encode_palette_png(image: Image.Image) -> bytes:
             _SIGNATURE,
             _chunk(b"IHDR", header),
             _chunk(b"PLTE", palette[: 3 * 256]),
-            _chunk(b"IDAT", zlib_ng.compress(rows.tobytes(), COMPRESS_LEVEL)),
+            _chunk(b"IDAT", idat),
             _chunk(b"IEND", b""),
         )
     )

@@ -151,8 +151,9 @@ def fixed_palette(extra: Sequence[RGB] = (), grounds: Sequence[RGB] = (), inks: 
     and the in-between shades where text (``TEXT`` and ``inks``, outlined in ``TEXT_SHADOW``) meets
     ``BACKGROUND``, ``PANEL``, ``DIE_FACE`` and ``grounds`` -- the soft edges of anti-aliased lettering.
     """
+    # BORDER first: it is at BORDER_INDEX in every palette
     colours: list[RGB] = [
-        BACKGROUND, PANEL, GRID_LINE, TEXT, TEXT_SHADOW, HIGHLIGHT, MARK, DIE_FACE, LAST_OUTER, LAST_INNER, BORDER,
+        BORDER, BACKGROUND, PANEL, GRID_LINE, TEXT, TEXT_SHADOW, HIGHLIGHT, MARK, DIE_FACE, LAST_OUTER, LAST_INNER,
         *extra,
     ]  # fmt: skip
     for fill in COLOURS.values():
@@ -169,20 +170,41 @@ def fixed_palette(extra: Sequence[RGB] = (), grounds: Sequence[RGB] = (), inks: 
     return image
 
 
+BORDER_INDEX = 0  # fixed_palette puts BORDER first
 DEFAULT_PALETTE = fixed_palette()
 
 
-def png_bytes(image: Image.Image, palette: Image.Image | None = None) -> bytes:
+def png_bytes(image: Image.Image, palette: Image.Image | None = None, *, height: int | None = None) -> bytes:
     """Encode ``image`` as PNG mapped onto a fixed palette: exact for flat colours, fast and small.
 
-    The picture gets a light ``BORDER`` round its edge, so that it stands out on Discord's dark theme
-    as its mid-tone background does on the light one.
+    With ``height``, only the picture's top ``height`` rows (a board drawn on a taller canvas): they
+    are cut after mapping to the palette, where a row is a quarter of its size in RGB.  The picture
+    gets a light ``BORDER`` round its edge, so that it stands out on Discord's dark theme as its
+    mid-tone background does on the light one.
     """
-    _layout.note_size(image.width, image.height)
     quantized = image.quantize(palette=palette or DEFAULT_PALETTE, dither=Image.Dither.NONE)
-    border = quantized.palette.getcolor(BORDER) if quantized.palette else 0
-    ImageDraw.Draw(quantized).rectangle((0, 0, image.width - 1, image.height - 1), outline=border, width=BORDER_PX)
+    if height is not None and height != image.height:
+        quantized = quantized.crop((0, 0, image.width, height))
+    _layout.note_size(quantized.width, quantized.height)
+    frame = (0, 0, quantized.width - 1, quantized.height - 1)
+    ImageDraw.Draw(quantized).rectangle(frame, outline=BORDER_INDEX, width=BORDER_PX)
     return encode_palette_png(quantized)
+
+
+def paste_sprite(image: Image.Image, sprite: Image.Image, corner: tuple[int, int], *, masked: bool = True) -> None:
+    """Paste ``sprite`` with its top-left at ``corner`` of ``image``, through its own alpha when ``masked``.
+
+    Both are pictures made in memory (never lazily loaded from a file) and of modes Pillow pastes
+    as they are (an RGB or RGBA sprite on an RGB canvas, a P tile on a P canvas).  This goes
+    straight to Pillow's core: ``Image.paste`` checks and converts its arguments first, which costs
+    more than pasting a small sprite, and a board pastes a hundred of them.
+    """
+    left, top = corner
+    box = (left, top, left + sprite.width, top + sprite.height)
+    if masked:
+        image.im.paste(sprite.im, box, sprite.im)
+    else:
+        image.im.paste(sprite.im, box)
 
 
 def last_move_frame(draw: ImageDraw.ImageDraw, box: Sequence[float], width: int = 5) -> None:
@@ -309,7 +331,7 @@ def _paste_text(
     """One cached, ready-coloured text sprite pasted at the nearest whole pixel."""
     _, _, dx, dy = _text_masks(message, size, anchor)
     sprite = _text_sprite(message, size, anchor, fill, shadow)
-    image.paste(sprite, (round(xy[0]) + dx, round(xy[1]) + dy), sprite)
+    paste_sprite(image, sprite, (round(xy[0]) + dx, round(xy[1]) + dy))
 
 
 def text(
@@ -515,7 +537,7 @@ def paste_pyramid(
     """A side-view pyramid standing on ``base_y``, pasted from its cached sprite (to the nearest pixel)."""
     sprite = pyramid_sprite(colour, pips, scale, outline, outline_width)
     corner = (round(centre_x) - sprite.width // 2, round(base_y) - sprite.height + SPRITE_PAD)
-    image.paste(sprite, corner, sprite)
+    paste_sprite(image, sprite, corner)
 
 
 def stack_step(scale: float) -> float:
@@ -646,7 +668,7 @@ def paste_die(image: Image.Image, xy: tuple[float, float], size: int, face: str,
         left, top, right, bottom = font(px).getbbox(label, anchor="ma")
         cx, cy = xy[0] + size / 2, xy[1] + size + 4
         _layout.note_text(label, px, (cx + left, cy + top, cx + right, cy + bottom))
-    image.paste(sprite, (round(xy[0]) - margin, round(xy[1])), sprite)
+    paste_sprite(image, sprite, (round(xy[0]) - margin, round(xy[1])))
 
 
 def colour_swatch(draw: ImageDraw.ImageDraw, xy: tuple[float, float], colour: str, size: int = 16) -> None:

@@ -53,6 +53,7 @@ from renderers.pyramids import (
     last_move_frame,
     outline_for,
     paste_die,
+    paste_sprite,
     png_bytes,
     shade,
     text,
@@ -205,7 +206,7 @@ def _top_sprite(colour: str, pips: int, scale: float) -> Image.Image:
 def _paste_top(image: Image.Image, centre: tuple[float, float], pips: int, colour: str, scale: float) -> None:
     sprite = _top_sprite(colour, pips, scale)
     half = sprite.size[0] / 2
-    image.paste(sprite, (round(centre[0] - half), round(centre[1] - half)), sprite)
+    paste_sprite(image, sprite, (round(centre[0] - half), round(centre[1] - half)))
 
 
 def _paste_coin(image: Image.Image, centre: tuple[float, float], letter: str, value: int, radius: int) -> None:
@@ -215,7 +216,7 @@ def _paste_coin(image: Image.Image, centre: tuple[float, float], letter: str, va
         str(value), px, (centre[0] - px / 2, centre[1] - px / 2, centre[0] + px / 2, centre[1] + px / 2)
     )
     half = sprite.size[0] // 2
-    image.paste(sprite, (int(centre[0]) - half, int(centre[1]) - half), sprite)
+    paste_sprite(image, sprite, (int(centre[0]) - half, int(centre[1]) - half))
 
 
 def _ring(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, colour: RGB, width: int) -> None:

@@ -49,6 +49,7 @@ from renderers.pyramids import (
     fixed_palette,
     last_move_frame,
     paste_pyramid,
+    paste_sprite,
     png_bytes,
     text,
     text_width,
@@ -76,7 +77,8 @@ PIECE_COLOURS = "KRYGB"
 def render(state: WhistState, *, last_move: Any = None, names: Sequence[str] | None = None) -> bytes:
     """The board as PNG bytes; pure and deterministic."""
     del last_move  # the state keeps the last pick and the last trick as display fields
-    return _png(draw_board(state, names))
+    canvas, height = _draw_canvas(state, names)
+    return png_bytes(canvas, PALETTE, height=height)
 
 
 def board_layout(state: WhistState, *, last_move: Any = None, names: Sequence[str] | None = None) -> geometry.Layout:
@@ -100,6 +102,12 @@ def _height_bound(s: WhistState, drafting: bool) -> int:
 
 def draw_board(state: WhistState, names: Sequence[str] | None = None) -> Image.Image:
     """The picture as an RGB image: drawn on a tall canvas, then cut to what was drawn."""
+    canvas, height = _draw_canvas(state, names)
+    return canvas.crop((0, 0, WIDTH, height))
+
+
+def _draw_canvas(state: WhistState, names: Sequence[str] | None) -> tuple[Image.Image, int]:
+    """The picture drawn on a canvas at least as tall as it, and its height."""
     drafting = any(state.row)  # the draft layout, also for a game that ended (by leaving) in the draft
     image = Image.new("RGB", (WIDTH, _height_bound(state, drafting)), BACKGROUND)
     draw = ImageDraw.Draw(image)
@@ -111,18 +119,13 @@ def draw_board(state: WhistState, names: Sequence[str] | None = None) -> Image.I
         y = _trick(image, draw, state, y, names)
         y = _kept(image, draw, state, y, names)
     y = _stashes(image, draw, state, y, names)
-    return image.crop((0, 0, WIDTH, y + 8))
+    return image, y + 8
 
 
 # --- encoding -------------------------------------------------------------------------------------
 
 
 PALETTE = fixed_palette(extra=[DIM, WIN], grounds=[GRID_LINE], inks=[DIM, WIN])
-
-
-def _png(image: Image.Image) -> bytes:
-    """PNG of ``image`` mapped onto the fixed palette (fast and small; no adaptive quantising)."""
-    return png_bytes(image, PALETTE)
 
 
 # --- header ---------------------------------------------------------------------------------------
@@ -186,12 +189,17 @@ def _draft_row(image: Image.Image, draw: ImageDraw.ImageDraw, s: WhistState, top
     last_tree = s.last_take[1] if s.last_take and s.last_take[1] >= 0 else None
     for index, tree in enumerate(s.row):
         cx, base_y, slot = draft_slot(index, len(s.row), top)
-        tile, texts = _draft_tile(tuple(tree), tree_letter(index), index == last_tree, slot)
-        corner = (round(cx - slot / 2), round(base_y) - TILE_TOP)
-        image.paste(tile, corner)
+        tile, texts = _tree_tile(tuple(tree), slot)
+        left, tile_top = round(cx - slot / 2), round(base_y) - TILE_TOP
+        paste_sprite(image, tile, (left, tile_top), masked=False)
         for t in texts:  # the cached tile's texts, so the layout knows them too
-            box = (t.box[0] + corner[0], t.box[1] + corner[1], t.box[2] + corner[0], t.box[3] + corner[1])
+            box = (t.box[0] + left, t.box[1] + tile_top, t.box[2] + left, t.box[3] + tile_top)
             geometry.note_text(t.text, t.px, box)
+        last = index == last_tree
+        if last:
+            last_move_frame(draw, (left, tile_top + TILE_TOP - 98, left + round(slot) - 1, tile_top + TILE_TOP + 44), 5)
+        letter_at = (left + slot / 2, tile_top + TILE_TOP + 13)
+        text(image, letter_at, tree_letter(index), size=MIN_PX + 1, anchor="mm", fill=HIGHLIGHT if last else TEXT)
     rows = -(-len(s.row) // PER_ROW)
     y = top + 100 + (rows - 1) * ROW_H + 62
     note = ""
@@ -217,26 +225,23 @@ def _draft_row(image: Image.Image, draw: ImageDraw.ImageDraw, s: WhistState, top
 TILE_TOP = 100  # a draft tile reaches this far above its tree's base
 
 
-@lru_cache(maxsize=512)
-def _draft_tile(
-    tree: tuple[str, ...], letter: str, last: bool, slot: float
-) -> tuple[Image.Image, tuple[geometry.TextBox, ...]]:
-    """One draft tree with its letter and top code (framed when it was the last pick), and its texts.
+@lru_cache(maxsize=256)
+def _tree_tile(tree: tuple[str, ...], slot: float) -> tuple[Image.Image, tuple[geometry.TextBox, ...]]:
+    """One draft tree with its top code below it, on the background, and its texts.
 
-    Cached: a pick changes one tree, so the others come from the cache.
+    Cached by the tree alone (its letter and the last-pick frame are drawn over it): a game deals
+    only a hundred and fifty-odd different trees and part-trees, so at any number of games at once
+    nearly every tree comes from the cache.
     """
     with geometry.recording() as drawn:
         image = Image.new("RGB", (round(slot), TILE_TOP + 48), BACKGROUND)
-        draw = ImageDraw.Draw(image)
         cx, base_y = slot / 2, TILE_TOP
-        if last:
-            last_move_frame(draw, (0, base_y - 98, round(slot) - 1, base_y + 44), 5)
         if tree:
             draw_stack_side(image, cx, base_y, _pieces(tree), DRAFT_SCALE)
             text(image, (cx, base_y + 32), tree[-1], size=MIN_PX, anchor="mm", fill=DIM)  # what a take names
         else:
+            draw = ImageDraw.Draw(image)
             draw.line([(cx - DRAFT_SCALE * 0.4, base_y), (cx + DRAFT_SCALE * 0.4, base_y)], fill=DIM, width=2)
-        text(image, (cx, base_y + 13), letter, size=MIN_PX + 1, anchor="mm", fill=HIGHLIGHT if last else TEXT)
     return image, tuple(drawn.texts)
 
 
@@ -402,7 +407,7 @@ def _stash_panel(
     marked = highlight[1] if highlight is not None and highlight[0] == seat else ""
     body, texts = _stash_body(shown, marked, round(width))
     corner = (round(x0) + 4, round(y0) + BODY_TOP)  # inside the panel's outline
-    image.paste(body, corner)
+    paste_sprite(image, body, corner, masked=False)
     for t in texts:  # the cached body's texts, so the layout knows them too
         placed = (t.box[0] + corner[0], t.box[1] + corner[1], t.box[2] + corner[0], t.box[3] + corner[1])
         geometry.note_text(t.text, t.px, placed)
@@ -433,7 +438,7 @@ def _stash_body(shown: tuple[int, ...], marked: str, width: int) -> tuple[Image.
                 cx = col_x[k] + 8
                 cell, texts = _stash_cell(colour, pips, n)
                 corner = (round(cx) - 13, y - 14)
-                image.paste(cell, corner)
+                paste_sprite(image, cell, corner, masked=False)
                 for t in texts:
                     box = (t.box[0] + corner[0], t.box[1] + corner[1], t.box[2] + corner[0], t.box[3] + corner[1])
                     geometry.note_text(t.text, t.px, box)
