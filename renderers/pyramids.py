@@ -194,10 +194,10 @@ def png_bytes(image: Image.Image, palette: Image.Image | None = None, *, height:
 def paste_sprite(image: Image.Image, sprite: Image.Image, corner: tuple[int, int], *, masked: bool = True) -> None:
     """Paste ``sprite`` with its top-left at ``corner`` of ``image``, through its own alpha when ``masked``.
 
-    Both are pictures made in memory (never lazily loaded from a file) and of modes Pillow pastes
-    as they are (an RGB or RGBA sprite on an RGB canvas, a P tile on a P canvas).  This goes
-    straight to Pillow's core: ``Image.paste`` checks and converts its arguments first, which costs
-    more than pasting a small sprite, and a board pastes a hundred of them.
+    Both are pictures made in memory (never lazily loaded from a file): an RGBA sprite (or, not
+    ``masked``, an RGB tile) on an RGB canvas.  This goes straight to Pillow's core: ``Image.paste``
+    checks and converts its arguments first, which costs more than pasting a small sprite, and a
+    board pastes a hundred of them.
     """
     left, top = corner
     box = (left, top, left + sprite.width, top + sprite.height)
