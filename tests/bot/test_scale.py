@@ -25,6 +25,7 @@ from bot.session import open_session
 from bot.session.service import Actor
 from bot.session.store import SerialWriter, Store
 from bot.settings import Settings, SettingsError, owns_guild
+from tests.bot import shard_process
 
 ALICE = Actor(1, "alice")
 BOB = Actor(2, "bob")
@@ -258,9 +259,9 @@ async def _started_whist(session, channel: int = 42, guild_id: int = 9, clock_da
     return report.game
 
 
-async def test_two_processes_over_one_database_fire_each_deadline_once_and_never_double_a_move(db_url: str) -> None:
-    """Two sessions with engines of their own (two bot processes, or a shard handing over) work the same
-    games at once: every due clock event is written once, every delivery claimed once, no move twice."""
+async def test_two_sessions_over_one_database_fire_each_deadline_once_and_never_double_a_move(db_url: str) -> None:
+    """Two sessions with engines of their own (as two bot processes, or a shard handing over) work the
+    same games at once: every due clock event is written once, every delivery claimed once, no move twice."""
     now = datetime(2026, 3, 1, tzinfo=UTC)
     clock = [now]
     one, two = [await open_session(db_url, render=False, clock=lambda: clock[0]) for _ in range(2)]
@@ -309,6 +310,65 @@ async def test_two_processes_over_one_database_fire_each_deadline_once_and_never
     finally:
         await one.close()
         await two.close()
+
+
+async def test_two_processes_over_one_database_fire_each_deadline_once_and_never_double_a_move(db_url: str) -> None:
+    """Two bot processes (OS processes, each with its own session) work the same games together: both
+    send every game's move at the same moment, then tick their clocks through the deadlines together,
+    then claim the deliveries together.  Each move lands once, each event is written once, each
+    delivery is claimed by one process."""
+    now = datetime(2026, 3, 1, tzinfo=UTC)
+    setup = await open_session(db_url, render=False, clock=lambda: now)
+    channels = list(range(700, 712))
+    try:
+        for channel in channels:
+            await _started_whist(setup, channel, clock_days=1)
+    finally:
+        await setup.close()
+    context = multiprocessing.get_context("spawn")
+    barrier = context.Barrier(3)  # the two processes and this test
+    out = context.Queue()
+    processes = [
+        context.Process(target=shard_process.run, args=(db_url, channels, now.isoformat(), barrier, out))
+        for _ in range(2)
+    ]
+    for process in processes:
+        process.start()
+    try:
+        for _ in range(1 + len(shard_process.TICK_DAYS)):  # the moves, then each day's ticks
+            await asyncio.to_thread(barrier.wait, 120)
+        await asyncio.to_thread(barrier.wait, 120)  # both have ticked through every deadline
+        reader = await open_session(db_url, render=False, clock=lambda: now)
+        try:
+            pending = await reader._store.undelivered()
+        finally:
+            await reader.close()
+        keys = [(d.game_id, d.ply, d.kind, d.user_id, json.dumps(d.payload, sort_keys=True)) for d in pending]
+        assert keys
+        assert len(keys) == len(set(keys))  # each reminder and timeout report written once
+        await asyncio.to_thread(barrier.wait, 120)  # now both claim
+        reports = [await asyncio.to_thread(out.get, True, 120) for _ in processes]
+    finally:
+        for process in processes:
+            process.join(60)
+            if process.is_alive():
+                process.kill()
+    assert [process.exitcode for process in processes] == [0, 0]
+    moved = sorted(channel for channels_moved, _ in reports for channel in channels_moved)
+    assert moved == channels  # every game's move landed once, in one process or the other
+    claimed = [delivery for _, ids in reports for delivery in ids]
+    assert sorted(claimed) == sorted(d.id for d in pending)  # every delivery claimed, none by both
+    check = await open_session(db_url, render=False, clock=lambda: now)
+    try:
+        timeouts = 0
+        for channel in channels:
+            game, log = await check.games.history(channel)
+            assert [row.ply for row in log] == list(range(len(log)))  # no ply written twice, none missing
+            assert game.ply == len(log)
+            timeouts += sum(1 for row in log if row.kind == "removed")
+        assert timeouts  # the deadlines did fire
+    finally:
+        await check.close()
 
 
 # ---------------------------------------------------------------------------------------------- memory
