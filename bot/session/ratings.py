@@ -134,6 +134,27 @@ class RatingService:
                             game_id=game.id, guild_id=game.guild_id, game=game.game, rated_at=now
                         )
                     )
+                    # every player gets a row first (a new player's at the initial rating), so that
+                    # the rows exist to be locked: another process rating these players waits at the
+                    # lock and reads what this one wrote, instead of both inserting the same new row
+                    initial = Rating.initial()
+                    await conn.execute(
+                        self.store.insert_missing(ratings, ["guild_id", "game", "user_id"]),
+                        [
+                            {
+                                "guild_id": game.guild_id,
+                                "game": game.game,
+                                "user_id": user,
+                                "display_name": names[user][:100],
+                                "mu": initial.mu,
+                                "sigma": initial.sigma,
+                                "games": 0,
+                                "wins": 0,
+                                "updated_at": now,
+                            }
+                            for user in sorted(users)  # the lock order of the select below
+                        ],
+                    )
                     rows = (
                         (
                             await conn.execute(
@@ -151,36 +172,28 @@ class RatingService:
                         .all()
                     )
                     known = {r["user_id"]: r for r in rows}
-                    before = [
-                        Rating(known[u]["mu"], known[u]["sigma"]) if u in known else Rating.initial() for u in users
-                    ]
+                    before = [Rating(known[u]["mu"], known[u]["sigma"]) for u in users]
                     after = rate_game(before, list(outcome.ranks))
                     winners = [seat for seat, rank in enumerate(outcome.ranks) if rank == 1]
                     changes = []
                     for seat, user in enumerate(users):
                         won = int(len(winners) == 1 and winners[0] == seat)
-                        values = {
-                            "display_name": names[user][:100],
-                            "mu": after[seat].mu,
-                            "sigma": after[seat].sigma,
-                            "updated_at": now,
-                        }
-                        if user in known:
-                            await conn.execute(
-                                update(ratings)
-                                .where(
-                                    ratings.c.guild_id == game.guild_id,
-                                    ratings.c.game == game.game,
-                                    ratings.c.user_id == user,
-                                )
-                                .values(games=ratings.c.games + 1, wins=ratings.c.wins + won, **values)
+                        await conn.execute(
+                            update(ratings)
+                            .where(
+                                ratings.c.guild_id == game.guild_id,
+                                ratings.c.game == game.game,
+                                ratings.c.user_id == user,
                             )
-                        else:
-                            await conn.execute(
-                                insert(ratings).values(
-                                    guild_id=game.guild_id, game=game.game, user_id=user, games=1, wins=won, **values
-                                )
+                            .values(
+                                display_name=names[user][:100],
+                                mu=after[seat].mu,
+                                sigma=after[seat].sigma,
+                                updated_at=now,
+                                games=ratings.c.games + 1,
+                                wins=ratings.c.wins + won,
                             )
+                        )
                         await conn.execute(
                             insert(rating_results).values(
                                 game_id=game.id,

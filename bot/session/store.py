@@ -429,6 +429,11 @@ class Store:
         or write its ``columns`` to the row with its ``key``.  Built once per shape."""
         return _upsert_statement(self.dialect, table, tuple(key), tuple(columns))
 
+    def insert_missing(self, table: Table, key: Sequence[str]) -> Any:
+        """One statement, executed with rows of ``table``: insert each row whose ``key`` is not there
+        yet, leave the others as they are.  Built once per shape."""
+        return _insert_missing_statement(self.dialect, table, tuple(key))
+
     @classmethod
     async def open(
         cls,
@@ -981,17 +986,28 @@ _MARK_DELIVERED = (
 )
 
 
-@lru_cache(maxsize=64)
-def _upsert_statement(dialect: str, table: Table, key: tuple[str, ...], columns: tuple[str, ...]) -> Any:
-    """Insert a row into ``table``, or write its ``columns`` to the row with its ``key``."""
+def _dialect_insert(dialect: str, table: Table) -> Any:
+    """An insert into ``table`` that knows ``ON CONFLICT`` (both backends spell it alike)."""
     if dialect == "postgresql":
         from sqlalchemy.dialects.postgresql import insert
     else:
         from sqlalchemy.dialects.sqlite import insert  # type: ignore[assignment]
-    inserting = insert(table)
+    return insert(table)
+
+
+@lru_cache(maxsize=64)
+def _upsert_statement(dialect: str, table: Table, key: tuple[str, ...], columns: tuple[str, ...]) -> Any:
+    """Insert a row into ``table``, or write its ``columns`` to the row with its ``key``."""
+    inserting = _dialect_insert(dialect, table)
     return inserting.on_conflict_do_update(
         index_elements=list(key), set_={column: inserting.excluded[column] for column in columns}
     )
+
+
+@lru_cache(maxsize=64)
+def _insert_missing_statement(dialect: str, table: Table, key: tuple[str, ...]) -> Any:
+    """Insert a row into ``table`` unless a row with its ``key`` is there already."""
+    return _dialect_insert(dialect, table).on_conflict_do_nothing(index_elements=list(key))
 
 
 @lru_cache(maxsize=64)

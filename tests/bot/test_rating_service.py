@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -153,3 +154,29 @@ async def test_the_new_tables_match_their_migration(db_url):
         assert found[table.name] == {c.name for c in table.columns}, table.name
     assert schema.LATEST_VERSION >= 3
     await store.close()
+
+
+async def test_two_processes_rating_the_same_new_players_at_once_lose_no_update(db_url):
+    """Two bot processes (each its own engine) rate two games of the same two players at the same
+    instant, before either player has a rating row: both games count, one after the other."""
+    stores = [await Store.open(db_url), await Store.open(db_url)]
+    try:
+        clock = Clock()
+        service = GameService(stores[0], clock=clock, render=False)
+        finished = []
+        for channel in (1, 2):
+            await start(service, channel, [ALICE, BOB])
+            finished.append((await service.resign(channel, BOB)).game)
+        services = [RatingService(store, clock=clock) for store in stores]
+        changes = await asyncio.gather(*(s.rate(g) for s, g in zip(services, finished, strict=True)))
+        assert all(changes)  # each process rated its game
+        alice = await services[0].rating(GUILD, "hedgehog", ALICE.user_id)
+        bob = await services[0].rating(GUILD, "hedgehog", BOB.user_id)
+        assert (alice.games, alice.wins, bob.games, bob.wins) == (2, 2, 2, 0)
+        once = rate_game([Rating(), Rating()], [1, 2])
+        twice = rate_game(once, [1, 2])  # the second game rated from the first one's result
+        assert alice.rating == twice[0] and bob.rating == twice[1]
+        assert await services[0].count_rated(GUILD) == 2
+    finally:
+        for store in stores:
+            await store.close()
