@@ -39,6 +39,7 @@ from renderers.pyramids import (
     outline_for,
     paste_die,
     paste_pyramid,
+    paste_tile,
     png_bytes,
     text,
 )
@@ -388,12 +389,11 @@ def board_layout(state: State, *, last_move: Any = None, names: Sequence[str] | 
 def draw_board(state: State, names: Sequence[str] | None = None) -> Image.Image:
     """The picture as an RGB image (``render`` encodes it)."""
     s = state
-    base, texts = _background(s.size)
+    background = _background(s.size)
+    base = background[0]
     image = Image.new("RGB", (WIDTH, _height(s.size) + _panel_height(s)), PANEL)
-    image.paste(base, (0, 0))
+    paste_tile(image, background)
     image.paste(cast(tuple[int, ...], base.getpixel((5, 5))), (0, base.height, WIDTH, image.height))
-    for t in texts:  # the cached layer's texts, so the layout knows them too
-        geometry_record.note_text(t.text, t.px, t.box)
     draw = ImageDraw.Draw(image)
     title, sub = _headline(s, names)
     if s.phase != "over":

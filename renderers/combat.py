@@ -67,6 +67,7 @@ from renderers.pyramids import (
     new_canvas,
     outline_for,
     paste_die,
+    paste_tile,
     png_bytes,
     pyramid_size_px,
     text,
@@ -121,11 +122,8 @@ board_layout = layout  # the name renderers.layout_for looks for
 def _compose(state: CombatState, last_move: object | None, names: Sequence[str] | None) -> Image.Image:
     panel = _panel_lines(state, names)
     height = PANEL_TOP + _panel_height(state, panel)
-    board, board_texts = _background(state.players, state.variant, state.blocked)
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
-    image.paste(board, (0, 0))
-    for t in board_texts:  # the cached layer's texts, so the layout knows them too
-        geometry.note_text(t.text, t.px, t.box)
+    paste_tile(image, _background(state.players, state.variant, state.blocked))
     _draw_header(image, state, names)
     draw = ImageDraw.Draw(image)
     for index in state.trail:

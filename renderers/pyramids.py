@@ -207,6 +207,18 @@ def paste_sprite(image: Image.Image, sprite: Image.Image, corner: tuple[int, int
         image.im.paste(sprite.im, box)
 
 
+def paste_tile(
+    image: Image.Image, tile: tuple[Image.Image, Sequence[_layout.TextBox]], corner: tuple[int, int] = (0, 0)
+) -> None:
+    """Paste a cached ``tile`` (an RGB picture and the texts drawn on it) with its top-left at
+    ``corner``, and note its texts there: the layout check knows them as if they were drawn now."""
+    picture, texts = tile
+    paste_sprite(image, picture, corner, masked=False)
+    left, top = corner
+    for t in texts:
+        _layout.note_text(t.text, t.px, (t.box[0] + left, t.box[1] + top, t.box[2] + left, t.box[3] + top))
+
+
 def last_move_frame(draw: ImageDraw.ImageDraw, box: Sequence[float], width: int = 5) -> None:
     """The last-move mark round ``box``: a black band with a white line inside it."""
     left, top, right, bottom = box

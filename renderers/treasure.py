@@ -54,6 +54,7 @@ from renderers.pyramids import (
     outline_for,
     paste_die,
     paste_sprite,
+    paste_tile,
     png_bytes,
     shade,
     text,
@@ -386,11 +387,8 @@ def draw_board(state: TreasureState, names: Sequence[str] | None = None) -> Imag
     """The picture as an RGB image (``render`` encodes it)."""
     width, _, _, _, panel_y = _layout(state.players)
     panel_h = _panel_height(state, width - 20)
-    base, texts = _base(state.players, tuple(sorted(state.out)))
     image = Image.new("RGB", (width, panel_y + panel_h + 10), BACKGROUND)
-    image.paste(base, (0, 0))
-    for t in texts:  # the cached layer's texts, so the layout knows them too
-        geometry_record.note_text(t.text, t.px, t.box)
+    paste_tile(image, _base(state.players, tuple(sorted(state.out))))
     draw = ImageDraw.Draw(image)
     _draw_pieces(image, draw, state)
     _draw_panel(image, draw, state, 10, panel_y, width - 20, panel_h, names)

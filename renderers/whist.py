@@ -49,7 +49,7 @@ from renderers.pyramids import (
     fixed_palette,
     last_move_frame,
     paste_pyramid,
-    paste_sprite,
+    paste_tile,
     png_bytes,
     text,
     text_width,
@@ -189,12 +189,8 @@ def _draft_row(image: Image.Image, draw: ImageDraw.ImageDraw, s: WhistState, top
     last_tree = s.last_take[1] if s.last_take and s.last_take[1] >= 0 else None
     for index, tree in enumerate(s.row):
         cx, base_y, slot = draft_slot(index, len(s.row), top)
-        tile, texts = _tree_tile(tuple(tree), slot)
         left, tile_top = round(cx - slot / 2), round(base_y) - TILE_TOP
-        paste_sprite(image, tile, (left, tile_top), masked=False)
-        for t in texts:  # the cached tile's texts, so the layout knows them too
-            box = (t.box[0] + left, t.box[1] + tile_top, t.box[2] + left, t.box[3] + tile_top)
-            geometry.note_text(t.text, t.px, box)
+        paste_tile(image, _tree_tile(tuple(tree), slot), (left, tile_top))
         last = index == last_tree
         if last:
             last_move_frame(draw, (left, tile_top + TILE_TOP - 98, left + round(slot) - 1, tile_top + TILE_TOP + 44), 5)
@@ -405,12 +401,8 @@ def _stash_panel(
         text(image, (col_x[k] + 40, y0 + 42), heading, size=MIN_PX, anchor="mm", fill=DIM)
     shown = tuple(counts[f"{colour}{pips}"] for colour in COLOUR_ORDER for pips in columns)
     marked = highlight[1] if highlight is not None and highlight[0] == seat else ""
-    body, texts = _stash_body(shown, marked, round(width))
     corner = (round(x0) + 4, round(y0) + BODY_TOP)  # inside the panel's outline
-    paste_sprite(image, body, corner, masked=False)
-    for t in texts:  # the cached body's texts, so the layout knows them too
-        placed = (t.box[0] + corner[0], t.box[1] + corner[1], t.box[2] + corner[0], t.box[3] + corner[1])
-        geometry.note_text(t.text, t.px, placed)
+    paste_tile(image, _stash_body(shown, marked, round(width)), corner)
 
 
 BODY_TOP = 54  # where a stash's table of pyramids starts, below its title and size headings
@@ -436,12 +428,7 @@ def _stash_body(shown: tuple[int, ...], marked: str, width: int) -> tuple[Image.
                 code = f"{colour}{pips}"
                 n = shown[r * 3 + k]
                 cx = col_x[k] + 8
-                cell, texts = _stash_cell(colour, pips, n)
-                corner = (round(cx) - 13, y - 14)
-                paste_sprite(image, cell, corner, masked=False)
-                for t in texts:
-                    box = (t.box[0] + corner[0], t.box[1] + corner[1], t.box[2] + corner[0], t.box[3] + corner[1])
-                    geometry.note_text(t.text, t.px, box)
+                paste_tile(image, _stash_cell(colour, pips, n), (round(cx) - 13, y - 14))
                 if marked == code:
                     last_move_frame(draw, (cx - 15, y - 14, cx + 86, y + 13), 4)
     return image, tuple(drawn.texts)

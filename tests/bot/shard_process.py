@@ -25,10 +25,11 @@ async def _play(database_url: str, channels: list[int], start: datetime, barrier
     clock = [start]
     session = await open_session(database_url, render=False, clock=lambda: clock[0])
     try:
-        chosen = {}
+        chosen = {}  # channel: the player to move and their first legal move (the same in both processes)
         for channel in channels:
-            actor = ALICE if await session.games.legal_moves(channel, ALICE.user_id) else BOB
-            chosen[channel] = (actor, (await session.games.legal_moves(channel, actor.user_id))[0].value)
+            for actor in (ALICE, BOB):
+                if options := await session.games.legal_moves(channel, actor.user_id):
+                    chosen[channel] = (actor, options[0].value)
         await asyncio.to_thread(barrier.wait)  # both processes send every game's move at once
 
         async def attempt(channel: int) -> int | None:
