@@ -57,15 +57,27 @@ class Profile:
     determinize: Determinize | None = None
     hidden: Callable[[Any, int], bool] | None = None  # True when the seat to move cannot see everything
     endgame: Callable[[Rules, Any, int], Any] | None = None  # an exact move, or None to search
+    # A whole-table draw gives the searching seat this fraction of an even share (1/n), the others
+    # their even share.  Below 1 the bot keeps playing for the goal rather than pass into a draw,
+    # and expects its opponents to take a draw whenever one is offered.
+    draw_factor: float = 1.0
+    # How likely a running position is to end drawn whatever anyone does (a locked ring): the
+    # evaluation is blended toward the draw's rewards by that much.
+    drawish: Callable[[Any], float] | None = None
 
 
-def outcome_rewards(outcome: Outcome) -> tuple[float, ...]:
-    """Per-seat rewards of a finished game: winners share 1, the others get a little by rank."""
+def outcome_rewards(outcome: Outcome, draw_factor: float = 1.0, seat: int | None = None) -> tuple[float, ...]:
+    """Per-seat rewards of a finished game: winners share 1, the others get a little by rank.
+
+    When every seat shares first place, ``seat`` (the one searching) gets ``draw_factor / n``.
+    """
     ranks = outcome.ranks
     n = len(ranks)
     if n == 1:
         return (1.0 if ranks[0] == 1 else 0.0,)  # solitaire: a failure ranks 2
     winners = sum(1 for r in ranks if r == 1)
+    if winners == n and seat is not None:
+        return tuple(draw_factor / n if i == seat else 1.0 / n for i in range(n))
     return tuple(1.0 / winners if r == 1 else 0.1 * (n - r) / (n - 1) for r in ranks)
 
 
@@ -99,16 +111,30 @@ class Search:
         self.settings = settings
         self.rng = rng
         self.players = 1
+        self.seat: int | None = None  # the seat searching
 
     # -- helpers ---------------------------------------------------------------------------------
 
-    def _reward(self, state: Any) -> tuple[float, ...]:
+    def value(self, state: Any) -> tuple[float, ...]:
+        """The reward vector the search gives ``state``: the outcome's when finished, else the evaluation.
+
+        The evaluation is blended toward a draw by the profile's ``drawish`` estimate.
+        """
         outcome = self.rules.outcome(state)
         if outcome is not None:
-            return outcome_rewards(outcome)
+            return outcome_rewards(outcome, self.profile.draw_factor, self.seat)
         if self.settings.use_evaluation and self.profile.evaluate is not None:
-            return self.profile.evaluate(state)
+            values = self.profile.evaluate(state)
+            drawish = self.profile.drawish(state) if self.profile.drawish is not None else 0.0
+            if drawish > 0.0:
+                draw = self._draw_rewards()
+                values = tuple(drawish * d + (1.0 - drawish) * v for d, v in zip(draw, values, strict=True))
+            return values
         return (1.0 / self.players,) * self.players
+
+    def _draw_rewards(self) -> tuple[float, ...]:
+        n = self.players
+        return outcome_rewards(Outcome((1,) * n, "draw"), self.profile.draw_factor, self.seat)
 
     def _rollout(self, state: Any) -> tuple[float, ...]:
         rules, rng = self.rules, self.rng
@@ -124,7 +150,7 @@ class Search:
             move = policy(rules, state, moves, rng) if policy is not None else moves[rng.randrange(len(moves))]
             state = rules.apply(state, move)
             decisions += 1
-        return self._reward(state)
+        return self.value(state)
 
     def _prior_order(self, node: Node, state: Any, moves: Sequence[Any], seat: int) -> list[Any]:
         """Moves sorted by the evaluation (for ``seat``) of the position each leads to; children are made."""
@@ -135,7 +161,7 @@ class Search:
             child = Node(self.players)
             child.state = child_state
             node.children[move] = child
-            value = self._reward(child_state)[seat] if evaluate is not None else 0.0
+            value = self.value(child_state)[seat] if evaluate is not None else 0.0
             scored.append((-value, index, move))
         scored.sort(key=lambda item: (item[0], item[1]))
         return [move for _, _, move in scored]
@@ -147,6 +173,7 @@ class Search:
         rules, profile, rng = self.rules, self.profile, self.rng
         seat = rules.to_move(root_state)
         assert seat is not None
+        self.seat = seat
         self.players = profile.players(root_state)
         root_moves = list(rules.legal_moves(root_state))
         if len(root_moves) == 1:
@@ -182,7 +209,7 @@ class Search:
         reward: tuple[float, ...] | None = None
         while reward is None:
             if rules.outcome(state) is not None:
-                reward = self._reward(state)
+                reward = self.value(state)
                 break
             if rules.pending_roll(state):
                 move = rules.roll(state, rng)
@@ -205,7 +232,7 @@ class Search:
             else:
                 moves = rules.legal_moves(state)
             if not moves:
-                reward = self._reward(state)
+                reward = self.value(state)
                 break
             node.seat = seat
             child, move, fresh = self._select(node, state, moves, seat, cache)

@@ -44,17 +44,18 @@ class Task:
     normal_iterations: int | None = None
 
 
-def ended_by_goal(game: str, state: Any) -> bool:
-    """True when the game ended by someone reaching its goal, not a turn, stall or pass limit."""
+def ending(game: str, state: Any) -> str:
+    """How the game ended: ``goal`` (someone reached the game's goal), ``all passed`` (a locked
+    Marsigelwettkampf ring where every player passed a round), or ``limit`` (a turn, round or stall limit)."""
     if game == "combat":
-        return "turn limit" not in state.reason
+        return "limit" if "turn limit" in state.reason else "goal"
     if game == "treasure":
-        return not state.pyramids
+        return "limit" if state.pyramids else "goal"
     if game == "assassin":
-        return state.end == "bases"
+        return "goal" if state.end == "bases" else "limit"
     if game == "hedgehog":
-        return state.finish == "tree"
-    return True
+        return {"tree": "goal", "passes": "all passed"}.get(state.finish, "limit")
+    return "goal"
 
 
 def play(task: Task) -> dict[str, Any]:
@@ -89,7 +90,7 @@ def play(task: Task) -> dict[str, Any]:
     assert outcome is not None
     return {
         "ranks": list(outcome.ranks),
-        "goal": ended_by_goal(task.game, state),
+        "ending": ending(task.game, state),
         "times": times,
         "cpu": cpu,
         "plies": ply,
@@ -183,6 +184,8 @@ def table_json(results: dict[str, dict[str, Any]], times: dict[str, list[float]]
             "ci95": wilson(score, n),
             "first_place_rate": round((row["wins"] + row["draws"]) / n, 3),
             "goal_finish_rate": round(row["goal"] / n, 3),
+            "limit_finish_rate": round(row["limit"] / n, 3),
+            "all_passed_rate": round(row["all passed"] / n, 3),
             "mean_plies": round(row["plies"] / n),
         }
     decision = {game: summary(values) for game, values in times.items() if values}
@@ -237,7 +240,10 @@ def main(argv: list[str] | None = None) -> int:
         for future in as_completed(futures):
             key, task, seat = futures[future]
             result = future.result()
-            row = results.setdefault(key, {"games": 0, "wins": 0, "draws": 0, "losses": 0, "goal": 0, "plies": 0})
+            row = results.setdefault(
+                key,
+                {"games": 0, "wins": 0, "draws": 0, "losses": 0, "plies": 0, "goal": 0, "limit": 0, "all passed": 0},
+            )
             ranks = result["ranks"]
             first = [i for i, r in enumerate(ranks) if r == 1]
             row["games"] += 1
@@ -248,7 +254,7 @@ def main(argv: list[str] | None = None) -> int:
                 row["draws"] += 1
             else:
                 row["losses"] += 1
-            row["goal"] += 1 if result["goal"] else 0
+            row[result["ending"]] += 1
             times.setdefault(task.game, []).extend(result["times"])
             times.setdefault(task.game + " cpu", []).extend(result["cpu"])
             print(f"{key}: {row['wins']}-{row['draws']}-{row['losses']}", file=sys.stderr, flush=True)

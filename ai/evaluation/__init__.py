@@ -14,17 +14,29 @@ from typing import Any
 from ai.search import Profile
 
 
-def shares(scores: Sequence[float], temperature: float) -> tuple[float, ...]:
+def shares(
+    scores: Sequence[float], temperature: float, progress: tuple[float, float] | None = None
+) -> tuple[float, ...]:
     """A softmax of per-seat ``scores``: each seat's estimated chance of finishing first.
 
     With one seat (solitaire) it is a logistic of the score instead, so progress still counts.
+
+    ``progress`` = (lowest, highest) score of the game: each seat's value is then half its share and
+    half its own score placed in that range.  A seat far ahead has a share of almost 1 whatever it
+    does; its own progress still tells its moves apart, so it keeps heading for the goal.
     """
     if len(scores) == 1:
         return (1.0 / (1.0 + math.exp(-scores[0] / temperature)),)
     top = max(scores)
     weights = [math.exp((x - top) / temperature) for x in scores]
     total = sum(weights)
-    return tuple(w / total for w in weights)
+    if progress is None:
+        return tuple(w / total for w in weights)
+    low, high = progress
+    span = high - low
+    return tuple(
+        0.5 * w / total + 0.5 * min(1.0, max(0.0, (x - low) / span)) for w, x in zip(weights, scores, strict=True)
+    )
 
 
 def players_attr(state: Any) -> int:

@@ -21,6 +21,8 @@ FULL_STACK = 6.0
 PER_STEP = 0.6
 HELD_DOWN = 0.5
 TEMPERATURE = 2.5
+# the score's range: every piece five or more steps out (about -20) to both homes capped (24)
+PROGRESS = (-20.0, 2 * CAPPED)
 
 _HOMES = {seat: cb.home_squares(seat) for seat in range(4)}
 _DIST = tuple(tuple(cb.distance(a, b) for b in range(cb.SQUARES)) for a in range(cb.SQUARES))
@@ -59,7 +61,7 @@ def evaluate(s: Any) -> tuple[float, ...]:
     """Per-seat chances from the race scores; seats that left score nothing."""
     out = set(s.out)
     scores = [(-100.0 if seat in out else score(s, seat)) for seat in range(s.players)]
-    return shares(scores, TEMPERATURE)
+    return shares(scores, TEMPERATURE, PROGRESS)
 
 
 def policy(rules: Rules, s: Any, moves: Sequence[Any], rng: random.Random) -> Any:

@@ -3,6 +3,17 @@
 Evaluation per colour: the medium already sitting on its own large, the small on its medium, the
 large free on top (a landing place for the medium), and the ring distances the medium and the
 small still have to travel (a medium pays 2 points a space, a small 1).
+
+A large can only land on a large (``docs/rules/hedgehog.md``, "A turn"), so a large with another
+colour's large above it stays buried until some large stands free on top of another stack to carry
+the pair to; with one large per other colour in a two-player game that never happens, and the
+buried colour cannot win.  The evaluation marks such a colour as almost out.
+
+Rings that have shrunk to two spaces nearly always lock: every piece can only land on a top of its
+size or larger, and each colour needs the other's pieces out of the way.  Nobody can win and the
+game ends drawn by passes or at the round limit.  The bot values a draw at a fifth of an even share
+(``DRAW_FACTOR``) and a two-space ring as mostly drawn, so it keeps the ring open and plays for its
+tree; it expects its opponents to take any draw on offer.
 """
 
 from __future__ import annotations
@@ -13,6 +24,11 @@ from ai.evaluation import players_attr, shares
 from ai.search import Profile
 
 TEMPERATURE = 1.5
+BURIED = 8.0  # own large under another colour's large, and no large free on top to carry them to
+COVERED = 3.0  # own large under another colour's large, a large free on top elsewhere
+LOCKED_RING = 2  # spaces left at which a ring has almost always locked
+LOCKED_DRAWS = 0.9  # the share of such positions taken to end drawn
+DRAW_FACTOR = 0.2  # a draw is worth a fifth of an even share to the bot (the others take it gladly)
 
 
 def _where(s: Any) -> dict[tuple[int, int], tuple[int, int]]:
@@ -33,12 +49,15 @@ def score(s: Any, seat: int, where: dict[tuple[int, int], tuple[int, int]]) -> f
         return min(d, ring - d)
 
     value = 0.0
+    stack = s.spaces[large[0]].stack
+    if any(p.pips == 3 and p.colour != seat for p in stack[large[1] + 1 :]):
+        free_large = any(space.top.pips == 3 for index, space in enumerate(s.spaces) if index != large[0])
+        value -= COVERED if free_large else BURIED
     m_on_l = medium[0] == large[0] and medium[1] == large[1] + 1
     s_on_m = small[0] == medium[0] and small[1] == medium[1] + 1
     if m_on_l:
         value += 4.0
     else:
-        stack = s.spaces[large[0]].stack
         if large[1] == len(stack) - 1:
             value += 1.0
         else:
@@ -59,4 +78,9 @@ def evaluate(s: Any) -> tuple[float, ...]:
     return shares(scores, TEMPERATURE)
 
 
-PROFILE = Profile(players=players_attr, evaluate=evaluate)
+def drawish(s: Any) -> float:
+    """How likely the position is to end drawn: a ring of two spaces almost always locks."""
+    return LOCKED_DRAWS if len(s.spaces) <= LOCKED_RING and s.players > 1 else 0.0
+
+
+PROFILE = Profile(players=players_attr, evaluate=evaluate, draw_factor=DRAW_FACTOR, drawish=drawish)

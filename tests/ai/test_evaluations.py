@@ -1,0 +1,124 @@
+"""What the per-game evaluations and the search's draw handling know, from the rules they rest on."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import ai
+from ai.evaluation import combat as combat_eval
+from ai.evaluation import hedgehog as hedgehog_eval
+from ai.evaluation import profile_for, shares
+from ai.levels import SETTINGS
+from ai.search import Search, outcome_rewards
+from games.base import Outcome
+from games.combat import CombatRules, Step, distance, home_squares, square
+from games.hedgehog import HedgehogRules, has_tree
+from tests.games.test_combat_rules import position as combat_position
+from tests.games.test_combat_rules import sq
+from tests.games.test_hedgehog_rules import position as hedgehog_position
+
+RED, YELLOW = 0, 1
+
+
+# -- shares: a leader still sees its own progress ------------------------------------------------
+
+
+def test_shares_without_a_range_saturate_for_a_far_leader():
+    ahead, further_ahead = shares([20.0, -10.0], 2.5), shares([21.0, -10.0], 2.5)
+    assert ahead[0] == pytest.approx(further_ahead[0], abs=1e-4)
+
+
+def test_shares_with_a_range_keep_the_leaders_progress_apart():
+    ahead, further_ahead = shares([20.0, -10.0], 2.5, (-20.0, 24.0)), shares([21.0, -10.0], 2.5, (-20.0, 24.0))
+    assert further_ahead[0] > ahead[0] + 0.01
+    assert all(0.0 <= v <= 1.0 for v in ahead + further_ahead)
+
+
+# -- Martian Combat: one home capped, the other still to build -----------------------------------
+
+
+def _red_one_home_capped(nest_at: str):
+    """Red has capped c6 (its home) and has its second nest at ``nest_at``; yellow is far from home."""
+    return combat_position(
+        2,
+        {"c6": "R3/R2/R1", nest_at: "R1/R2/R3", "b5": "Y1/Y2/Y3", "e5": "Y1/Y2/Y3"},
+        capped=sq("c6"),
+    )
+
+
+def test_combat_leader_with_a_capped_home_values_steps_toward_its_other_home():
+    far, near = _red_one_home_capped("b3"), _red_one_home_capped("e4")
+    d6 = square("d6")
+    assert distance(square("e4"), d6) < distance(square("b3"), d6)
+    assert combat_eval.evaluate(near)[RED] > combat_eval.evaluate(far)[RED] + 0.005
+
+
+def test_combat_hard_bot_with_a_capped_home_steps_toward_its_other_home():
+    rules = CombatRules()
+    state = _red_one_home_capped("e3")
+    move = ai.choose_move(rules, state, "hard", seed=3, budget=ai.Budget(max_iterations=300))
+    assert isinstance(move, Step)
+    open_home = [h for h in home_squares(RED) if h not in state.capped]
+    assert min(distance(move.to, h) for h in open_home) < min(distance(move.frm, h) for h in open_home)
+
+
+# -- Der Marsigelwettkampf: a large buried under another large ------------------------------------
+
+
+def test_hedgehog_a_large_under_the_other_colours_large_is_valued_as_almost_out():
+    free = hedgehog_position("Y3", "R3", "R2", "Y2", "R1", "Y1", players=2)
+    buried = hedgehog_position("R3/Y3", "R2", "Y2", "R1", "Y1", players=2)
+    assert hedgehog_eval.evaluate(free)[RED] == pytest.approx(0.5, abs=0.2)
+    assert hedgehog_eval.evaluate(buried)[RED] < 0.05
+
+
+def test_hedgehog_a_buried_large_with_a_free_large_elsewhere_costs_less():
+    rest = ("Y2", "G2", "R1", "G1")
+    no_free = hedgehog_position("R3/Y3", "G3/Y1", "R2", *rest, players=3)
+    with_free = hedgehog_position("R3/Y3", "G3", "R2/Y1", *rest, players=3)
+    assert 0 < hedgehog_eval.COVERED < hedgehog_eval.BURIED
+    where_free, where_none = hedgehog_eval._where(with_free), hedgehog_eval._where(no_free)
+    assert hedgehog_eval.score(with_free, RED, where_free) - hedgehog_eval.score(no_free, RED, where_none) == (
+        pytest.approx(hedgehog_eval.BURIED - hedgehog_eval.COVERED)
+    )
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_hedgehog_two_players_red_never_builds_its_tree_once_buried(seed: int):
+    """From the rule the evaluation rests on: a large lands only on a large, so red stays buried."""
+    rules = HedgehogRules()
+    rng = random.Random(seed)
+    stacks = ["R2", "Y2", "R1", "Y1"]
+    rng.shuffle(stacks)
+    state = hedgehog_position("R3/Y3", *stacks, players=2, roll=None, current=rng.randrange(2))
+    for _ in range(120):
+        if rules.outcome(state) is not None:
+            break
+        move = rules.roll(state, rng) if rules.pending_roll(state) else rng.choice(rules.legal_moves(state))
+        state = rules.apply(state, move)
+        assert has_tree(state.spaces, RED) is None
+
+
+# -- draws: the searching seat dislikes them, its opponents take them ----------------------------
+
+
+def test_a_whole_table_draw_is_worth_less_to_the_searching_seat_only():
+    draw = Outcome((1, 1), "draw")
+    assert outcome_rewards(draw) == (0.5, 0.5)
+    assert outcome_rewards(draw, draw_factor=0.2, seat=RED) == (pytest.approx(0.1), 0.5)
+    assert outcome_rewards(Outcome((1, 2), "won"), draw_factor=0.2, seat=RED) == (1.0, 0.0)
+
+
+def test_a_two_space_ring_is_scored_mostly_as_a_draw_for_the_searching_seat():
+    rules = HedgehogRules()
+    locked = hedgehog_position("R3/R2/Y1", "Y3/Y2/R1", players=2)
+    search = Search(rules, profile_for("hedgehog"), SETTINGS["hard"], random.Random(0))
+    search.run(locked, ai.Budget(max_iterations=1))
+    value = search.value(locked)
+    weight = hedgehog_eval.LOCKED_DRAWS
+    even = hedgehog_eval.evaluate(locked)
+    assert value[RED] < even[RED] / 2
+    assert value[RED] == pytest.approx(weight * hedgehog_eval.DRAW_FACTOR / 2 + (1 - weight) * even[RED])
+    assert value[YELLOW] == pytest.approx(weight * 0.5 + (1 - weight) * even[YELLOW])
