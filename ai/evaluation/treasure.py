@@ -2,6 +2,8 @@
 
 Evaluation: the score so far plus a little per coin still standing (coins capture, and a
 captured coin is two points to someone), with the pyramids left setting how much can change.
+Each seat's own score counts beside its share, so a leader far ahead still goes for the last
+pyramids rather than let the game run out at the stall limit.
 
 Hidden information: while coins are being set out, the arrangements of the other seats are not
 known to the seat choosing; the search samples them (each iteration a random order per seat).
@@ -19,6 +21,8 @@ from games import treasure as th
 from games.base import Rules
 
 COIN_VALUE = 0.6
+# the score's range, for a leader's own progress: nothing to the whole treasure (56 points) and more
+PROGRESS = (0.0, 60.0)
 
 
 def evaluate(s: Any) -> tuple[float, ...]:
@@ -29,7 +33,7 @@ def evaluate(s: Any) -> tuple[float, ...]:
         -100.0 if seat in out else th.score(s, seat) + COIN_VALUE * th.coins_left(s, seat) for seat in range(s.players)
     ]
     temperature = 1.0 + 0.12 * left
-    return shares(scores, temperature)
+    return shares(scores, temperature, PROGRESS)
 
 
 def policy(rules: Rules, s: Any, moves: Sequence[Any], rng: random.Random) -> Any:

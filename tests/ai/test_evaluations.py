@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -10,6 +11,7 @@ import ai
 from ai.evaluation import combat as combat_eval
 from ai.evaluation import hedgehog as hedgehog_eval
 from ai.evaluation import profile_for, shares
+from ai.evaluation import treasure as treasure_eval
 from ai.levels import SETTINGS
 from ai.search import Search, outcome_rewards
 from games.base import Outcome
@@ -18,6 +20,7 @@ from games.hedgehog import HedgehogRules, has_tree
 from tests.games.test_combat_rules import position as combat_position
 from tests.games.test_combat_rules import sq
 from tests.games.test_hedgehog_rules import position as hedgehog_position
+from tests.games.test_treasure_rules import position as treasure_position
 
 RED, YELLOW = 0, 1
 
@@ -62,6 +65,17 @@ def test_combat_hard_bot_with_a_capped_home_steps_toward_its_other_home():
     assert isinstance(move, Step)
     open_home = [h for h in home_squares(RED) if h not in state.capped]
     assert min(distance(move.to, h) for h in open_home) < min(distance(move.frm, h) for h in open_home)
+
+
+# -- Martian Treasure Hunt: a far leader still wants the last pyramids ---------------------------
+
+
+def test_treasure_far_leader_still_values_one_more_pyramid():
+    """Before, a leader far ahead saw no gain in the last pyramid and games stalled out at the limit."""
+    base = treasure_position(2, {0: {0: "c1", 1: "d1"}, 1: {0: "c10", 1: "d10"}}, {"c5": 1, "d5": 1})
+    ahead = dataclasses.replace(base, treasure=((("Y", 3),) * 12, ()))
+    one_more = dataclasses.replace(base, treasure=((("Y", 3),) * 12 + (("Y", 1),), ()))
+    assert treasure_eval.evaluate(one_more)[0] > treasure_eval.evaluate(ahead)[0] + 0.005
 
 
 # -- Der Marsigelwettkampf: a large buried under another large ------------------------------------
