@@ -26,6 +26,7 @@ SETTINGS: dict[str, Settings] = {
         use_policy=True,
         use_prior=True,
         use_endgame=True,
+        expert=True,
     ),
 }
 

@@ -45,6 +45,7 @@ class Settings:
     use_policy: bool = True  # the game's rollout policy (else uniform random)
     use_prior: bool = True  # order children by the evaluation of the position they lead to
     use_endgame: bool = True  # exact endgame solvers where the game has one
+    expert: bool = False  # the game's expert knowledge: its expert evaluation and rollout length, if it has them
 
 
 @dataclass(frozen=True)
@@ -64,6 +65,11 @@ class Profile:
     # How likely a running position is to end drawn whatever anyone does (a locked ring): the
     # evaluation is blended toward the draw's rewards by that much.
     drawish: Callable[[Any], float] | None = None
+    # Expert knowledge, used by levels whose settings say ``expert``: an evaluation that knows more
+    # of the game than ``evaluate`` (None: the same), and a rollout length that suits the game better
+    # than the level's ``cutoff`` (None: the level's).
+    expert_evaluate: Evaluate | None = None
+    expert_cutoff: int | None = None
 
 
 def outcome_rewards(outcome: Outcome, draw_factor: float = 1.0, seat: int | None = None) -> tuple[float, ...]:
@@ -112,6 +118,9 @@ class Search:
         self.rng = rng
         self.players = 1
         self.seat: int | None = None  # the seat searching
+        expert = settings.expert
+        self.evaluate = profile.expert_evaluate if expert and profile.expert_evaluate is not None else profile.evaluate
+        self.cutoff = profile.expert_cutoff if expert and profile.expert_cutoff is not None else settings.cutoff
 
     # -- helpers ---------------------------------------------------------------------------------
 
@@ -123,8 +132,8 @@ class Search:
         outcome = self.rules.outcome(state)
         if outcome is not None:
             return outcome_rewards(outcome, self.profile.draw_factor, self.seat)
-        if self.settings.use_evaluation and self.profile.evaluate is not None:
-            values = self.profile.evaluate(state)
+        if self.settings.use_evaluation and self.evaluate is not None:
+            values = self.evaluate(state)
             drawish = self.profile.drawish(state) if self.profile.drawish is not None else 0.0
             if drawish > 0.0:
                 draw = self._draw_rewards()
@@ -140,7 +149,7 @@ class Search:
         rules, rng = self.rules, self.rng
         policy = self.profile.policy if self.settings.use_policy else None
         decisions = 0
-        while rules.outcome(state) is None and decisions < self.settings.cutoff:
+        while rules.outcome(state) is None and decisions < self.cutoff:
             if rules.pending_roll(state):
                 state = rules.apply(state, rules.roll(state, rng))
                 continue
@@ -155,7 +164,7 @@ class Search:
     def _prior_order(self, node: Node, state: Any, moves: Sequence[Any], seat: int) -> list[Any]:
         """Moves sorted by the evaluation (for ``seat``) of the position each leads to; children are made."""
         scored = []
-        evaluate = self.profile.evaluate
+        evaluate = self.evaluate
         for index, move in enumerate(moves):
             child_state = self.rules.apply(state, move)
             child = Node(self.players)

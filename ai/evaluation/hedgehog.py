@@ -9,6 +9,14 @@ colour's large above it stays buried until some large stands free on top of anot
 the pair to; with one large per other colour in a two-player game that never happens, and the
 buried colour cannot win.  The evaluation marks such a colour as almost out.
 
+The expert evaluation (the hard level) also knows blocks.  Only a piece's owner moves it, and a
+moving piece carries everything above it, so a foreign piece lying directly on a colour's large
+(where its medium must land) or directly on its medium (where its small must land) stays there
+until its owner takes it away: usually only to win.  The colour cannot finish meanwhile, and the
+usual answer is to block back.  A blocked colour loses ``BLOCKED`` points.  The hard level also
+plays rollouts of one decision (``EXPERT_CUTOFF``): longer random rollouts undo the blocks the
+evaluation is there to see.
+
 Rings that have shrunk to two spaces nearly always lock: every piece can only land on a top of its
 size or larger, and each colour needs the other's pieces out of the way.  Nobody can win and the
 game ends drawn by passes or at the round limit.  The bot values a draw at a fifth of an even share
@@ -29,6 +37,8 @@ COVERED = 3.0  # own large under another colour's large, a large free on top els
 LOCKED_RING = 2  # spaces left at which a ring has almost always locked
 LOCKED_DRAWS = 0.9  # the share of such positions taken to end drawn
 DRAW_FACTOR = 0.2  # a draw is worth a fifth of an even share to the bot (the others take it gladly)
+BLOCKED = 8.0  # a foreign piece directly on the colour's large or medium (expert evaluation)
+EXPERT_CUTOFF = 1  # decisions in a hard rollout before the evaluation scores it
 
 
 def _where(s: Any) -> dict[tuple[int, int], tuple[int, int]]:
@@ -70,12 +80,41 @@ def score(s: Any, seat: int, where: dict[tuple[int, int], tuple[int, int]]) -> f
     return value
 
 
-def evaluate(s: Any) -> tuple[float, ...]:
-    """Per-seat chances from the tree-building scores."""
+def blocked(s: Any, seat: int, where: dict[tuple[int, int], tuple[int, int]]) -> bool:
+    """True when a foreign piece lies directly on ``seat``'s large (not its medium) or on its medium.
+
+    A foreign large on the large is the buried case, which ``score`` counts already.
+    """
+    for pips in (3, 2):
+        index, height = where[(seat, pips)]
+        stack = s.spaces[index].stack
+        if height + 1 < len(stack):
+            above = stack[height + 1]
+            if above.colour != seat and not (pips == 3 and above.pips == 3):
+                return True
+    return False
+
+
+def expert_score(s: Any, seat: int, where: dict[tuple[int, int], tuple[int, int]]) -> float:
+    """``score`` less ``BLOCKED`` when the colour is blocked."""
+    return score(s, seat, where) - (BLOCKED if blocked(s, seat, where) else 0.0)
+
+
+def _evaluate(s: Any, scorer: Any) -> tuple[float, ...]:
     where = _where(s)
     out = set(s.out)
-    scores = [-100.0 if seat in out else score(s, seat, where) for seat in range(s.players)]
+    scores = [-100.0 if seat in out else scorer(s, seat, where) for seat in range(s.players)]
     return shares(scores, TEMPERATURE)
+
+
+def evaluate(s: Any) -> tuple[float, ...]:
+    """Per-seat chances from the tree-building scores."""
+    return _evaluate(s, score)
+
+
+def expert_evaluate(s: Any) -> tuple[float, ...]:
+    """Per-seat chances from the tree-building scores, blocks counted."""
+    return _evaluate(s, expert_score)
 
 
 def drawish(s: Any) -> float:
@@ -83,4 +122,11 @@ def drawish(s: Any) -> float:
     return LOCKED_DRAWS if len(s.spaces) <= LOCKED_RING and s.players > 1 else 0.0
 
 
-PROFILE = Profile(players=players_attr, evaluate=evaluate, draw_factor=DRAW_FACTOR, drawish=drawish)
+PROFILE = Profile(
+    players=players_attr,
+    evaluate=evaluate,
+    draw_factor=DRAW_FACTOR,
+    drawish=drawish,
+    expert_evaluate=expert_evaluate,
+    expert_cutoff=EXPERT_CUTOFF,
+)

@@ -136,3 +136,50 @@ def test_a_two_space_ring_is_scored_mostly_as_a_draw_for_the_searching_seat():
     assert value[RED] < even[RED] / 2
     assert value[RED] == pytest.approx(weight * hedgehog_eval.DRAW_FACTOR / 2 + (1 - weight) * even[RED])
     assert value[YELLOW] == pytest.approx(weight * 0.5 + (1 - weight) * even[YELLOW])
+
+
+# -- Der Marsigelwettkampf: blocks (the expert evaluation) ---------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("stacks", "is_blocked"),
+    [
+        (("R3/Y1", "R2", "Y3", "R1", "Y2"), True),  # a foreign small where red's medium must land
+        (
+            ("R3/Y2", "R2", "Y3", "R1", "Y1"),
+            True,
+        ),  # a foreign medium there: red's medium may land, not next to its large
+        (("R3/R2/Y1", "Y3", "R1", "Y2"), True),  # a foreign small where red's small must land
+        (("Y3", "R2/Y2", "R3", "R1", "Y1"), True),  # the medium carries the block wherever it goes
+        (("R3/R1", "R2", "Y3", "Y2", "Y1"), False),  # red's own small: red can move it off
+        (("R3", "R2/R1/Y1", "Y3", "Y2"), False),  # anything above the small is allowed in a tree
+        (("Y1/R3", "R2", "Y3", "R1", "Y2"), False),  # pieces below the large do not matter
+        (("R3/Y3", "R2", "Y2", "R1", "Y1"), False),  # a foreign large: buried, counted by the plain score
+    ],
+)
+def test_hedgehog_a_foreign_piece_directly_on_the_large_or_the_medium_blocks(stacks, is_blocked):
+    state = hedgehog_position(*stacks, players=2)
+    where = hedgehog_eval._where(state)
+    assert hedgehog_eval.blocked(state, RED, where) is is_blocked
+    plain, expert = hedgehog_eval.score(state, RED, where), hedgehog_eval.expert_score(state, RED, where)
+    assert plain - expert == (hedgehog_eval.BLOCKED if is_blocked else 0.0)
+
+
+def test_hedgehog_blocking_the_colour_about_to_win_is_worth_more_to_the_expert_evaluation():
+    """Red has its medium on its large and its small one space away; yellow's small lands on red's medium."""
+    threatened = hedgehog_position("R3/R2/Y1", "R1", "Y3", "Y2", players=2, current=YELLOW)
+    left_alone = hedgehog_position("R3/R2", "R1", "Y3/Y1", "Y2", players=2, current=YELLOW)
+    assert hedgehog_eval.evaluate(threatened)[YELLOW] < 0.5  # the plain score sees red close to its tree
+    assert hedgehog_eval.expert_evaluate(threatened)[YELLOW] > 0.9
+    assert hedgehog_eval.expert_evaluate(left_alone)[YELLOW] < 0.5
+
+
+def test_only_the_expert_level_searches_with_the_games_expert_knowledge():
+    rules, profile = HedgehogRules(), profile_for("hedgehog")
+    hard = Search(rules, profile, SETTINGS["hard"], random.Random(0))
+    normal = Search(rules, profile, SETTINGS["normal"], random.Random(0))
+    assert SETTINGS["hard"].expert and not SETTINGS["normal"].expert
+    assert hard.evaluate is hedgehog_eval.expert_evaluate and hard.cutoff == hedgehog_eval.EXPERT_CUTOFF
+    assert normal.evaluate is hedgehog_eval.evaluate and normal.cutoff == SETTINGS["normal"].cutoff
+    combat = Search(CombatRules(), profile_for("combat"), SETTINGS["hard"], random.Random(0))
+    assert combat.evaluate is combat_eval.evaluate and combat.cutoff == SETTINGS["hard"].cutoff
