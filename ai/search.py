@@ -70,6 +70,7 @@ class Profile:
     # than the level's ``cutoff`` (None: the level's).
     expert_evaluate: Evaluate | None = None
     expert_cutoff: int | None = None
+    expert_applies: Callable[[Any], bool] | None = None  # the positions it holds in (None: all)
 
 
 def outcome_rewards(outcome: Outcome, draw_factor: float = 1.0, seat: int | None = None) -> tuple[float, ...]:
@@ -118,7 +119,13 @@ class Search:
         self.rng = rng
         self.players = 1
         self.seat: int | None = None  # the seat searching
-        expert = settings.expert
+        self.evaluate = profile.evaluate
+        self.cutoff = settings.cutoff
+
+    def _take_knowledge(self, root_state: Any) -> None:
+        """The evaluation and rollout length for this search: the game's expert ones where they apply."""
+        profile, settings = self.profile, self.settings
+        expert = settings.expert and (profile.expert_applies is None or profile.expert_applies(root_state))
         self.evaluate = profile.expert_evaluate if expert and profile.expert_evaluate is not None else profile.evaluate
         self.cutoff = profile.expert_cutoff if expert and profile.expert_cutoff is not None else settings.cutoff
 
@@ -184,6 +191,7 @@ class Search:
         assert seat is not None
         self.seat = seat
         self.players = profile.players(root_state)
+        self._take_knowledge(root_state)
         root_moves = list(rules.legal_moves(root_state))
         if len(root_moves) == 1:
             return root_moves[0]

@@ -15,7 +15,8 @@ moving piece carries everything above it, so a foreign piece lying directly on a
 until its owner takes it away: usually only to win.  The colour cannot finish meanwhile, and the
 usual answer is to block back.  A blocked colour loses ``BLOCKED`` points.  The hard level also
 plays rollouts of one decision (``EXPERT_CUTOFF``): longer random rollouts undo the blocks the
-evaluation is there to see.
+evaluation is there to see.  Both apply with two players left only: at three and four seats they
+lowered the hard bot's first places against easy bots (``docs/ai.md``).
 
 Rings that have shrunk to two spaces nearly always lock: every piece can only land on a top of its
 size or larger, and each colour needs the other's pieces out of the way.  Nobody can win and the
@@ -122,6 +123,11 @@ def drawish(s: Any) -> float:
     return LOCKED_DRAWS if len(s.spaces) <= LOCKED_RING and s.players > 1 else 0.0
 
 
+def two_players(s: Any) -> bool:
+    """True when two players are left: where the block knowledge has been measured to help."""
+    return len(s.active) == 2
+
+
 PROFILE = Profile(
     players=players_attr,
     evaluate=evaluate,
@@ -129,4 +135,5 @@ PROFILE = Profile(
     drawish=drawish,
     expert_evaluate=expert_evaluate,
     expert_cutoff=EXPERT_CUTOFF,
+    expert_applies=two_players,
 )

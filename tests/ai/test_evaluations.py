@@ -174,12 +174,31 @@ def test_hedgehog_blocking_the_colour_about_to_win_is_worth_more_to_the_expert_e
     assert hedgehog_eval.expert_evaluate(left_alone)[YELLOW] < 0.5
 
 
+def _knowledge(rules, profile, level, state):
+    search = Search(rules, profile, SETTINGS[level], random.Random(0))
+    search.run(state, ai.Budget(max_iterations=1))
+    return search.evaluate, search.cutoff
+
+
 def test_only_the_expert_level_searches_with_the_games_expert_knowledge():
     rules, profile = HedgehogRules(), profile_for("hedgehog")
-    hard = Search(rules, profile, SETTINGS["hard"], random.Random(0))
-    normal = Search(rules, profile, SETTINGS["normal"], random.Random(0))
+    two = hedgehog_position("R3", "Y2", "R1", "Y3", "R2", "Y1", players=2)
     assert SETTINGS["hard"].expert and not SETTINGS["normal"].expert
-    assert hard.evaluate is hedgehog_eval.expert_evaluate and hard.cutoff == hedgehog_eval.EXPERT_CUTOFF
-    assert normal.evaluate is hedgehog_eval.evaluate and normal.cutoff == SETTINGS["normal"].cutoff
-    combat = Search(CombatRules(), profile_for("combat"), SETTINGS["hard"], random.Random(0))
-    assert combat.evaluate is combat_eval.evaluate and combat.cutoff == SETTINGS["hard"].cutoff
+    assert _knowledge(rules, profile, "hard", two) == (hedgehog_eval.expert_evaluate, hedgehog_eval.EXPERT_CUTOFF)
+    assert _knowledge(rules, profile, "normal", two) == (hedgehog_eval.evaluate, SETTINGS["normal"].cutoff)
+    combat = combat_position(2, {"a1": "R1/R2/R3", "f6": "Y1/Y2/Y3"})
+    assert _knowledge(CombatRules(), profile_for("combat"), "hard", combat) == (
+        combat_eval.evaluate,
+        SETTINGS["hard"].cutoff,
+    )
+
+
+def test_the_hedgehog_block_knowledge_holds_with_two_players_left_only():
+    rules, profile = HedgehogRules(), profile_for("hedgehog")
+    three = hedgehog_position("R3", "Y2", "G1", "R2", "Y1", "G3", "R1", "Y3", "G2", players=3)
+    assert _knowledge(rules, profile, "hard", three) == (hedgehog_eval.evaluate, SETTINGS["hard"].cutoff)
+    green_left = dataclasses.replace(three, out=(2,))
+    assert _knowledge(rules, profile, "hard", green_left) == (
+        hedgehog_eval.expert_evaluate,
+        hedgehog_eval.EXPERT_CUTOFF,
+    )
