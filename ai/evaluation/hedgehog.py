@@ -27,6 +27,7 @@ tree; it expects its opponents to take any draw on offer.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ai.evaluation import players_attr, shares
@@ -42,7 +43,10 @@ BLOCKED = 8.0  # a foreign piece directly on the colour's large or medium (exper
 EXPERT_CUTOFF = 1  # decisions in a hard rollout before the evaluation scores it
 
 
-def _where(s: Any) -> dict[tuple[int, int], tuple[int, int]]:
+Where = dict[tuple[int, int], tuple[int, int]]  # (colour, pips) -> (space index, height)
+
+
+def _where(s: Any) -> Where:
     found = {}
     for index, space in enumerate(s.spaces):
         for height, piece in enumerate(space.stack):
@@ -101,7 +105,7 @@ def expert_score(s: Any, seat: int, where: dict[tuple[int, int], tuple[int, int]
     return score(s, seat, where) - (BLOCKED if blocked(s, seat, where) else 0.0)
 
 
-def _evaluate(s: Any, scorer: Any) -> tuple[float, ...]:
+def _evaluate(s: Any, scorer: Callable[[Any, int, Where], float]) -> tuple[float, ...]:
     where = _where(s)
     out = set(s.out)
     scores = [-100.0 if seat in out else scorer(s, seat, where) for seat in range(s.players)]
