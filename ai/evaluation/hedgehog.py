@@ -54,7 +54,7 @@ def _where(s: Any) -> Where:
     return found
 
 
-def score(s: Any, seat: int, where: dict[tuple[int, int], tuple[int, int]]) -> float:
+def score(s: Any, seat: int, where: Where) -> float:
     """How close ``seat``'s colour is to its tree (higher is better)."""
     ring = len(s.spaces)
     large, medium, small = where[(seat, 3)], where[(seat, 2)], where[(seat, 1)]
@@ -85,7 +85,7 @@ def score(s: Any, seat: int, where: dict[tuple[int, int], tuple[int, int]]) -> f
     return value
 
 
-def blocked(s: Any, seat: int, where: dict[tuple[int, int], tuple[int, int]]) -> bool:
+def blocked(s: Any, seat: int, where: Where) -> bool:
     """True when a foreign piece lies directly on ``seat``'s large (not its medium) or on its medium.
 
     A foreign large on the large is the buried case, which ``score`` counts already.
@@ -100,7 +100,7 @@ def blocked(s: Any, seat: int, where: dict[tuple[int, int], tuple[int, int]]) ->
     return False
 
 
-def expert_score(s: Any, seat: int, where: dict[tuple[int, int], tuple[int, int]]) -> float:
+def expert_score(s: Any, seat: int, where: Where) -> float:
     """``score`` less ``BLOCKED`` when the colour is blocked."""
     return score(s, seat, where) - (BLOCKED if blocked(s, seat, where) else 0.0)
 
