@@ -154,8 +154,11 @@ def geometry(players: int) -> Geometry:
 def _replace(s: TreasureState, **changes: Any) -> TreasureState:
     """``dataclasses.replace`` without re-running ``__init__``: states are rebuilt many times a turn."""
     new = object.__new__(TreasureState)
-    new.__dict__.update(s.__dict__)
-    new.__dict__.update(changes)
+    fields = new.__dict__
+    fields.update(s.__dict__)
+    for name in _CACHED:
+        fields.pop(name, None)
+    fields.update(changes)
     return new
 
 
@@ -212,6 +215,36 @@ class TreasureState:
     quiet_rounds: int = 0
     quiet_seen: tuple[int, ...] = ()
     pending: tuple[tuple[int, ...] | None, ...] = ()
+
+    # ``board`` and ``rolled_destinations`` are computed once per state and kept in its ``__dict__``
+    # (frozen, so the answer cannot go stale; ``_replace`` drops them from a changed copy).  A search
+    # asks the same state the same questions three times a move: may the roll be played, which moves
+    # are legal, is this one.
+
+    @property
+    def board(self) -> Mapping[Sq, tuple[str, int, int | str]]:
+        """What stands where (``occupancy``), computed once per state."""
+        kept = self.__dict__.get("_board")
+        if kept is None:
+            kept = self.__dict__["_board"] = _occupancy(self)
+        return kept
+
+    @property
+    def rolled_destinations(self) -> tuple[Sq, ...]:
+        """Where the rolled coin may go in the move phase (empty otherwise), computed once per state."""
+        kept = self.__dict__.get("_rolled")
+        if kept is None:
+            if self.phase != Phase.MOVE or self.dice is None:
+                kept = ()
+            else:
+                number, kind = self.dice
+                kept = tuple(_destinations(self, self.turn, number, kind))
+            self.__dict__["_rolled"] = kept
+        return kept
+
+
+# Values ``TreasureState`` computes once and keeps; a changed copy must compute them again.
+_CACHED = ("_board", "_rolled")
 
 
 @dataclass(frozen=True)
@@ -270,8 +303,12 @@ def coins_left(s: TreasureState, seat: int) -> int:
     return sum(1 for sq in s.coins[seat] if sq is not None)
 
 
-def occupancy(s: TreasureState) -> dict[Sq, tuple[str, int, int | str]]:
+def occupancy(s: TreasureState) -> Mapping[Sq, tuple[str, int, int | str]]:
     """What stands where: ``("coin", seat, value)`` or ``("pyramid", pips, colour)``."""
+    return s.board
+
+
+def _occupancy(s: TreasureState) -> dict[Sq, tuple[str, int, int | str]]:
     board: dict[Sq, tuple[str, int, int | str]] = {}
     for seat, row in enumerate(s.coins):
         for value, sq in enumerate(row):
@@ -304,6 +341,12 @@ def _can_capture(s: TreasureState, seat: int, what: tuple[str, int, int | str]) 
 
 def destinations(s: TreasureState, seat: int, value: int, kind: int) -> list[Sq]:
     """Squares the coin ``value`` of ``seat`` can reach moving like ``KINDS[kind]``, sorted."""
+    if s.phase == Phase.MOVE and s.dice == (value, kind) and seat == s.turn:
+        return list(s.rolled_destinations)
+    return _destinations(s, seat, value, kind)
+
+
+def _destinations(s: TreasureState, seat: int, value: int, kind: int) -> list[Sq]:
     here = s.coins[seat][value]
     if here is None:
         return []

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
+import random
+
 import pytest
 
-from games.treasure import RULES
+from games.playout import setup_rng
+from games.treasure import RULES, _destinations, _occupancy, occupancy
 from tests.games.conformance import check_bad_state, check_garbage, check_playouts
 
 COUNTS = (2, 3, 4)
@@ -34,3 +38,24 @@ def test_garbage_is_refused(players: int, options: dict) -> None:
 @pytest.mark.parametrize("players", COUNTS)
 def test_damaged_state_is_refused(players: int) -> None:
     check_bad_state(RULES, players)
+
+
+@pytest.mark.parametrize("players", COUNTS)
+def test_kept_answers_follow_every_change(players: int) -> None:
+    """A state keeps its board and the rolled coin's moves; every changed copy computes them afresh."""
+    for seed in range(6):
+        rng = random.Random(seed)
+        state = RULES.new_game(players, {}, setup_rng(seed))
+        while RULES.outcome(state) is None:
+            assert dict(occupancy(state)) == _occupancy(state)
+            if state.phase == "move" and state.dice is not None:
+                number, kind = state.dice
+                assert list(state.rolled_destinations) == _destinations(state, state.turn, number, kind)
+            stored = RULES.from_json(json.loads(json.dumps(RULES.to_json(state))))
+            assert RULES.legal_moves(stored) == RULES.legal_moves(state)
+            if RULES.pending_roll(state):
+                move = RULES.roll(state, rng)
+            else:
+                moves = RULES.legal_moves(state)
+                move = moves[rng.randrange(len(moves))]
+            state = RULES.apply(state, move)
