@@ -3,12 +3,19 @@
 Evaluation: a capped home is worth most; a full stack of one's own three pieces on an uncapped
 home (one Tip or a rebuild from a tree) next; every piece is pulled toward its nearest open home
 by king distance; a piece held down by an opponent's pyramid above it loses a little.
+
+The expert evaluation (the hard level) also credits a tree under way: a home caps only when it
+holds exactly one's large, medium and small from the bottom up (``docs/rules/combat.md``,
+"Winning"), so one's large alone on an open home is its base and large and medium there are a tree
+but for the small.  Without it every piece only counts its distance, the three pieces crowd the
+home square in any order, and in four-player games the last home often stayed unbuilt until the
+turn limit (``docs/ai.md``).
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ai.evaluation import players_attr, shares
@@ -20,6 +27,8 @@ CAPPED = 12.0
 FULL_STACK = 6.0
 PER_STEP = 0.6
 HELD_DOWN = 0.5
+BEGUN_LARGE = 2.0  # own large alone on an open home (expert evaluation)
+BEGUN_PAIR = 4.0  # own large with own medium on it on an open home (expert evaluation)
 TEMPERATURE = 2.5
 # the score's range: every piece five or more steps out (about -20) to both homes capped (24)
 PROGRESS = (-20.0, 2 * CAPPED)
@@ -57,11 +66,42 @@ def score(s: Any, seat: int) -> float:
     return total
 
 
+def begun_tree(s: Any, seat: int) -> float:
+    """Credit for a tree under way on ``seat``'s open homes: its large alone there, or large and medium."""
+    total = 0.0
+    for h in _HOMES[seat]:
+        if h in s.capped:
+            continue
+        stack = s.board[h]
+        if not stack or any(p.owner != seat for p in stack):
+            continue
+        sizes = tuple(p.pips for p in stack)
+        if sizes == (3,):
+            total += BEGUN_LARGE
+        elif sizes == (3, 2):
+            total += BEGUN_PAIR
+    return total
+
+
+def expert_score(s: Any, seat: int) -> float:
+    """``score`` plus the credit for trees under way."""
+    return score(s, seat) + begun_tree(s, seat)
+
+
+def _evaluate(s: Any, scorer: Callable[[Any, int], float]) -> tuple[float, ...]:
+    out = set(s.out)
+    scores = [(-100.0 if seat in out else scorer(s, seat)) for seat in range(s.players)]
+    return shares(scores, TEMPERATURE, PROGRESS)
+
+
 def evaluate(s: Any) -> tuple[float, ...]:
     """Per-seat chances from the race scores; seats that left score nothing."""
-    out = set(s.out)
-    scores = [(-100.0 if seat in out else score(s, seat)) for seat in range(s.players)]
-    return shares(scores, TEMPERATURE, PROGRESS)
+    return _evaluate(s, score)
+
+
+def expert_evaluate(s: Any) -> tuple[float, ...]:
+    """Per-seat chances from the race scores with trees under way credited."""
+    return _evaluate(s, expert_score)
 
 
 def policy(rules: Rules, s: Any, moves: Sequence[Any], rng: random.Random) -> Any:
@@ -89,4 +129,4 @@ def policy(rules: Rules, s: Any, moves: Sequence[Any], rng: random.Random) -> An
     return best[rng.randrange(len(best))]
 
 
-PROFILE = Profile(players=players_attr, evaluate=evaluate, policy=policy)
+PROFILE = Profile(players=players_attr, evaluate=evaluate, policy=policy, expert_evaluate=expert_evaluate)

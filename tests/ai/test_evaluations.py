@@ -67,6 +67,30 @@ def test_combat_hard_bot_with_a_capped_home_steps_toward_its_other_home():
     assert min(distance(move.to, h) for h in open_home) < min(distance(move.frm, h) for h in open_home)
 
 
+def _red_tree_begun(home: str, elsewhere: str):
+    """Red has ``home`` on d6 (one of its homes) and ``elsewhere`` on b3; yellow still stands at home."""
+    return combat_position(2, {"d6": home, "b3": elsewhere, "c6": "Y1/Y2/Y3", "d1": "Y1/Y2/Y3"})
+
+
+def test_combat_expert_evaluation_credits_a_large_alone_on_an_open_home():
+    # a home caps only with the large at the bottom (docs/rules/combat.md, "Winning")
+    large, medium = _red_tree_begun("R3", "R2/R1"), _red_tree_begun("R2", "R3/R1")
+    assert combat_eval.evaluate(large)[RED] == pytest.approx(combat_eval.evaluate(medium)[RED])
+    assert combat_eval.expert_evaluate(large)[RED] > combat_eval.expert_evaluate(medium)[RED] + 0.005
+
+
+def test_combat_expert_evaluation_credits_large_and_medium_over_a_nest_of_the_same_pieces():
+    tree, nest = _red_tree_begun("R3/R2", "R1"), _red_tree_begun("R2/R3", "R1")
+    assert combat_eval.evaluate(tree)[RED] == pytest.approx(combat_eval.evaluate(nest)[RED])
+    assert combat_eval.expert_evaluate(tree)[RED] > combat_eval.expert_evaluate(nest)[RED] + 0.005
+    assert combat_eval.begun_tree(tree, RED) > combat_eval.begun_tree(_red_tree_begun("R3", "R2/R1"), RED)
+
+
+def test_combat_a_foreign_pyramid_on_the_home_earns_no_credit():
+    mixed = combat_position(2, {"d6": "R3/Y2", "b3": "R2/R1", "c6": "Y1/Y3", "d1": "Y1/Y2/Y3"})
+    assert combat_eval.begun_tree(mixed, RED) == 0.0
+
+
 # -- Martian Treasure Hunt: a far leader still wants the last pyramids ---------------------------
 
 
@@ -188,8 +212,12 @@ def test_only_the_expert_level_searches_with_the_games_expert_knowledge():
     assert _knowledge(rules, profile, "normal", two) == (hedgehog_eval.evaluate, SETTINGS["normal"].cutoff)
     combat = combat_position(2, {"a1": "R1/R2/R3", "f6": "Y1/Y2/Y3"})
     assert _knowledge(CombatRules(), profile_for("combat"), "hard", combat) == (
-        combat_eval.evaluate,
+        combat_eval.expert_evaluate,
         SETTINGS["hard"].cutoff,
+    )
+    assert _knowledge(CombatRules(), profile_for("combat"), "normal", combat) == (
+        combat_eval.evaluate,
+        SETTINGS["normal"].cutoff,
     )
 
 
