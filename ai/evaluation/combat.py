@@ -7,9 +7,9 @@ by king distance; a piece held down by an opponent's pyramid above it loses a li
 The expert evaluation (the hard level) also credits a tree under way: a home caps only when it
 holds exactly one's large, medium and small from the bottom up (``docs/rules/combat.md``,
 "Winning"), so one's large alone on an open home is its base and large and medium there are a tree
-but for the small.  Without it every piece only counts its distance, the three pieces crowd the
-home square in any order, and in four-player games the last home often stayed unbuilt until the
-turn limit (``docs/ai.md``).
+but for the small.  It applies with four players left only: at four seats the hard bot often capped
+one home and never built the other before the turn limit, and the credit made most of those games
+end by the goal; with two players it cost wins against the normal level (``docs/ai.md``).
 """
 
 from __future__ import annotations
@@ -88,6 +88,11 @@ def expert_score(s: Any, seat: int) -> float:
     return score(s, seat) + begun_tree(s, seat)
 
 
+def four_seats(s: Any) -> bool:
+    """True when four players are left: where the credit for trees under way has been measured to help."""
+    return s.players - len(s.out) >= 4
+
+
 def _evaluate(s: Any, scorer: Callable[[Any, int], float]) -> tuple[float, ...]:
     out = set(s.out)
     scores = [(-100.0 if seat in out else scorer(s, seat)) for seat in range(s.players)]
@@ -129,4 +134,10 @@ def policy(rules: Rules, s: Any, moves: Sequence[Any], rng: random.Random) -> An
     return best[rng.randrange(len(best))]
 
 
-PROFILE = Profile(players=players_attr, evaluate=evaluate, policy=policy, expert_evaluate=expert_evaluate)
+PROFILE = Profile(
+    players=players_attr,
+    evaluate=evaluate,
+    policy=policy,
+    expert_evaluate=expert_evaluate,
+    expert_applies=four_seats,
+)

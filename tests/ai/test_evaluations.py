@@ -212,13 +212,20 @@ def test_only_the_expert_level_searches_with_the_games_expert_knowledge():
     assert _knowledge(rules, profile, "normal", two) == (hedgehog_eval.evaluate, SETTINGS["normal"].cutoff)
     combat = combat_position(2, {"a1": "R1/R2/R3", "f6": "Y1/Y2/Y3"})
     assert _knowledge(CombatRules(), profile_for("combat"), "hard", combat) == (
-        combat_eval.expert_evaluate,
+        combat_eval.evaluate,
         SETTINGS["hard"].cutoff,
     )
-    assert _knowledge(CombatRules(), profile_for("combat"), "normal", combat) == (
-        combat_eval.evaluate,
-        SETTINGS["normal"].cutoff,
-    )
+
+
+def test_the_combat_tree_credit_holds_with_four_players_left_only():
+    rules, profile = CombatRules(), profile_for("combat")
+    four = combat_position(4, {"c1": "R1/R2/R3", "c6": "Y1/Y2/Y3", "f3": "B1/B2/B3", "a3": "G1/G2/G3"})
+    assert _knowledge(rules, profile, "hard", four) == (combat_eval.expert_evaluate, SETTINGS["hard"].cutoff)
+    assert _knowledge(rules, profile, "normal", four) == (combat_eval.evaluate, SETTINGS["normal"].cutoff)
+    three = combat_position(3, {"c1": "R1/R2/R3", "c6": "Y1/Y2/Y3", "f3": "B1/B2/B3"})
+    assert _knowledge(rules, profile, "hard", three) == (combat_eval.evaluate, SETTINGS["hard"].cutoff)
+    green_left = dataclasses.replace(four, out=(3,))
+    assert _knowledge(rules, profile, "hard", green_left) == (combat_eval.evaluate, SETTINGS["hard"].cutoff)
 
 
 def test_the_hedgehog_block_knowledge_holds_with_two_players_left_only():
