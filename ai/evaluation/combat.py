@@ -9,7 +9,8 @@ holds exactly one's large, medium and small from the bottom up (``docs/rules/com
 "Winning"), so one's large alone on an open home is its base and large and medium there are a tree
 but for the small.  It applies with four players left only: at four seats the hard bot often capped
 one home and never built the other before the turn limit, and the credit made most of those games
-end by the goal; with two players it cost wins against the normal level (``docs/ai.md``).
+end by the goal; with two players it cost wins against the normal level, and with three it won no
+more games (``docs/ai.md``).
 """
 
 from __future__ import annotations

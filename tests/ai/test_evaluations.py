@@ -68,7 +68,7 @@ def test_combat_hard_bot_with_a_capped_home_steps_toward_its_other_home():
 
 
 def _red_tree_begun(home: str, elsewhere: str):
-    """Red has ``home`` on d6 (one of its homes) and ``elsewhere`` on b3; yellow still stands at home."""
+    """Red has ``home`` on d6 (one of its homes) and ``elsewhere`` on b3; yellow has a nest on c6 and on d1."""
     return combat_position(2, {"d6": home, "b3": elsewhere, "c6": "Y1/Y2/Y3", "d1": "Y1/Y2/Y3"})
 
 
