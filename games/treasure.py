@@ -467,7 +467,7 @@ def _next_active(s: TreasureState, seat: int) -> int:
     return seat
 
 
-def _score_ranks(s: TreasureState) -> tuple[int, ...]:
+def score_ranks(s: TreasureState) -> tuple[int, ...]:
     """Competition ranks by score among the seats still playing; seats that left come last."""
     points = scores(s)
     active = active_seats(s)
@@ -482,7 +482,7 @@ def _score_ranks(s: TreasureState) -> tuple[int, ...]:
 
 
 def _finish(s: TreasureState, reason: str) -> TreasureState:
-    return _replace(s, phase=Phase.OVER, ranks=_score_ranks(s), reason=reason)
+    return _replace(s, phase=Phase.OVER, ranks=score_ranks(s), reason=reason)
 
 
 def _count_round(s: TreasureState) -> TreasureState:

@@ -14,13 +14,16 @@ from ai.evaluation import profile_for, shares
 from ai.evaluation import treasure as treasure_eval
 from ai.levels import SETTINGS
 from ai.search import Search, outcome_rewards
+from games import treasure as th
 from games.base import Outcome
 from games.combat import CombatRules, Step, distance, home_squares, square
 from games.hedgehog import HedgehogRules, has_tree
+from games.treasure import TreasureRules
 from tests.games.test_combat_rules import position as combat_position
 from tests.games.test_combat_rules import sq
 from tests.games.test_hedgehog_rules import position as hedgehog_position
 from tests.games.test_treasure_rules import position as treasure_position
+from tests.games.test_treasure_rules import sq as th_sq
 
 RED, YELLOW = 0, 1
 
@@ -96,10 +99,60 @@ def test_combat_a_foreign_pyramid_on_the_home_earns_no_credit():
 
 def test_treasure_far_leader_still_values_one_more_pyramid():
     """Before, a leader far ahead saw no gain in the last pyramid and games stalled out at the limit."""
-    base = treasure_position(2, {0: {0: "c1", 1: "d1"}, 1: {0: "c10", 1: "d10"}}, {"c5": 1, "d5": 1})
-    ahead = dataclasses.replace(base, treasure=((("Y", 3),) * 12, ()))
-    one_more = dataclasses.replace(base, treasure=((("Y", 3),) * 12 + (("Y", 1),), ()))
+    pyramids = {"c5": 1, "d5": 1, "c6": 3, "d6": 3, "e6": 3, "f6": 3}
+    base = treasure_position(2, {0: {0: "c1", 1: "d1"}, 1: {0: "c10", 1: "d10"}}, pyramids)
+    # red leads 36 to 24; black could still catch up with the 14 points of pyramids and red's ace
+    ahead = dataclasses.replace(base, treasure=((("Y", 3),) * 12, (("Y", 3),) * 8))
+    one_more = dataclasses.replace(base, treasure=((("Y", 3),) * 12 + (("Y", 1),), (("Y", 3),) * 8))
+    assert treasure_eval.leader_if_decided(ahead) is None
     assert treasure_eval.evaluate(one_more)[0] > treasure_eval.evaluate(ahead)[0] + 0.005
+
+
+def _treasure_scored(red: int, black: int, red_coins: dict[int, str], black_coins: dict[int, str], **kw):
+    """Red (seat 0) with ``red`` points and black with ``black`` (in small pyramids), one small pyramid at c5."""
+    base = treasure_position(2, {0: red_coins, 1: black_coins}, {"c5": 1}, **kw)
+    return dataclasses.replace(base, treasure=((("Y", 1),) * red, (("Y", 1),) * black))
+
+
+def test_treasure_a_game_nobody_can_catch_up_in_is_decided():
+    """Black cannot reach red's 30: the last pyramid is 1 point and red's one coin is immune.
+
+    Black, which has lost, is worth a loss less the wait for the pyramid point left; red keeps its
+    usual value.
+    """
+    state = _treasure_scored(30, 20, {0: "a1"}, {0: "a10", 1: "b10", 2: "c10"})
+    assert treasure_eval.leader_if_decided(state) == 0
+    red, black = treasure_eval.evaluate(state)
+    assert black == pytest.approx(0.0 - 2 * treasure_eval.DECIDED_WAIT)
+    assert red > 0.75  # half its share (almost 1) and half its 30 points of 60
+
+
+def test_treasure_a_seat_that_has_lost_is_worth_less_than_the_finished_game_and_more_with_less_left():
+    """Ending the game is the best a seat that has lost can do; until then, the less left the better."""
+    two_left = dataclasses.replace(
+        _treasure_scored(30, 5, {0: "a1"}, {0: "a10"}),
+        pyramids=((th_sq("c5"), "Y", 1), (th_sq("d5"), "Y", 1)),
+    )
+    one_left = _treasure_scored(30, 5, {0: "a1"}, {0: "a10"})
+    assert treasure_eval.evaluate(two_left)[1] < treasure_eval.evaluate(one_left)[1] < 0.0
+
+
+@pytest.mark.parametrize("black", [25, 27])
+def test_treasure_a_game_someone_can_still_tie_is_not_decided(black: int):
+    """Red's three coins leave two to capture (4 points) and the pyramid 1: black at 25 could tie 30."""
+    state = _treasure_scored(30, black, {0: "a1", 1: "b1", 2: "c1"}, {0: "a10"})
+    assert treasure_eval.leader_if_decided(state) is None
+    assert treasure_eval.evaluate(state)[1] > 0.0
+
+
+@pytest.mark.parametrize("level", ["normal", "hard"])
+def test_treasure_the_seat_that_has_lost_takes_the_last_pyramid(level: str):
+    """Black has lost whatever happens; its rook takes the last pyramid rather than wait for the stall limit."""
+    state = _treasure_scored(30, 5, {0: "a1"}, {3: "c7", 0: "f10"}, turn=1, dice=(3, th.ROOK))
+    rules = TreasureRules()
+    assert "c5" in {th.square_name(m.dst) for m in rules.legal_moves(state)}
+    move = ai.choose_move(rules, state, level, seed=3, budget=ai.Budget(max_iterations=200))
+    assert th.square_name(move.dst) == "c5"
 
 
 # -- Der Marsigelwettkampf: a large buried under another large ------------------------------------
