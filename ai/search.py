@@ -30,6 +30,13 @@ from games.base import Outcome, Rules
 Evaluate = Callable[[Any], tuple[float, ...]]
 Policy = Callable[[Rules, Any, Sequence[Any], random.Random], Any]
 Determinize = Callable[[Any, int, random.Random], Any]
+# A running game's final ranks when they are settled whatever anyone does, and how much is still
+# to be played for (in the game's own units); None while they are not.
+Settled = Callable[[Any], tuple[tuple[int, ...], int] | None]
+
+# What a settled game still running costs the searching seat, if it has lost: this much for the
+# game running and this much per unit still to be played for.
+SETTLED_WAIT = 0.01
 
 
 @dataclass(frozen=True)
@@ -71,6 +78,11 @@ class Profile:
     expert_evaluate: Evaluate | None = None
     expert_cutoff: int | None = None
     expert_applies: Callable[[Any], bool] | None = None  # the positions it holds in (None: all)
+    # Settled games: the searching seat, once it has lost whatever happens, values a running
+    # position at its final reward less ``SETTLED_WAIT`` per unit left, so it ends the game rather
+    # than keep the table waiting.  The other seats keep the evaluation: a leader does not count on
+    # the others to end the game for it.
+    settled: Settled | None = None
 
 
 def outcome_rewards(outcome: Outcome, draw_factor: float = 1.0, seat: int | None = None) -> tuple[float, ...]:
@@ -134,7 +146,8 @@ class Search:
     def value(self, state: Any) -> tuple[float, ...]:
         """The reward vector the search gives ``state``: the outcome's when finished, else the evaluation.
 
-        The evaluation is blended toward a draw by the profile's ``drawish`` estimate.
+        The evaluation is blended toward a draw by the profile's ``drawish`` estimate, and the
+        searching seat's value follows the profile's ``settled`` once it has lost for certain.
         """
         outcome = self.rules.outcome(state)
         if outcome is not None:
@@ -145,8 +158,21 @@ class Search:
             if drawish > 0.0:
                 draw = self._draw_rewards()
                 values = tuple(drawish * d + (1.0 - drawish) * v for d, v in zip(draw, values, strict=True))
+        else:
+            values = (1.0 / self.players,) * self.players
+        return self._settled(state, values)
+
+    def _settled(self, state: Any, values: tuple[float, ...]) -> tuple[float, ...]:
+        """``values`` with the searching seat's own replaced by its final reward less the wait, if it has lost."""
+        settled = self.profile.settled(state) if self.profile.settled is not None else None
+        seat = self.seat
+        if settled is None or seat is None:
             return values
-        return (1.0 / self.players,) * self.players
+        ranks, left = settled
+        if ranks[seat] == 1:
+            return values
+        final = outcome_rewards(Outcome(ranks, "settled"))[seat]
+        return tuple(final - SETTLED_WAIT * (1 + left) if i == seat else v for i, v in enumerate(values))
 
     def _draw_rewards(self) -> tuple[float, ...]:
         n = self.players

@@ -5,10 +5,9 @@ captured coin is two points to someone), with the pyramids left setting how much
 Each seat's own score counts beside its share, so a leader far ahead still goes for the last
 pyramids rather than let the game run out at the stall limit.
 
-Once a game is decided (no other seat can reach the leader's score, whatever is left to take) the
-seats that have lost are worth their final result less a little for every pyramid point still
-standing: they take pyramids, the last one too, rather than keep everyone waiting for the stall
-limit.  The leader keeps its usual value and still heads for the last pyramids.
+Settled games: once no other seat can reach the leader's score, whatever is left to take, a bot
+that has lost takes pyramids, the last one too, rather than keep everyone waiting for the stall
+limit (the search's ``settled`` rule; the pyramid points left are what is still played for).
 
 Hidden information: while coins are being set out, the arrangements of the other seats are not
 known to the seat choosing; the search samples them (each iteration a random order per seat).
@@ -21,22 +20,25 @@ from collections.abc import Sequence
 from typing import Any
 
 from ai.evaluation import players_attr, shares
-from ai.search import Profile, outcome_rewards
+from ai.search import Profile
 from games import treasure as th
-from games.base import Outcome, Rules
+from games.base import Rules
 
 COIN_VALUE = 0.6
 # the score's range, for a leader's own progress: nothing to the whole treasure (56 points) and more
 PROGRESS = (0.0, 60.0)
-# what a seat that has lost pays, per pyramid point still standing and for the game running at all
-DECIDED_WAIT = 0.01
 
 
-def leader_if_decided(s: Any) -> int | None:
-    """The seat that has won whatever happens, or None while another could still reach its score.
+def _pyramid_points(s: Any) -> int:
+    return sum(th.PIPS_POINTS[p] for _, _, p in s.pyramids)
 
-    What is left to take: every pyramid still standing and every coin that can still be captured
-    (all but each seat's last, which is immune; docs/rules/treasure.md, "Captures and scoring").
+
+def settled(s: Any) -> tuple[tuple[int, ...], int] | None:
+    """Final ranks by the scores as they stand, and the pyramid points left, once the winner is certain.
+
+    It is certain when no other seat can reach the leader's score with everything still to take:
+    every pyramid standing and every coin that can still be captured (all but each seat's last,
+    which is immune; docs/rules/treasure.md, "Captures and scoring").
     """
     active = th.active_seats(s)
     if len(active) < 2 or s.phase not in (th.Phase.ROLL, th.Phase.MOVE):
@@ -49,30 +51,11 @@ def leader_if_decided(s: Any) -> int | None:
         others = sum(n for other, n in capturable.items() if other != seat)
         if seat != leader and points[seat] + pyramids + th.COIN_POINTS * others >= points[leader]:
             return None
-    return leader
+    return th.score_ranks(s), pyramids
 
 
 def evaluate(s: Any) -> tuple[float, ...]:
-    """Per-seat chances from score and coins, sharper as the treasure runs out.
-
-    In a decided game the seats that have lost get their final rewards less ``DECIDED_WAIT`` for the
-    game running and for every pyramid point left.
-    """
-    values = _chances(s)
-    leader = leader_if_decided(s)
-    if leader is None:
-        return values
-    final = outcome_rewards(Outcome(th.score_ranks(s), "decided"))
-    wait = DECIDED_WAIT * (1 + _pyramid_points(s))
-    return tuple(value if seat == leader else final[seat] - wait for seat, value in enumerate(values))
-
-
-def _pyramid_points(s: Any) -> int:
-    return sum(th.PIPS_POINTS[p] for _, _, p in s.pyramids)
-
-
-def _chances(s: Any) -> tuple[float, ...]:
-    """Shares of score plus ``COIN_VALUE`` per coin standing, each seat's own score beside its share."""
+    """Per-seat chances from score and coins, sharper as the treasure runs out."""
     left = _pyramid_points(s)
     out = set(s.out)
     scores = [
@@ -134,4 +117,11 @@ def determinize(s: Any, seat: int, rng: random.Random) -> Any:
         return s
 
 
-PROFILE = Profile(players=players_attr, evaluate=evaluate, policy=policy, determinize=determinize, hidden=hidden)
+PROFILE = Profile(
+    players=players_attr,
+    evaluate=evaluate,
+    policy=policy,
+    determinize=determinize,
+    hidden=hidden,
+    settled=settled,
+)

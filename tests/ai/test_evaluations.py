@@ -13,7 +13,7 @@ from ai.evaluation import hedgehog as hedgehog_eval
 from ai.evaluation import profile_for, shares
 from ai.evaluation import treasure as treasure_eval
 from ai.levels import SETTINGS
-from ai.search import Search, outcome_rewards
+from ai.search import SETTLED_WAIT, Search, outcome_rewards
 from games import treasure as th
 from games.base import Outcome
 from games.combat import CombatRules, Step, distance, home_squares, square
@@ -104,7 +104,7 @@ def test_treasure_far_leader_still_values_one_more_pyramid():
     # red leads 36 to 24; black could still catch up with the 14 points of pyramids and red's ace
     ahead = dataclasses.replace(base, treasure=((("Y", 3),) * 12, (("Y", 3),) * 8))
     one_more = dataclasses.replace(base, treasure=((("Y", 3),) * 12 + (("Y", 1),), (("Y", 3),) * 8))
-    assert treasure_eval.leader_if_decided(ahead) is None
+    assert treasure_eval.settled(ahead) is None
     assert treasure_eval.evaluate(one_more)[0] > treasure_eval.evaluate(ahead)[0] + 0.005
 
 
@@ -114,35 +114,49 @@ def _treasure_scored(red: int, black: int, red_coins: dict[int, str], black_coin
     return dataclasses.replace(base, treasure=((("Y", 1),) * red, (("Y", 1),) * black))
 
 
-def test_treasure_a_game_nobody_can_catch_up_in_is_decided():
-    """Black cannot reach red's 30: the last pyramid is 1 point and red's one coin is immune.
+def _searching(seat: int, level: str = "normal") -> Search:
+    search = Search(TreasureRules(), profile_for("treasure"), SETTINGS[level], random.Random(0))
+    search.seat, search.players = seat, 2
+    return search
 
-    Black, which has lost, is worth a loss less the wait for the pyramid point left; red keeps its
-    usual value.
-    """
+
+def test_treasure_a_game_nobody_can_catch_up_in_is_settled():
+    """Black cannot reach red's 30: the last pyramid is 1 point and red's one coin is immune."""
     state = _treasure_scored(30, 20, {0: "a1"}, {0: "a10", 1: "b10", 2: "c10"})
-    assert treasure_eval.leader_if_decided(state) == 0
-    red, black = treasure_eval.evaluate(state)
-    assert black == pytest.approx(0.0 - 2 * treasure_eval.DECIDED_WAIT)
-    assert red > 0.75  # half its share (almost 1) and half its 30 points of 60
+    assert treasure_eval.settled(state) == ((1, 2), 1)
 
 
-def test_treasure_a_seat_that_has_lost_is_worth_less_than_the_finished_game_and_more_with_less_left():
+@pytest.mark.parametrize("black", [25, 27])
+def test_treasure_a_game_someone_can_still_tie_is_not_settled(black: int):
+    """Red's three coins leave two to capture (4 points) and the pyramid 1: black at 25 could tie 30."""
+    state = _treasure_scored(30, black, {0: "a1", 1: "b1", 2: "c1"}, {0: "a10"})
+    assert treasure_eval.settled(state) is None
+    assert _searching(1).value(state) == treasure_eval.evaluate(state)
+
+
+def test_a_searching_seat_that_has_lost_values_a_settled_game_below_its_end():
+    """Black, searching, counts the loss less the wait for the pyramid point left; red keeps its evaluation."""
+    state = _treasure_scored(30, 20, {0: "a1"}, {0: "a10", 1: "b10", 2: "c10"})
+    red, black = _searching(1).value(state)
+    assert black == pytest.approx(0.0 - 2 * SETTLED_WAIT)
+    assert red == treasure_eval.evaluate(state)[0]
+
+
+def test_a_searching_leader_does_not_count_on_the_others_to_end_a_settled_game():
+    """The leader searching sees everyone's usual values: a seat that has lost may still play on."""
+    state = _treasure_scored(30, 20, {0: "a1"}, {0: "a10", 1: "b10", 2: "c10"})
+    assert _searching(0).value(state) == treasure_eval.evaluate(state)
+
+
+def test_a_seat_that_has_lost_prefers_less_left_to_play_for():
     """Ending the game is the best a seat that has lost can do; until then, the less left the better."""
     two_left = dataclasses.replace(
         _treasure_scored(30, 5, {0: "a1"}, {0: "a10"}),
         pyramids=((th_sq("c5"), "Y", 1), (th_sq("d5"), "Y", 1)),
     )
     one_left = _treasure_scored(30, 5, {0: "a1"}, {0: "a10"})
-    assert treasure_eval.evaluate(two_left)[1] < treasure_eval.evaluate(one_left)[1] < 0.0
-
-
-@pytest.mark.parametrize("black", [25, 27])
-def test_treasure_a_game_someone_can_still_tie_is_not_decided(black: int):
-    """Red's three coins leave two to capture (4 points) and the pyramid 1: black at 25 could tie 30."""
-    state = _treasure_scored(30, black, {0: "a1", 1: "b1", 2: "c1"}, {0: "a10"})
-    assert treasure_eval.leader_if_decided(state) is None
-    assert treasure_eval.evaluate(state)[1] > 0.0
+    search = _searching(1)
+    assert search.value(two_left)[1] < search.value(one_left)[1] < 0.0
 
 
 @pytest.mark.parametrize("level", ["normal", "hard"])
