@@ -5,9 +5,9 @@ captured coin is two points to someone), with the pyramids left setting how much
 Each seat's own score counts beside its share, so a leader far ahead still goes for the last
 pyramids rather than let the game run out at the stall limit.
 
-Settled games: once no other seat can reach the leader's score, whatever is left to take, a bot
-that has lost takes pyramids, the last one too, rather than keep everyone waiting for the stall
-limit (the search's ``settled`` rule; the pyramid points left are what is still played for).
+Settled games: once no seat can catch one ahead of it, whatever is left to take, a bot that has
+lost takes pyramids, the last one too, rather than keep everyone waiting for the stall limit (the
+search's ``settled`` rule; the pyramid points left are what is still played for).
 
 Hidden information: while coins are being set out, the arrangements of the other seats are not
 known to the seat choosing; the search samples them (each iteration a random order per seat).
@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import combinations
 from typing import Any
 
 from ai.evaluation import players_attr, shares
@@ -34,11 +35,11 @@ def _pyramid_points(s: Any) -> int:
 
 
 def settled(s: Any) -> tuple[tuple[int, ...], int] | None:
-    """Final ranks by the scores as they stand, and the pyramid points left, once the winner is certain.
+    """Final ranks by the scores as they stand, and the pyramid points left, once no place can change.
 
-    It is certain when no other seat can reach the leader's score with everything still to take:
-    every pyramid standing and every coin that can still be captured (all but each seat's last,
-    which is immune; docs/rules/treasure.md, "Captures and scoring").
+    A seat behind another can still catch it while its score, plus every pyramid standing and every
+    coin it could still capture (all but each other seat's last, which is immune;
+    docs/rules/treasure.md, "Captures and scoring"), reaches the other's.  Scores never fall.
     """
     active = th.active_seats(s)
     if len(active) < 2 or s.phase not in (th.Phase.ROLL, th.Phase.MOVE):
@@ -46,10 +47,10 @@ def settled(s: Any) -> tuple[tuple[int, ...], int] | None:
     points = th.scores(s)
     pyramids = _pyramid_points(s)
     capturable = {seat: max(0, th.coins_left(s, seat) - 1) for seat in active}
-    leader = max(active, key=lambda seat: points[seat])
-    for seat in active:
-        others = sum(n for other, n in capturable.items() if other != seat)
-        if seat != leader and points[seat] + pyramids + th.COIN_POINTS * others >= points[leader]:
+    every_coin = sum(capturable.values())
+    for behind, ahead in combinations(sorted(active, key=lambda seat: points[seat]), 2):
+        best = points[behind] + pyramids + th.COIN_POINTS * (every_coin - capturable[behind])
+        if best >= points[ahead]:
             return None
     return th.score_ranks(s), pyramids
 

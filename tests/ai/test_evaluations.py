@@ -114,6 +114,14 @@ def _treasure_scored(red: int, black: int, red_coins: dict[int, str], black_coin
     return dataclasses.replace(base, treasure=((("Y", 1),) * red, (("Y", 1),) * black))
 
 
+@pytest.mark.parametrize(("green", "ranks"), [(19, None), (10, (1, 2, 3))])
+def test_treasure_three_seats_are_settled_only_once_no_place_can_change(green, ranks):
+    """Red's 30 is out of reach; green at 19 can still tie black's 20 with the last pyramid."""
+    base = treasure_position(3, {0: {0: "c1"}, 1: {0: "a3"}, 2: {0: "c10"}}, {"e5": 1})
+    state = dataclasses.replace(base, treasure=((("Y", 1),) * 30, (("Y", 1),) * 20, (("Y", 1),) * green))
+    assert treasure_eval.settled(state) == (None if ranks is None else (ranks, 1))
+
+
 def _searching(seat: int, level: str = "normal") -> Search:
     search = Search(TreasureRules(), profile_for("treasure"), SETTINGS[level], random.Random(0))
     search.seat, search.players = seat, 2
