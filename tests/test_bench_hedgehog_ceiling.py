@@ -10,12 +10,12 @@ import dataclasses
 import random
 
 from bench.hedgehog_ceiling import RULES, best_move, build, score, solve, timeless
-from games.hedgehog import Piece, Space
+from games.hedgehog import HedgehogState, Piece, Space
 
 COLOURS = {"R": 0, "Y": 1}
 
 
-def position(*stacks: str, current: int) -> object:
+def position(*stacks: str, current: int) -> HedgehogState:
     """A two-player position with ``current`` about to roll; stacks bottom to top, e.g. ``R3/R2``."""
     start = RULES.new_game(2, {}, random.Random(0))
     spaces = tuple(
