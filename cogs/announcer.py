@@ -9,6 +9,7 @@ while its token is valid, else goes to the game's channel) and then marked deliv
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from datetime import timedelta
 from typing import TYPE_CHECKING
@@ -18,6 +19,7 @@ from discord.ext import commands, tasks
 
 from bot.session import Delivery, Reminder
 from cogs import table
+from cogs.loops import cancel_between_iterations
 from cogs.messages import NO_PINGS, only_user, reminder_text, report_payload, report_view
 from cogs.seats import resume
 from cogs.table import as_edit
@@ -35,26 +37,28 @@ class Announcer(commands.Cog):
 
     def __init__(self, bot: PyramidBot) -> None:
         self.bot = bot
+        self._checking = asyncio.Lock()  # held while a clock check runs
 
     async def cog_load(self) -> None:
         self.clock_loop.change_interval(seconds=self.bot.settings.scheduler_interval_seconds)
         self.clock_loop.start()
 
     async def cog_unload(self) -> None:
-        self.clock_loop.cancel()
+        await cancel_between_iterations(self.clock_loop, self._checking)
 
     @tasks.loop(seconds=60)
     async def clock_loop(self) -> None:
         """Act on due deadlines and reminders, announce what is pending, and wake bots whose turn it is."""
-        try:
-            await self.bot.timekeeper.tick()
-        except Exception:
-            log.exception("clock check failed")
-        await self.flush()
-        try:
-            await resume(self.bot)
-        except Exception:
-            log.exception("waking computer players failed")
+        async with self._checking:
+            try:
+                await self.bot.timekeeper.tick()
+            except Exception:
+                log.exception("clock check failed")
+            await self.flush()
+            try:
+                await resume(self.bot)
+            except Exception:
+                log.exception("waking computer players failed")
 
     @clock_loop.before_loop
     async def _before_clock(self) -> None:

@@ -25,6 +25,7 @@ from bot.tournaments.errors import CheckinNotOpen, TournamentError
 from bot.tournaments.manager import TournamentManager
 from cogs.base import CLOCK_CHOICES
 from cogs.help import game_choices
+from cogs.loops import cancel_between_iterations
 from cogs.messages import NO_PINGS
 from cogs.replies import actor_of, answer, refusals, tell
 from cogs.tournament import _wording as wording
@@ -72,6 +73,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         self.bot = bot
         self.manager: TournamentManager | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._checking = asyncio.Lock()  # held while a scheduler check runs
         super().__init__()
 
     # ------------------------------------------------------------------ lifecycle
@@ -92,7 +94,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         self.scheduler.start()
 
     async def cog_unload(self) -> None:
-        self.scheduler.cancel()
+        await cancel_between_iterations(self.scheduler, self._checking)
         if self.manager is not None and self.manager.on_report in self.bot.service.listeners:
             self.bot.service.listeners.remove(self.manager.on_report)
         self.bot.remove_dynamic_items(TournamentButton)
@@ -113,15 +115,16 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
     @tasks.loop(seconds=60)
     async def scheduler(self) -> None:
         """Start times, check-in windows, round deadlines and catch-up (the first run is at start-up)."""
-        try:
-            await self.tournaments.tick()
-            await self.tournaments.enforce_deadlines(self.bot.timekeeper.tick)
-        except Exception:
-            log.exception("tournament check failed")
-        # looked up now: the announcer extension may have been loaded again since this module was
-        from cogs.announcer import announcer_of
+        async with self._checking:
+            try:
+                await self.tournaments.tick()
+                await self.tournaments.enforce_deadlines(self.bot.timekeeper.tick)
+            except Exception:
+                log.exception("tournament check failed")
+            # looked up now: the announcer extension may have been loaded again since this module was
+            from cogs.announcer import announcer_of
 
-        await announcer_of(self.bot).flush()
+            await announcer_of(self.bot).flush()
 
     @scheduler.before_loop
     async def _before_scheduler(self) -> None:

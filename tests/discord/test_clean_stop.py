@@ -1,0 +1,69 @@
+"""Stopping the bot lets a background check under way finish instead of cutting off its database calls."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from bot.client import PyramidBot
+
+
+class SlowCheck:
+    """Stands in for a check: starts, then waits until released; records whether it finished or was cut off."""
+
+    def __init__(self, env: Any) -> None:
+        self.env = env
+        self.started = asyncio.Event()
+        self.release = asyncio.Event()
+        self.finished = False
+        self.cut_off = False
+
+    async def __call__(self, *args: Any) -> None:
+        self.started.set()
+        try:
+            await self.env.external_wait(self.release.wait(), reason="a check held open by the test")
+        except asyncio.CancelledError:
+            self.cut_off = True
+            raise
+        self.finished = True
+
+
+async def _stop_during(bot: PyramidBot, env: Any, check: SlowCheck, extension: str) -> None:
+    await env.advance_time(3600)  # the next check is due: it starts and waits
+    await asyncio.wait_for(check.started.wait(), timeout=60)
+    unloading = asyncio.create_task(bot.unload_extension(extension))
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert not unloading.done()  # waiting for the check, not cancelling it
+    check.release.set()
+    await unloading
+    assert check.finished and not check.cut_off
+
+
+async def test_unloading_the_announcer_waits_for_its_clock_check(simcord_bot: PyramidBot, simcord_env: Any) -> None:
+    check = SlowCheck(simcord_env)
+    simcord_bot.timekeeper.tick = check  # type: ignore[method-assign]
+    await _stop_during(simcord_bot, simcord_env, check, "cogs.announcer")
+
+
+async def test_unloading_tournaments_waits_for_the_scheduler_check(simcord_bot: PyramidBot, simcord_env: Any) -> None:
+    cog: Any = next(c for c in simcord_bot.cogs.values() if type(c).__name__ == "TournamentCommands")
+    check = SlowCheck(simcord_env)
+    cog.manager.tick = check
+    await _stop_during(simcord_bot, simcord_env, check, "cogs.tournament")
+
+
+async def test_a_check_that_never_ends_is_cancelled_after_the_grace(
+    simcord_bot: PyramidBot, simcord_env: Any, monkeypatch: Any
+) -> None:
+    import cogs.loops
+
+    monkeypatch.setattr(cogs.loops, "STOP_GRACE_SECONDS", 0.0)
+    check = SlowCheck(simcord_env)
+    simcord_bot.timekeeper.tick = check  # type: ignore[method-assign]
+    await simcord_env.advance_time(3600)
+    await asyncio.wait_for(check.started.wait(), timeout=60)
+    await simcord_bot.unload_extension("cogs.announcer")
+    for _ in range(20):
+        await asyncio.sleep(0)
+    assert check.cut_off and not check.finished
