@@ -15,22 +15,24 @@ from typing import Any
 
 from ai.budget import Budget
 from ai.evaluation import profile_for
-from ai.levels import DEFAULT_BUDGETS, LEVELS, SETTINGS
+from ai.levels import DEFAULT_BUDGETS, LEVELS, SETTINGS, default_budget
 from ai.search import Search
 from games import REGISTRY
 from games.base import Rules
 
-__all__ = ["LEVELS", "Budget", "budget_for", "choose_move", "choose_notation", "roll_or_choose"]
+__all__ = ["LEVELS", "Budget", "budget_for", "choose_move", "choose_notation", "default_budget", "roll_or_choose"]
 
 
-def budget_for(level: str, budget_ms: float | None = None, max_iterations: int | None = None) -> Budget:
-    """The budget a level thinks with: its default, with ``budget_ms`` and ``max_iterations`` overriding.
+def budget_for(
+    level: str, budget_ms: float | None = None, max_iterations: int | None = None, game: str | None = None
+) -> Budget:
+    """The budget a level thinks with in ``game``: its default, with ``budget_ms`` and ``max_iterations`` overriding.
 
     ``budget_ms`` alone lifts the iteration cap tenfold, so the time is what bounds the search;
     ``max_iterations`` alone (no time) makes the search deterministic.
     """
     _check_level(level)
-    default = DEFAULT_BUDGETS.get(level, Budget(max_iterations=1))
+    default = default_budget(game, level) if level in DEFAULT_BUDGETS else Budget(max_iterations=1)
     if budget_ms is None and max_iterations is None:
         return default
     if max_iterations is None:
@@ -72,7 +74,7 @@ def choose_move(rules: Rules, state: Any, level: str = "hard", seed: int = 0, bu
         exact = profile.endgame(rules, state, seat)
         if exact is not None:
             return exact
-    return Search(rules, profile, settings, rng).run(state, budget or DEFAULT_BUDGETS[level])
+    return Search(rules, profile, settings, rng).run(state, budget or default_budget(rules.name, level))
 
 
 def roll_or_choose(
@@ -104,5 +106,5 @@ def choose_notation(
     """
     rules = REGISTRY[game_name]
     state = rules.from_json(state_json)
-    move = choose_move(rules, state, level, seed, budget_for(level, budget_ms, max_iterations))
+    move = choose_move(rules, state, level, seed, budget_for(level, budget_ms, max_iterations, game_name))
     return rules.format_move(state, move)

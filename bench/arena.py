@@ -40,8 +40,8 @@ class Task:
     seed: int
     hard_ms: float | None
     hard_iterations: int | None
-    normal_ms: float | None = None
-    normal_iterations: int | None = None
+    normal_ms: float | None = None  # None: normal's own bound in this game; 0: no bound
+    normal_iterations: int | None = None  # the same
 
 
 def ending(game: str, state: Any) -> str:
@@ -58,13 +58,22 @@ def ending(game: str, state: Any) -> str:
     return "goal"
 
 
+def normal_budget(game: str, ms: float | None, iterations: int | None) -> ai.Budget:
+    """The normal bot's budget in ``game``: its own, each bound replaced where given (0: no bound)."""
+    own = ai.default_budget(game, "normal")
+    return ai.Budget(
+        max_ms=own.max_ms if ms is None else (ms or None),
+        max_iterations=own.max_iterations if iterations is None else (iterations or None),
+    )
+
+
 def play(task: Task) -> dict[str, Any]:
     """Play one game to its end; the result, whether it ended by goal, and the hard seats' decision times."""
     rules = REGISTRY[task.game]
     state = rules.new_game(len(task.levels), {}, setup_rng(task.seed))
     budgets = {
         "hard": ai.Budget(max_ms=task.hard_ms, max_iterations=task.hard_iterations),
-        "normal": ai.Budget(max_ms=task.normal_ms, max_iterations=task.normal_iterations),
+        "normal": normal_budget(task.game, task.normal_ms, task.normal_iterations),
         "easy": None,
     }
     times: list[float] = []
@@ -133,12 +142,13 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _budgets(args: argparse.Namespace) -> tuple[float | None, int | None, float | None, int | None]:
-    """hard ms, hard iterations, normal ms, normal iterations: a bound of 0 is no bound."""
+    """hard ms, hard iterations, normal ms, normal iterations: a hard bound of 0 is no bound (normal's
+    stay as given: None keeps normal's own bound in each game, 0 is no bound)."""
     return (
         args.hard_ms or None,
         args.hard_iterations or None,
-        args.normal_ms or None,
-        args.normal_iterations or None,
+        args.normal_ms,
+        args.normal_iterations,
     )
 
 
@@ -222,8 +232,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-multi", dest="multi", action="store_false", help="skip the multi-player tables")
     parser.add_argument("--hard-ms", type=float, default=700.0, help="hard bot's time per decision (0: none)")
     parser.add_argument("--hard-iterations", type=int, default=3000, help="hard bot's iterations (0: no cap)")
-    parser.add_argument("--normal-ms", type=float, default=150.0, help="normal bot's time per decision (0: none)")
-    parser.add_argument("--normal-iterations", type=int, default=100, help="normal bot's iterations (0: no cap)")
+    parser.add_argument(
+        "--normal-ms", type=float, help="normal bot's time per decision (0: none; default: its own in each game)"
+    )
+    parser.add_argument(
+        "--normal-iterations", type=int, help="normal bot's iterations (0: no cap; default: its own in each game)"
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seats", nargs="*", type=int, default=[3, 4], help="multi-player seat counts")
     parser.add_argument("--out", help="also rewrite this file with the table after every game")
@@ -232,7 +246,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.timing:
         return timing(args)
     tagged = tasks_for(args)
-    budget = dict(zip(("hard_ms", "hard_iterations", "normal_ms", "normal_iterations"), _budgets(args), strict=True))
+    bounds = ("hard_ms", "hard_iterations", "normal_ms", "normal_iterations")
+    budget = {
+        name: "its own" if value is None and name.startswith("normal") else value
+        for name, value in zip(bounds, _budgets(args), strict=True)
+    }
     results: dict[str, dict[str, Any]] = {}
     times: dict[str, list[float]] = {}
     with ProcessPoolExecutor(max_workers=args.workers) as pool:

@@ -128,6 +128,26 @@ def test_budgets_need_a_bound():
     assert ai.budget_for("hard", max_iterations=40) == Budget(max_iterations=40)
 
 
+def test_a_game_can_give_a_level_its_own_budget(monkeypatch: pytest.MonkeyPatch):
+    """A level thinks with its game's own budget where the game has one, at the table and in a pool worker."""
+    import ai.levels
+
+    monkeypatch.setitem(ai.levels.DEFAULT_BUDGETS, "normal", Budget(max_iterations=40))
+    monkeypatch.setitem(ai.levels.GAME_BUDGETS, "treasure", {"normal": Budget(max_iterations=3)})
+    assert ai.default_budget("treasure", "normal") == Budget(max_iterations=3)
+    assert ai.default_budget("combat", "normal") == ai.default_budget(None, "normal") == Budget(max_iterations=40)
+    assert ai.default_budget("treasure", "hard") == ai.levels.DEFAULT_BUDGETS["hard"]
+    assert ai.budget_for("normal", game="treasure") == Budget(max_iterations=3)
+    assert ai.budget_for("normal", max_iterations=9, game="treasure") == Budget(max_iterations=9)
+    for game, iterations in (("treasure", 3), ("combat", 40)):
+        rules = REGISTRY[game]
+        states = [s for s in decision_states(game, 2, 5) if len(list(rules.legal_moves(s))) > 2][:6]
+        for seed, state in enumerate(states):
+            expected = ai.choose_move(rules, state, "normal", seed, Budget(max_iterations=iterations))
+            assert ai.choose_move(rules, state, "normal", seed) == expected
+            assert ai.choose_notation(game, rules.to_json(state), "normal", seed) == rules.format_move(state, expected)
+
+
 def test_outcome_rewards_share_first_place():
     assert outcome_rewards(Outcome((1, 2), "x")) == (1.0, 0.0)
     assert outcome_rewards(Outcome((1, 1), "draw")) == (0.5, 0.5)
