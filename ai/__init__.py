@@ -28,8 +28,10 @@ def budget_for(
 ) -> Budget:
     """The budget a level thinks with in ``game``: its default, with ``budget_ms`` and ``max_iterations`` overriding.
 
-    ``budget_ms`` alone lifts the iteration cap tenfold, so the time is what bounds the search;
-    ``max_iterations`` alone (no time) makes the search deterministic.
+    ``budget_ms`` replaces the time bound; given alone it lifts the iteration cap tenfold, so the time
+    is what bounds the search.  ``max_iterations`` caps the level's own iterations (a cap never makes
+    a level think longer than its default, so the levels keep their distance); given alone (no time)
+    it makes the search deterministic.
     """
     _check_level(level)
     default = default_budget(game, level) if level in DEFAULT_BUDGETS else Budget(max_iterations=1)
@@ -37,6 +39,8 @@ def budget_for(
         return default
     if max_iterations is None:
         max_iterations = 10 * (default.max_iterations or 1000)
+    elif default.max_iterations is not None:
+        max_iterations = min(max_iterations, default.max_iterations)
     return Budget(max_ms=budget_ms, max_iterations=max_iterations)
 
 

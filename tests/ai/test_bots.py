@@ -126,6 +126,9 @@ def test_budgets_need_a_bound():
         Budget(max_iterations=0)
     assert ai.budget_for("hard", 250).max_ms == 250
     assert ai.budget_for("hard", max_iterations=40) == Budget(max_iterations=40)
+    own = ai.default_budget(None, "normal").max_iterations
+    assert own is not None
+    assert ai.budget_for("normal", max_iterations=own * 4) == Budget(max_iterations=own)  # never past its own cap
 
 
 def test_a_game_can_give_a_level_its_own_budget(monkeypatch: pytest.MonkeyPatch):
@@ -138,7 +141,9 @@ def test_a_game_can_give_a_level_its_own_budget(monkeypatch: pytest.MonkeyPatch)
     assert ai.default_budget("combat", "normal") == ai.default_budget(None, "normal") == Budget(max_iterations=40)
     assert ai.default_budget("treasure", "hard") == ai.levels.DEFAULT_BUDGETS["hard"]
     assert ai.budget_for("normal", game="treasure") == Budget(max_iterations=3)
-    assert ai.budget_for("normal", max_iterations=9, game="treasure") == Budget(max_iterations=9)
+    assert ai.budget_for("normal", max_iterations=2, game="treasure") == Budget(max_iterations=2)
+    assert ai.budget_for("normal", max_iterations=20, game="treasure") == Budget(max_iterations=3)  # a cap, not more
+    assert ai.budget_for("normal", max_iterations=20, game="combat") == Budget(max_iterations=20)
     for game, iterations in (("treasure", 3), ("combat", 40)):
         rules = REGISTRY[game]
         states = [s for s in decision_states(game, 2, 5) if len(list(rules.legal_moves(s))) > 2][:6]
