@@ -426,7 +426,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     url = args.database or f"sqlite+aiosqlite:///{workdir}/load.db"
     seeds = iter(range(10**9))
     overrides = dict(kv.split("=", 1) for kv in args.setting)  # e.g. RENDER_WORKERS=0
-    env = {
+    environment = {
         "DISCORD_TOKEN": "bench",
         "DATABASE_URL": url,
         "SCHEDULER_INTERVAL_SECONDS": "3600",
@@ -434,7 +434,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         "AI_WORKERS": "0",  # no computer players here (and see tests/conftest.py on worker processes)
         **{k.upper(): v for k, v in overrides.items()},
     }
-    settings = Settings.from_env(env, dotenv=None)
+    settings = Settings.from_env(environment, dotenv=None)
     # the board workers start before SimCord's virtual clock does: under a frozen clock, starting a
     # second process waits forever for the first (multiprocessing polls it with a deadline)
     await RenderPool(auto_workers(settings.render_workers)).start()
@@ -452,7 +452,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
     call = bot.tree._call
 
-    async def timed_call(interaction: discord.Interaction) -> None:
+    async def timed_call(interaction: discord.Interaction[Any]) -> None:
         try:
             await call(interaction)
         finally:
@@ -463,7 +463,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
     async with simcord.run(bot, settle_timeout=600.0, check_errors=False) as env:
         transport = Transport(env, stats)
         history = History(env.backend)
-        env._work.callbacks = CallbackSet(env._work.callbacks)
+        env._work.callbacks = CallbackSet(env._work.callbacks)  # type: ignore[assignment]  # a list that also counts
         # SimCord's clock starts at the same moment in every process, so its ids would too: each process
         # of a --processes run starts a day apart, and its channels and players never share an id.
         env.backend.clock._epoch += timedelta(days=args.process_index)

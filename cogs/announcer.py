@@ -93,7 +93,8 @@ class Announcer(commands.Cog):
             try:  # the player's deferred answer is still open: complete it
                 webhook = discord.Webhook.partial(self.bot.application_id, token, client=self.bot)
                 message = await webhook.edit_message(
-                    "@original", **as_edit(report_payload(item.report, report_view(item.report)))
+                    "@original",  # type: ignore[call-overload]  # Discord's name for the deferred answer
+                    **as_edit(report_payload(item.report, report_view(item.report))),
                 )
                 await table.adopt(self.bot, item.report, message)
                 return
@@ -142,7 +143,7 @@ class Announcer(commands.Cog):
                 await after.edit(archived=False)
 
 
-def announcer_of(bot: commands.Bot) -> Announcer:
+def announcer_of(bot: PyramidBot) -> Announcer:
     """The loaded announcer."""
     cog = bot.get_cog("Announcer")
     assert isinstance(cog, Announcer), "the announcer is not loaded"

@@ -44,7 +44,9 @@ class AssassinCog(
     @app_commands.command(name="move", description="Move to a square your roll reaches (suggestions list them).")
     @app_commands.describe(notation="The square to end on, e.g. d4 (or reroll / stay after a null)")
     @refusals
-    async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 100]) -> None:
+    async def move(  # type: ignore[override]  # this game's own /move replaces the shared one
+        self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 100]
+    ) -> None:
         await self.submit(interaction, notation)
 
     @move.autocomplete("notation")

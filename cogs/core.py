@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+from datetime import datetime
 from typing import TYPE_CHECKING
 
 import discord
@@ -120,7 +121,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         if not mine:
             await tell(interaction, "You are not in any game in this server.")
             return
-        rows = []
+        rows: list[tuple[int, datetime | None, str]] = []
         for game in mine:
             rules = rules_for(game.game)
             if game.status == "open":

@@ -7,6 +7,7 @@ with one sentence and a double press plays once.  What a control does runs here,
 from __future__ import annotations
 
 import re
+from typing import Any, cast
 
 import discord
 
@@ -44,7 +45,7 @@ class PickButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PickButton:
         return cls(int(match["game_id"]), int(match["ply"]), int(match["index"]))
 
@@ -75,10 +76,10 @@ class MoveMenu(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> MoveMenu:
         made = cls(int(match["game_id"]), int(match["ply"]))
-        made.item = item
+        made.item = cast(discord.ui.Select[Any], item)
         return made
 
     async def callback(self, interaction: discord.Interaction) -> None:

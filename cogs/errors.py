@@ -85,7 +85,7 @@ class Errors(commands.Cog):
         """Answer a press on a control of the bot's that no control handles any more (an old format)."""
         if interaction.type is not discord.InteractionType.component:
             return
-        data = interaction.data if isinstance(interaction.data, dict) else {}
+        data: dict[str, Any] = dict(interaction.data) if isinstance(interaction.data, dict) else {}
         custom_id = data.get("custom_id")
         if isinstance(custom_id, str) and orphaned(custom_id) and not interaction.response.is_done():
             await refuse(interaction, STALE, level=logging.INFO)
@@ -161,7 +161,9 @@ def _length_sentence(param: app_commands.Parameter) -> str:
         return f"{_name(param)} must be {_num(low)} to {_num(high)} characters long."
     if low:
         return f"{_name(param)} must be at least {_num(low)} characters long."
-    return f"{_name(param)} must be at most {_num(high)} characters long."
+    if high:
+        return f"{_name(param)} must be at most {_num(high)} characters long."
+    return f"{_name(param)} is not a length Discord accepts."
 
 
 def _in_range(param: app_commands.Parameter, value: float) -> bool:

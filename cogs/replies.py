@@ -21,8 +21,8 @@ import re
 import secrets
 import typing
 import unicodedata
-from collections.abc import Awaitable, Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable, Coroutine, Iterable
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 import discord
 from discord import app_commands
@@ -249,7 +249,7 @@ def what_of(interaction: discord.Interaction) -> str:
     command = interaction.command
     if command is not None:
         return f"/{command.qualified_name}"
-    data = interaction.data or {}
+    data: dict[str, Any] = dict(interaction.data or {})
     custom_id = data.get("custom_id") if isinstance(data, dict) else None
     if isinstance(custom_id, str):
         return f"component {shorten(custom_id, 60)!r}"
@@ -371,7 +371,10 @@ async def run_guarded(interaction: discord.Interaction, what: str, work: Awaitab
         await apologise(interaction, error, what)
 
 
-def refusals(func: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[None]]:
+Command = TypeVar("Command", bound=Callable[..., Coroutine[Any, Any, None]])
+
+
+def refusals(func: Command) -> Command:
     """Let a command's ``ServiceError`` become its ephemeral reply instead of an error.
 
     The wrapper carries the callback's resolved signature, so discord.py still sees every option.
@@ -389,9 +392,9 @@ def refusals(func: Callable[..., Awaitable[None]]) -> Callable[..., Awaitable[No
         except ServiceError as error:
             await refuse(interaction, str(error))
 
-    del wrapper.__wrapped__  # type: ignore[attr-defined]
+    del wrapper.__wrapped__
     wrapper.__signature__ = signature  # type: ignore[attr-defined]
-    return wrapper
+    return cast(Command, wrapper)
 
 
 # -------------------------------------------------------------------------------------- autocomplete

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import discord
 
@@ -51,10 +51,10 @@ class AddBotMenu(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> AddBotMenu:
         made = cls(int(match["game_id"]))
-        made.item = item
+        made.item = cast(discord.ui.Select[Any], item)
         return made
 
     async def callback(self, interaction: discord.Interaction) -> None:

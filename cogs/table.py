@@ -58,8 +58,10 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
         await remember(bot, record, lines, report.delivery_id)
     else:
         old = record
-        if old is not None and await edit_pressed(interaction, old, lambda: retired(old, report.game)):
-            old = None
+        if record is not None:
+            shown = record
+            if await edit_pressed(interaction, shown, lambda: retired(shown, report.game)):
+                old = None
         message_id = await answer_at(interaction, **report_payload(report, report_view(report)))
         if old is not None:
             await retire(bot, old, report.game)
@@ -98,7 +100,9 @@ async def show_in_channel(bot: PyramidBot, report: Report) -> None:
     if channel is None:
         return
     message = await channel.send(**report_payload(report, report_view(report)))
-    await remember(bot, TableMessage(report.game.id, channel.id, message.id, "board"), report.lines, report.delivery_id)
+    await remember(
+        bot, TableMessage(report.game.id, message.channel.id, message.id, "board"), report.lines, report.delivery_id
+    )
     after(bot, report)
 
 
@@ -180,7 +184,7 @@ async def edit(bot: PyramidBot, record: TableMessage, payload: dict[str, Any], *
     channel = bot.get_channel(record.channel_id)
     if not isinstance(channel, discord.abc.Messageable):
         return False
-    message = channel.get_partial_message(record.message_id)  # type: ignore[attr-defined]
+    message = channel.get_partial_message(record.message_id)
     try:
         await message.edit(**(payload if raw else as_edit(payload)))
         return True

@@ -52,7 +52,9 @@ class TreasureCog(
     @app_commands.command(name="move", description="Move the coin the dice picked (type to see your legal moves).")
     @app_commands.describe(notation="e.g. 3:c2-c5, or just the square c5; suggestions list your legal moves")
     @refusals
-    async def move(self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 100]) -> None:
+    async def move(  # type: ignore[override]  # this game's own /move replaces the shared one
+        self, interaction: discord.Interaction, notation: app_commands.Range[str, 1, 100]
+    ) -> None:
         if _compact(notation) == "forfeit":
             raise ServiceError("A coin the dice picked must move if it can; only the clock forfeits a turn.")
         await self._play(interaction, notation)

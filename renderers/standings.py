@@ -12,7 +12,7 @@ scripts and emoji left out; a name with nothing left shows as "?").
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -162,7 +162,7 @@ def render_leaderboard(rows: Sequence[Any], title: str = "Leaderboard", subtitle
 def render_standings(
     rows: Sequence[Any],
     title: str,
-    names: Mapping[Hashable, str] | None = None,
+    names: Mapping[Any, str] | None = None,
     subtitle: str | None = None,
 ) -> bytes:
     """Tournament standings with the format's tiebreak columns.
@@ -202,7 +202,7 @@ def _round_label(bracket: Any, number: int, total: int) -> str:
     return {0: "Final", 1: "Semifinals", 2: "Quarterfinals"}.get(total - number, f"Round {number}")
 
 
-def render_bracket(bracket: Any, names: Mapping[Hashable, str] | None = None, title: str = "Bracket") -> bytes:
+def render_bracket(bracket: Any, names: Mapping[Any, str] | None = None, title: str = "Bracket") -> bytes:
     """A single-elimination tree: rounds left to right, winners highlighted, the champion at the right.
 
     ``bracket.rounds`` is a sequence of rounds, each a sequence of matches with ``players`` (two,

@@ -48,7 +48,8 @@ def page(game: str) -> str:
 def sections(game: str) -> list[Section]:
     """The ``## `` sections of ``game``'s page, in order (sub-headings stay inside their section)."""
     found: list[Section] = []
-    heading, body = "", []
+    heading = ""
+    body: list[str] = []
     for line in page(game).splitlines():
         if line.startswith("## "):
             if heading and body:

@@ -32,7 +32,7 @@ class TournamentButton(
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> TournamentButton:
         return cls(match["action"], int(match["tournament"]))
 

@@ -202,7 +202,8 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         variant="The game's variant, if it has one (e.g. short for Martian Whist)",
         options="Other game options as name=value, separated by commas",
     )
-    @app_commands.choices(game=game_choices(), format=FORMAT_CHOICES, clock=TOURNAMENT_CLOCK_CHOICES)
+    @app_commands.choices(game=game_choices(), format=FORMAT_CHOICES)
+    @app_commands.choices(clock=TOURNAMENT_CLOCK_CHOICES)
     @app_commands.guild_only()
     @refusals
     async def create(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from typing import cast
 
 import discord
 from discord.utils import TimestampStyle
@@ -163,6 +164,7 @@ def began(tournament: TournamentRow, seeds: Sequence[int], absent: Sequence[int]
     seeding = ", ".join(f"{i}. {name_of(names, u)}" for i, u in enumerate(seeds, start=1))
     left_out = f" Not checked in, left out: {', '.join(name_of(names, u) for u in absent)}." if absent else ""
     clock = f"{plural(tournament.clock_days, 'day')} per move" if tournament.clock_days else "no move clock"
+    assert tournament.rounds is not None, "a tournament's rounds are fixed when it begins"
     players, rounds = plural(len(seeds), "player"), plural(tournament.rounds, "round")
     return (
         f"{bold(tournament.name)} begins: {FORMAT_NAMES[tournament.format]} of {title}, {players}, "
@@ -181,7 +183,7 @@ def round_started(
         )
         if number == 1:
             lines += [
-                f"Bye: {bold(name_of(names, m.winner))} (seed {m.seeds[0] or m.seeds[1]})"
+                f"Bye: {bold(name_of(names, cast('int | None', m.winner)))} (seed {m.seeds[0] or m.seeds[1]})"
                 for m in bracket.rounds[0]
                 if m.bye
             ]

@@ -85,7 +85,9 @@ def next_actor(result: Any, members: list[Any]) -> tuple[Any | None, str]:
     for kind in ("roll", "move"):
         value = field(embed, f"To {kind}")
         if value:
-            user_id = int(MENTION.search(value).group(1))
+            mention = MENTION.search(value)
+            assert mention is not None, f"no player named in {value!r}"
+            user_id = int(mention.group(1))
             return next(m for m in members if m.id == user_id), kind
     raise AssertionError(f"the board names nobody to act: {embed.to_dict()}")
 

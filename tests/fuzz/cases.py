@@ -110,7 +110,23 @@ HOSTILE_INTS = (
     10**30,
     -(10**30),
 )
-WRONG_TYPES = ("abc", "12", "٣", 1.5, -0.0, float("nan"), float("inf"), True, False, None, [], {}, 7, [1, 2], {"a": 1})
+WRONG_TYPES: tuple[Any, ...] = (
+    "abc",
+    "12",
+    "٣",
+    1.5,
+    -0.0,
+    float("nan"),
+    float("inf"),
+    True,
+    False,
+    None,
+    [],
+    {},
+    7,
+    [1, 2],
+    {"a": 1},
+)
 FORGED_IDS = ("abc", "0", "-1", "9" * 25, str(2**64), str(2**63), "12345", 12345, None, "", "<@1>")
 
 
@@ -120,6 +136,13 @@ class Ref:
 
     kind: str
     key: str
+
+
+@dataclass(frozen=True)
+class Forged:
+    """An id no Discord client would send, put in the payload as it is (a string or a bare number)."""
+
+    value: str | int
 
 
 @dataclass(frozen=True)
@@ -222,9 +245,9 @@ def valid_value(spec: OptionSpec) -> st.SearchStrategy[Any]:
         edges = st.sampled_from(sorted({low, high, max(low, min(high, 1))}))
         return st.one_of(edges, st.integers(low, high))
     if spec.type is T.number:
-        low = spec.min_value if spec.min_value is not None else -1e9
-        high = spec.max_value if spec.max_value is not None else 1e9
-        return st.floats(low, high, allow_nan=False)
+        least = float(spec.min_value) if spec.min_value is not None else -1e9
+        most = float(spec.max_value) if spec.max_value is not None else 1e9
+        return st.floats(least, most, allow_nan=False)
     if spec.type is T.boolean:
         return st.booleans()
     if spec.type is T.user:
@@ -244,7 +267,7 @@ def hostile_value(spec: OptionSpec) -> st.SearchStrategy[Any]:
     """A value no Discord client sends for ``spec``: wrong type, out of range, too long, unresolved."""
     wrong = st.sampled_from(WRONG_TYPES)
     if spec.snowflake:
-        return st.one_of(st.sampled_from(FORGED_IDS).map(lambda v: Ref("raw", v) if v is not None else v), wrong)
+        return st.one_of(st.sampled_from(FORGED_IDS).map(lambda v: Forged(v) if v is not None else v), wrong)
     ints = st.one_of(st.sampled_from(HOSTILE_INTS), st.integers())
     if spec.type is T.integer or spec.type is T.number:
         outside = []
@@ -395,7 +418,7 @@ ISSUE_BUTTONS = (
 def _worst(spec: OptionSpec, turn: int) -> Any:
     """A value Discord never sends for ``spec`` (which one depends on ``turn``)."""
     if spec.snowflake:
-        return Ref("raw", ("9" * 25, "abc", str(2**64))[turn % 3])
+        return Forged(("9" * 25, "abc", str(2**64))[turn % 3])
     if spec.type is T.string:
         return ("a" * 6000, 12345, "\ud800", "")[turn % 4]
     if spec.type is T.integer:

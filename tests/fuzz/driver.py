@@ -26,7 +26,7 @@ from simcord.backend import serializers
 from simcord.components import ComponentValidationError, validate_embeds
 from simcord.enums import InteractionType
 
-from tests.fuzz.cases import Autocomplete, Case, Press, Ref, Slash, Step
+from tests.fuzz.cases import Autocomplete, Case, Forged, Press, Ref, Slash, Step
 from tests.fuzz.world import ANCHOR, VICTIM, World
 
 AUTOCOMPLETE_RESULT = 8
@@ -71,9 +71,9 @@ def _text(world: World, value: str) -> str:
 
 def _wire_value(world: World, actor: Any, channel: Any, value: Any, resolved: dict[str, Any]) -> Any:
     """The value as it travels in the payload (ids as strings), its entity added to ``resolved``."""
+    if isinstance(value, Forged):
+        return value.value
     if isinstance(value, Ref):
-        if value.kind == "raw":
-            return value.key
         if value.kind == "member":
             handle = world.members[value.key]
         elif value.kind == "channel":
