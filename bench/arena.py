@@ -38,10 +38,11 @@ class Task:
     game: str
     levels: tuple[str, ...]
     seed: int
-    hard_ms: float | None
-    hard_iterations: int | None
-    normal_ms: float | None = None  # None: normal's own bound in this game; 0: no bound
-    normal_iterations: int | None = None  # the same
+    # each bound: None keeps the level's own in this game, 0 lifts it
+    hard_ms: float | None = None
+    hard_iterations: int | None = None
+    normal_ms: float | None = None
+    normal_iterations: int | None = None
 
 
 def ending(game: str, state: Any) -> str:
@@ -58,9 +59,9 @@ def ending(game: str, state: Any) -> str:
     return "goal"
 
 
-def normal_budget(game: str, ms: float | None, iterations: int | None) -> ai.Budget:
-    """The normal bot's budget in ``game``: its own, each bound replaced where given (0: no bound)."""
-    own = ai.default_budget(game, "normal")
+def level_budget(game: str, level: str, ms: float | None, iterations: int | None) -> ai.Budget:
+    """A level's budget in ``game``: its own, each bound replaced where given (0: no bound)."""
+    own = ai.default_budget(game, level)
     return ai.Budget(
         max_ms=own.max_ms if ms is None else (ms or None),
         max_iterations=own.max_iterations if iterations is None else (iterations or None),
@@ -72,8 +73,8 @@ def play(task: Task) -> dict[str, Any]:
     rules = REGISTRY[task.game]
     state = rules.new_game(len(task.levels), {}, setup_rng(task.seed))
     budgets = {
-        "hard": ai.Budget(max_ms=task.hard_ms, max_iterations=task.hard_iterations),
-        "normal": normal_budget(task.game, task.normal_ms, task.normal_iterations),
+        "hard": level_budget(task.game, "hard", task.hard_ms, task.hard_iterations),
+        "normal": level_budget(task.game, "normal", task.normal_ms, task.normal_iterations),
         "easy": None,
     }
     times: list[float] = []
@@ -142,14 +143,8 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
 
 
 def _budgets(args: argparse.Namespace) -> tuple[float | None, int | None, float | None, int | None]:
-    """hard ms, hard iterations, normal ms, normal iterations: a hard bound of 0 is no bound (normal's
-    stay as given: None keeps normal's own bound in each game, 0 is no bound)."""
-    return (
-        args.hard_ms or None,
-        args.hard_iterations or None,
-        args.normal_ms,
-        args.normal_iterations,
-    )
+    """hard ms, hard iterations, normal ms, normal iterations (None: the level's own in each game; 0: none)."""
+    return args.hard_ms, args.hard_iterations, args.normal_ms, args.normal_iterations
 
 
 def tasks_for(args: argparse.Namespace) -> list[tuple[str, Task, int]]:
@@ -230,8 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", default=sorted(REGISTRY), help="games to play")
     parser.add_argument("--pairings", nargs="*", default=list(PAIRINGS), choices=list(PAIRINGS))
     parser.add_argument("--no-multi", dest="multi", action="store_false", help="skip the multi-player tables")
-    parser.add_argument("--hard-ms", type=float, default=700.0, help="hard bot's time per decision (0: none)")
-    parser.add_argument("--hard-iterations", type=int, default=3000, help="hard bot's iterations (0: no cap)")
+    parser.add_argument("--hard-ms", type=float, help="hard bot's time per decision (0: none; default: its own)")
+    parser.add_argument("--hard-iterations", type=int, help="hard bot's iterations (0: no cap; default: its own)")
     parser.add_argument(
         "--normal-ms", type=float, help="normal bot's time per decision (0: none; default: its own in each game)"
     )
@@ -247,10 +242,7 @@ def main(argv: list[str] | None = None) -> int:
         return timing(args)
     tagged = tasks_for(args)
     bounds = ("hard_ms", "hard_iterations", "normal_ms", "normal_iterations")
-    budget = {
-        name: "its own" if value is None and name.startswith("normal") else value
-        for name, value in zip(bounds, _budgets(args), strict=True)
-    }
+    budget = {name: "its own" if value is None else value for name, value in zip(bounds, _budgets(args), strict=True)}
     results: dict[str, dict[str, Any]] = {}
     times: dict[str, list[float]] = {}
     with ProcessPoolExecutor(max_workers=args.workers) as pool:

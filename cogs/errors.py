@@ -33,7 +33,7 @@ from bot import logsafe
 from bot.session import ServiceError
 from cogs.buttons import STALE
 from cogs.messages import plural
-from cogs.replies import DISCORD_INT, apologise, guard_autocompletes, guard_command, refuse, shorten
+from cogs.replies import DISCORD_INT, apologise, custom_id_of, guard_autocompletes, guard_command, refuse, shorten
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -85,9 +85,8 @@ class Errors(commands.Cog):
         """Answer a press on a control of the bot's that no control handles any more (an old format)."""
         if interaction.type is not discord.InteractionType.component:
             return
-        data: dict[str, Any] = dict(interaction.data) if isinstance(interaction.data, dict) else {}
-        custom_id = data.get("custom_id")
-        if isinstance(custom_id, str) and orphaned(custom_id) and not interaction.response.is_done():
+        custom_id = custom_id_of(interaction)
+        if custom_id is not None and orphaned(custom_id) and not interaction.response.is_done():
             await refuse(interaction, STALE, level=logging.INFO)
 
 

@@ -244,14 +244,20 @@ def actor_of(interaction: discord.Interaction) -> Actor:
     return Actor(user.id, getattr(user, "display_name", user.name), can_manage)
 
 
+def custom_id_of(interaction: discord.Interaction) -> str | None:
+    """The custom id of the button or menu behind ``interaction``, if it came from one."""
+    data = interaction.data
+    custom_id = data.get("custom_id") if isinstance(data, dict) else None
+    return custom_id if isinstance(custom_id, str) else None
+
+
 def what_of(interaction: discord.Interaction) -> str:
     """What the player used, for log lines: ``/combat new``, ``button pg:join:12``."""
     command = interaction.command
     if command is not None:
         return f"/{command.qualified_name}"
-    data: dict[str, Any] = dict(interaction.data or {})
-    custom_id = data.get("custom_id") if isinstance(data, dict) else None
-    if isinstance(custom_id, str):
+    custom_id = custom_id_of(interaction)
+    if custom_id is not None:
         return f"component {shorten(custom_id, 60)!r}"
     return interaction.type.name if isinstance(interaction.type, discord.InteractionType) else "interaction"
 

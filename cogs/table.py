@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -58,10 +59,8 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
         await remember(bot, record, lines, report.delivery_id)
     else:
         old = record
-        if record is not None:
-            shown = record
-            if await edit_pressed(interaction, shown, lambda: retired(shown, report.game)):
-                old = None
+        if old is not None and await edit_pressed(interaction, old, partial(retired, old, report.game)):
+            old = None
         message_id = await answer_at(interaction, **report_payload(report, report_view(report)))
         if old is not None:
             await retire(bot, old, report.game)
