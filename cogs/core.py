@@ -16,7 +16,7 @@ from cogs import buttons as game_buttons
 from cogs import seats, table
 from cogs.base import channel_of, post_board
 from cogs.help import RulesCommand
-from cogs.messages import NO_PINGS, players_line, plural
+from cogs.messages import NO_PINGS, options_line, players_line, plural
 from cogs.replies import actor_of, answer, escape_user_text, refusals, run_guarded, tell
 from renderers.replay import animate
 
@@ -94,7 +94,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         lines = [
             f"{rules.title} — game #{game.id}",
             f"Players: {players_line(game)}",
-            f"Options: {game.options}",
+            f"Options: {options_line(game.game, game.options, changed_only=False)}",
             f"Seed: {game.seed}",
             "",
         ]

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import timedelta
 from typing import Any
 
 import discord
 
-from bot.session import GameRow, Reminder, Report
+from bot.session import GameRow, Reminder, Report, rules_for
 
 BOARD_FILE = "board.png"
 NO_PINGS = discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False)
@@ -173,12 +174,33 @@ def summary_embed(title: str, game_id: int, lines: list[str]) -> discord.Embed:
     return embed
 
 
+def option_value(value: Any) -> str:
+    """An option's value as a player reads it: ``on``/``off`` for a switch, ``none`` for an empty text."""
+    if isinstance(value, bool):
+        return "on" if value else "off"
+    return str(value) if value != "" else "none"
+
+
+def options_line(game: str, options: Mapping[str, Any], changed_only: bool = True) -> str:
+    """A game's creation settings, e.g. ``turn limit: 200, blocked: b2 e5``.
+
+    ``changed_only`` keeps those that differ from the game's defaults (``standard`` when none do), as
+    a lobby or a tournament card shows them; a game's record lists every one.
+    """
+    defaults = {spec.name: spec.default for spec in rules_for(game).options}
+    shown = [
+        f"{name.replace('_', ' ')}: {option_value(value)}"
+        for name, value in options.items()
+        if not changed_only or name not in defaults or defaults[name] != value
+    ]
+    return ", ".join(shown) or "standard"
+
+
 def lobby_embed(game: GameRow, title: str, min_players: int) -> discord.Embed:
     """The invitation to a game that has not started."""
     embed = discord.Embed(title=f"{title} — new game", colour=EMBED_COLOUR)
     embed.add_field(name="Players", value=f"{players_line(game)} ({len(game.seats)}/{game.max_players})", inline=False)
-    options = ", ".join(f"{k}: {v}" for k, v in game.options.items()) or "standard"
-    embed.add_field(name="Options", value=options[:1024], inline=False)
+    embed.add_field(name="Options", value=options_line(game.game, game.options)[:1024], inline=False)
     if game.clock_days:
         bank = f" + a {game.bank_days}-day time bank" if game.bank_days else ""
         embed.add_field(name="Clock", value=f"{plural(game.clock_days, 'day')} per move{bank}", inline=True)

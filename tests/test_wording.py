@@ -6,7 +6,7 @@ import re
 from datetime import timedelta
 from pathlib import Path
 
-from cogs.messages import format_span, plural
+from cogs.messages import format_span, options_line, plural
 
 ROOT = Path(__file__).resolve().parent.parent
 # an f-string that counts with a fixed plural noun: "{len(moves)} moves", "{count} points"
@@ -24,6 +24,16 @@ def test_plural_says_one_and_many() -> None:
 def test_spans_use_plurals() -> None:
     assert format_span(timedelta(days=1, hours=1)) == "1 day 1 hour"
     assert format_span(timedelta(days=2, hours=3)) == "2 days 3 hours"
+
+
+def test_options_read_as_words_and_a_lobby_shows_only_the_changed_ones() -> None:
+    combat = {"variant": "standard", "blocked": "", "turn_limit": 300}
+    assert options_line("combat", combat) == "standard"
+    assert options_line("combat", {**combat, "blocked": "b2 e5"}) == "blocked: b2 e5"
+    assert options_line("combat", combat, changed_only=False) == "variant: standard, blocked: none, turn limit: 300"
+    hedgehog = {"xeno": True, "round_limit": 20, "turn_limit": 200}
+    assert options_line("hedgehog", hedgehog) == "xeno: on, round limit: 20"
+    assert options_line("treasure", {"arrange": False, "stall_limit": 40}) == "arrange: off"
 
 
 def test_no_message_counts_with_a_fixed_plural() -> None:

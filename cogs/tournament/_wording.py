@@ -29,7 +29,7 @@ from bot.tournaments.formats import ELIMINATION, FORMAT_NAMES, is_bot
 from bot.tournaments.pairings import Bracket
 from bot.tournaments.results import ADJUDICATED, DRAW_NOTE
 from bot.tournaments.views import Standings, TournamentView
-from cogs.messages import plural
+from cogs.messages import options_line, plural
 
 COLOUR = discord.Colour(0xCC79A7)
 STATUS_WORDS = {
@@ -320,7 +320,7 @@ def tournament_embed(view: TournamentView) -> discord.Embed:
     """The tournament card: settings, players and the current round."""
     t = view.tournament
     embed = discord.Embed(title=f"{t.name} (#{t.id})", colour=COLOUR)
-    options = ", ".join(f"{k}: {v}" for k, v in t.options.items()) or "standard"
+    options = options_line(t.game, t.options)
     rounds = f"{t.rounds}" if t.rounds else ("decided at the start" if t.format != ELIMINATION else "by the bracket")
     embed.description = (
         f"{FORMAT_NAMES[t.format]} of {bold(view.rules.title)} ({options}) · {STATUS_WORDS.get(t.status, t.status)}"

@@ -150,6 +150,8 @@ async def test_two_players_play_an_advanced_game_until_someone_wins(table, simco
         assert text and "\n" not in text and "@everyone" not in text
     history = await dave.slash(table.channel, "game history")
     assert embed_of(history).footer.text.startswith("0 moves")
+    record = (await history.response.attachments[0].read()).decode()
+    assert "\nOptions: variant: advanced, blocked: none, turn limit: 300\n" in record
 
     # the step suggestions are exactly the caller's steps
     suggested = await first.autocomplete(table.channel, "combat move", "notation", "")
@@ -187,4 +189,7 @@ async def test_new_game_options_are_checked(table):
     assert refusal(bad) == "c1 is a start or home square and cannot be blocked."
     ok = await alice.slash(table.channel, "combat new", players=2, variant="simple", blocked="b2 e5")
     assert "opened a game of Martian Combat" in ok.response.content
-    assert "blocked: b2 e5" in embed_of(ok).fields[1].value
+    assert embed_of(ok).fields[1].value == "variant: simple, blocked: b2 e5"
+    other = table.guild.create_text_channel("more-games")
+    default = await table.members[1].slash(other, "combat new", players=2)
+    assert embed_of(default).fields[1].value == "standard"
