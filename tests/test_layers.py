@@ -31,7 +31,7 @@ def python_files(*layers: str) -> list[Path]:
 
 
 def imported_modules(tree: ast.AST) -> set[str]:
-    modules = set()
+    modules: set[str] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             modules.update(alias.name for alias in node.names)

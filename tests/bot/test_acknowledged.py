@@ -37,9 +37,11 @@ async def test_every_move_acknowledged_first_still_shows_its_board(db_url: str) 
                     break
             other = bob if player is alice else alice
             refused = await other.slash(channel, "whist move", notation=choices[0]["value"])
+            assert refused.response is not None
             assert refused.ephemeral and refused.response.content == OVERLOADED
             assert all(m.flags.ephemeral for m in refused.followups)  # the refusal stays private
             played = await player.slash(channel, "whist move", notation=choices[0]["value"])
+            assert played.response is not None
             assert played.ephemeral and played.response.content == OVERLOADED
             boards = [m for m in played.followups if not m.flags.ephemeral and m.attachments]
             assert boards, "the board did not follow the acknowledgement"

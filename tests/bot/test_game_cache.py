@@ -82,10 +82,10 @@ async def test_a_read_that_raced_a_write_does_not_keep_the_older_game(db_url):
         await go_on.wait()  # the read has its (soon older) game; a write ends meanwhile
         return found
 
-    store._load = slow_load  # type: ignore[method-assign]
+    store._load = slow_load
     reading = asyncio.create_task(store.game(game_id))
     await read_done.wait()
-    store._load = real_load  # type: ignore[method-assign]
+    store._load = real_load
     older = await store.game(game_id)  # a read that is not held up, then the write
     await store.update_game(older, NOW, reminders_sent=older.reminders_sent + 1)
     go_on.set()
@@ -123,7 +123,7 @@ async def test_a_write_cancelled_while_it_runs_forgets_its_game_once_it_commits(
         release.wait(10)
         real_bump(conn, row, now, **values)
 
-    store._bump = held_bump  # type: ignore[method-assign]
+    store._bump = held_bump
     writing = asyncio.create_task(store.update_game(game, NOW, reminders_sent=2))
     await asyncio.to_thread(inside.wait, 10)
     writing.cancel()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from typing import cast
 
 import networkx as nx
 import pytest
@@ -91,7 +92,7 @@ def as_pairs(rnd: Round):
 
 
 def check_round_covers(rnd: Round, players, table_size=None):
-    seen = list(rnd.players)
+    seen = cast(list[str], list(rnd.players))  # every test names its players with strings
     assert sorted(seen) == sorted(players), "every player exactly once per round"
     if table_size:
         assert all(len(t) == table_size for t in rnd.tables)
@@ -218,7 +219,7 @@ def test_swiss_is_optimal_against_brute_force(situation):
     st.randoms(use_true_random=False),
     st.floats(0, 0.5),
 )
-def test_swiss_tournaments(n, rounds, rnd_source, drop_chance):
+def test_swiss_tournaments(n: int, rounds: int, rnd_source: random.Random, drop_chance: float) -> None:
     players = [f"p{i}" for i in range(n)]
     active = list(players)
     results: list[Result] = []
@@ -490,7 +491,7 @@ def test_nine_player_assassination_table_swiss():
     st.integers(1, 6),
     st.randoms(use_true_random=False),
 )
-def test_table_swiss_tournaments(n, bounds, rounds, rnd_source):
+def test_table_swiss_tournaments(n: int, bounds: tuple[int, int], rounds: int, rnd_source: random.Random) -> None:
     low, high = bounds
     if n < low:
         return

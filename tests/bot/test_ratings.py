@@ -133,7 +133,7 @@ def test_bad_input_is_refused_in_one_sentence(ratings, ranks, message):
         rate_game(ratings, ranks)
 
 
-def test_rating_values_are_checked():
+def test_rating_values_are_checked() -> None:
     with pytest.raises(RatingError):
         Rating(25.0, 0.0)
     with pytest.raises(RatingError):
@@ -157,7 +157,7 @@ def test_predict_win_favours_the_stronger_player():
     assert chances[0] > 0.5
 
 
-def test_hashable_immutable_value():
+def test_hashable_immutable_value() -> None:
     rating = Rating()
     assert {rating: 1}[Rating()] == 1
     with pytest.raises(AttributeError):

@@ -55,6 +55,7 @@ def pick(state: State, offered: list[str], captured_once: bool) -> str:
     squares = [m for m in moves if isinstance(m, Move)]
     if state.turn != state.victim:
         target = state.positions[state.victim]
+        assert target is not None  # nobody leaves this game
         best = min(squares, key=lambda m: distance(state, m.to, target))
     elif not captured_once:
         hunters = [p for s, p in enumerate(state.positions) if s != state.victim and p is not None]

@@ -8,6 +8,9 @@ from __future__ import annotations
 import random
 import re
 from datetime import timedelta
+from typing import Any
+
+import simcord
 
 from renderers.replay import frame_count
 from tests.discord.helpers import accepted, embed_of, field, next_actor, notation, refusal
@@ -28,9 +31,9 @@ async def start_game(table, players: int = 2, clock: int = 1, **options):
     return started, members
 
 
-async def finish_turn(actor, table, real_move: bool = False):
+async def finish_turn(actor: simcord.MemberActor, table: Any, real_move: bool = False) -> Any:
     """Roll, optionally make one real move, then pass unless the turn already ended by itself."""
-    result = await actor.slash(table.channel, "hedgehog roll")
+    result: Any = await actor.slash(table.channel, "hedgehog roll")
     if real_move and next_actor(result, table.members)[0] is actor:
         choices = [notation(c) for c in await actor.autocomplete(table.channel, "hedgehog move", "notation", "")]
         real = [c for c in choices if c != "pass"]
@@ -246,7 +249,11 @@ async def test_my_games_lists_where_it_is_my_turn_first_with_links(table):
 def deadline_of(result) -> int:
     """The Unix time in the reply's Deadline field (<t:...:R>)."""
 
-    return int(re.search(r"<t:(\d+):R>", field(embed_of(result), "Deadline")).group(1))
+    deadline = field(embed_of(result), "Deadline")
+    assert deadline is not None
+    found = re.search(r"<t:(\d+):R>", deadline)
+    assert found is not None, deadline
+    return int(found.group(1))
 
 
 async def test_a_time_bank_absorbs_a_slow_move_and_shrinks(table):

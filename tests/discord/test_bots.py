@@ -10,6 +10,8 @@ import random
 import re
 from typing import Any
 
+import simcord
+
 from tests.discord.helpers import embed_of, field, living_board, refusal
 
 MENTION = re.compile(r"<@!?(\d+)>")
@@ -30,7 +32,7 @@ def acting(board: Any, members: list[Any]) -> tuple[Any | None, str, str]:
     raise AssertionError(f"the board names nobody to act: {embed.to_dict()}")
 
 
-async def play_against_bots(table: Any, bot: Any, human: Any, game: str, rng: random.Random) -> Any:
+async def play_against_bots(table: Any, bot: Any, human: simcord.MemberActor, game: str, rng: random.Random) -> Any:
     """Play ``human``'s turns with suggestions and Roll until the game ends; the bots play theirs."""
     for _ in range(3000):
         await bot.autoplay.wait()

@@ -42,7 +42,7 @@ async def _stop_during(bot: PyramidBot, env: Any, check: SlowCheck, extension: s
 
 async def test_unloading_the_announcer_waits_for_its_clock_check(simcord_bot: PyramidBot, simcord_env: Any) -> None:
     check = SlowCheck(simcord_env)
-    simcord_bot.timekeeper.tick = check  # type: ignore[method-assign]
+    simcord_bot.timekeeper.tick = check  # type: ignore[method-assign, assignment]
     await _stop_during(simcord_bot, simcord_env, check, "cogs.announcer")
 
 
@@ -60,7 +60,7 @@ async def test_a_check_that_never_ends_is_cancelled_after_the_grace(
 
     monkeypatch.setattr(cogs.loops, "STOP_GRACE_SECONDS", 0.0)
     check = SlowCheck(simcord_env)
-    simcord_bot.timekeeper.tick = check  # type: ignore[method-assign]
+    simcord_bot.timekeeper.tick = check  # type: ignore[method-assign, assignment]
     await simcord_env.advance_time(3600)
     await asyncio.wait_for(check.started.wait(), timeout=60)
     await simcord_bot.unload_extension("cogs.announcer")

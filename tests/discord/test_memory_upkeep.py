@@ -12,8 +12,13 @@ import bot.client
 @pytest.fixture
 def trims(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     calls: list[int] = []
+
+    def release_free_memory() -> bool:
+        calls.append(1)
+        return True
+
     monkeypatch.setattr(bot.client, "can_release_memory", lambda: True)
-    monkeypatch.setattr(bot.client, "release_free_memory", lambda: calls.append(1) is None)
+    monkeypatch.setattr(bot.client, "release_free_memory", release_free_memory)
     return calls
 
 

@@ -30,10 +30,12 @@ def board_messages(channel, title: str) -> list[discord.Message]:
     return [m for m in channel.history() if m.embeds and m.embeds[0].title == title and not m.flags.ephemeral]
 
 
-def controls_of(message: discord.Message) -> tuple[list, list]:
+def controls_of(message: discord.Message) -> tuple[list[discord.Button], list[str]]:
     """The decision buttons and the menu options under a board."""
-    buttons, options = [], []
+    buttons: list[discord.Button] = []
+    options: list[str] = []
     for row in message.components:
+        assert isinstance(row, discord.ActionRow), row
         for item in row.children:
             if isinstance(item, discord.Button) and (item.custom_id or "").startswith("pg:pick:"):
                 buttons.append(item)

@@ -29,7 +29,7 @@ EXAMPLES = int(os.environ.get("FUZZ_EXAMPLES", "400"))
 def summary(findings: list[Finding], limit: int = 12) -> str:
     """The distinct findings, one line each, with an input that shows each."""
     seen: Counter[tuple[str, str, str]] = Counter()
-    lines = []
+    lines: list[str] = []
     for finding in findings:
         key = (finding.kind, finding.label, finding.detail[:60])
         seen[key] += 1

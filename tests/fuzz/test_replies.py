@@ -214,7 +214,7 @@ def test_every_log_line_can_be_written_whatever_the_text() -> None:
     finally:
         logger.removeHandler(handler)
     assert broken == []
-    assert "a\\ud800b" in stream.buffer.getvalue().decode()  # type: ignore[attr-defined]
+    assert "a\\ud800b" in stream.buffer.getvalue().decode()
 
 
 def test_the_option_check_names_the_option_without_echoing_it() -> None:

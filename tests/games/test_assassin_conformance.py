@@ -8,7 +8,7 @@ from games.assassin import RULES
 from games.playout import playout
 from tests.games.conformance import check_bad_state, check_garbage, check_playouts
 
-VARIANTS = [(players, {}) for players in range(3, 10)] + [
+VARIANTS: list[tuple[int, dict[str, object]]] = [(players, {}) for players in range(3, 10)] + [
     (6, {"board": 12}),
     (9, {"board": 12}),
     (4, {"short_game": True}),

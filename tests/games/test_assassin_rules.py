@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from games.assassin import RULES, SAFE, Move, Reroll, Roll, State, Stay
+from games.assassin import RULES, SAFE, Move, Phase, Reroll, Roll, State, Stay
 from games.base import BadNotation, BadOptions, BadState, IllegalMove
 
 FILES = "abcdefghijkl"
@@ -55,7 +55,7 @@ def make(
         captures=tuple((captures or {}).get(seat, 0) for seat in range(players)),
         turn=turn,
         anchor=turn if anchor is None else anchor,
-        phase="roll",
+        phase=Phase.ROLL,
         die=None,
         victim_turns=victim_turns,
     )
@@ -64,7 +64,11 @@ def make(
 def reachable(state: State, die: int) -> set[str]:
     """Names of the squares the player to move may choose after rolling ``die``."""
     rolled = RULES.apply(state, Roll(die))
-    return names(m.to for m in RULES.legal_moves(rolled))
+    squares: list[int] = []
+    for m in RULES.legal_moves(rolled):
+        assert isinstance(m, Move), m
+        squares.append(m.to)
+    return names(squares)
 
 
 def play(state: State, die: int, to: str) -> State:
@@ -79,7 +83,7 @@ class Fixed(random.Random):
         super().__init__(0)
         self.value = value
 
-    def randrange(self, *args, **kwargs) -> int:  # type: ignore[override]
+    def randrange(self, *args, **kwargs) -> int:
         return self.value
 
 

@@ -28,7 +28,11 @@ OFFERS: dict[str, tuple[type, ...]] = {
     "treasure": (treasure.Forfeit,),
 }
 TABLES = {"combat": (2, 3, 4), "assassin": (3, 4, 6), "hedgehog": (1, 2, 3, 5), "whist": (2,), "treasure": (2, 3, 4)}
-SHORT = {"combat": {"turn_limit": 60}, "hedgehog": {"round_limit": 15}, "whist": {"variant": "short"}}
+SHORT: dict[str, dict[str, object]] = {
+    "combat": {"turn_limit": 60},
+    "hedgehog": {"round_limit": 15},
+    "whist": {"variant": "short"},
+}
 STATES_PER_GAME = 2_000
 
 

@@ -37,7 +37,7 @@ def _phase_enum(name: str) -> type[StrEnum]:
     module = importlib.import_module(type(games.REGISTRY[name]).__module__)
     phase = module.Phase
     assert issubclass(phase, StrEnum)
-    return phase  # type: ignore[no-any-return]
+    return phase
 
 
 def _plain(value: Any) -> bool:
@@ -136,6 +136,7 @@ def test_an_unknown_phase_is_refused(name: str) -> None:
 
 @pytest.mark.parametrize("name", NAMES)
 def test_a_record_that_is_not_a_dict_is_refused(name: str) -> None:
+    bad: object
     for bad in (None, [], "state", 3):
         _refused(name, bad)
 

@@ -33,6 +33,7 @@ from games.combat import (
     CombatState,
     Counter,
     Pass,
+    Phase,
     Piece,
     Roll,
     home_squares,
@@ -57,7 +58,7 @@ def position(
     *,
     variant: str = "standard",
     current: int = RED,
-    phase: str = MOVE,
+    phase: Phase = MOVE,
     options: dict | None = None,
     **fields,
 ) -> CombatState:

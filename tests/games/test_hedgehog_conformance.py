@@ -18,7 +18,7 @@ def options(players: int, **extra: object) -> dict[str, object]:
     return {"xeno": players > 5, **extra}
 
 
-def test_rules_object_shape():
+def test_rules_object_shape() -> None:
     rules: Rules = RULES
     assert rules.name == "hedgehog" and rules.min_players == 1 and rules.max_players == 10
     assert {spec.name for spec in rules.options} == {"xeno", "round_limit", "turn_limit"}
@@ -78,7 +78,7 @@ def test_stacks_stay_ordered_and_every_piece_stays_in_the_ring(players: int):
         assert outcome is not None and len(outcome.ranks) == players
 
 
-def test_every_ending_occurs_in_random_play():
+def test_every_ending_occurs_in_random_play() -> None:
     endings: set[str] = set()
     for players in (1, 2, 3):
         for seed in range(60):

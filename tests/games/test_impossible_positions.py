@@ -32,8 +32,8 @@ def refused(rules, state, **changes) -> None:
 
 def test_combat_a_won_position_marked_as_running_is_refused() -> None:
     state = combat_position(2, {"e6": "Y1", "e2": "Y2"})
-    both = _put(state, "c6", "R3@c1/R2@c1/R1@c1")
-    both = replace(state, board=_put(replace(state, board=both), "d6", "R3@d1/R2@d1/R1@d1"))
+    c6_board = _put(state, "c6", "R3@c1/R2@c1/R1@c1")
+    both = replace(state, board=_put(replace(state, board=c6_board), "d6", "R3@d1/R2@d1/R1@d1"))
     capped = replace(both, capped=csq("c6 d6"))
     with pytest.raises(BadState, match="capped both home squares"):
         combat.RULES.from_json(combat.RULES.to_json(capped))

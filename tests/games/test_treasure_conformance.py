@@ -12,7 +12,7 @@ from games.treasure import RULES, _destinations, _occupancy, occupancy
 from tests.games.conformance import check_bad_state, check_garbage, check_playouts
 
 COUNTS = (2, 3, 4)
-VARIANTS = ({}, {"arrange": False}, {"stall_limit": 5})
+VARIANTS: tuple[dict[str, object], ...] = ({}, {"arrange": False}, {"stall_limit": 5})
 
 
 @pytest.mark.parametrize("players", COUNTS)

@@ -11,13 +11,15 @@ from dataclasses import replace
 
 import pytest
 
-from games.base import BadNotation, BadOptions, BadState, IllegalMove
+from games.base import BadNotation, BadOptions, BadState, IllegalMove, Rules
 from games.playout import setup_rng
 from games.treasure import (
     DEFAULT_ORDER,
     RULES,
     Arrange,
     Forfeit,
+    Move,
+    Phase,
     Roll,
     Step,
     TreasureState,
@@ -58,7 +60,7 @@ def position(
     return TreasureState(
         players=players,
         stall_limit=stall_limit,
-        phase="move" if dice else "roll",
+        phase=Phase.MOVE if dice else Phase.ROLL,
         turn=turn,
         first=0,
         arranged=(True,) * players,
@@ -74,8 +76,17 @@ def position(
     )
 
 
+def steps(s: TreasureState, rules: Rules[TreasureState, Move] = RULES) -> list[Step]:
+    """The legal moves of ``s``, a state with a coin to move: every one of them a ``Step``."""
+    found: list[Step] = []
+    for m in rules.legal_moves(s):
+        assert isinstance(m, Step), m
+        found.append(m)
+    return found
+
+
 def targets(s: TreasureState) -> list[str]:
-    return names(m.dst for m in RULES.legal_moves(s))
+    return names(m.dst for m in steps(s))
 
 
 def fresh(players: int, arrange: bool = False, seed: int = 1) -> TreasureState:
@@ -122,7 +133,7 @@ def test_three_player_board_leaves_out_the_east_arm() -> None:
     assert [RULES.seat_name(fresh(3), seat) for seat in range(3)] == ["Red", "Green", "Black"]
     # a rook on h5 sliding east finds no square beyond h
     s = position(3, coins={0: {1: "h5", 2: "c1"}, 1: {0: "a3", 1: "a4"}, 2: {0: "c10", 1: "d10"}}, dice=(1, ROOK))
-    assert not any(m.dst[0] >= 8 for m in RULES.legal_moves(s))
+    assert not any(m.dst[0] >= 8 for m in steps(s))
     with pytest.raises(IllegalMove, match="not on the board"):
         RULES.parse_move(s, "1:h5-i5")
 
@@ -267,9 +278,9 @@ def test_first_player_is_random_then_clockwise_south_west_north_east() -> None:
 
 def test_number_die_picks_the_coin() -> None:
     s = position(2, coins={0: {3: "c5", 0: "a1"}, 1: {0: "f10", 1: "e10"}}, dice=(3, KING))
-    assert {(m.value, m.src) for m in RULES.legal_moves(s)} == {(3, sq("c5"))}
+    assert {(m.value, m.src) for m in steps(s)} == {(3, sq("c5"))}
     s = replace(s, dice=(0, KING))
-    assert {(m.value, m.src) for m in RULES.legal_moves(s)} == {(0, sq("a1"))}
+    assert {(m.value, m.src) for m in steps(s)} == {(0, sq("a1"))}
 
 
 def test_type_die_null_pawn_ace_rook_two_knight_three_bishop_four_queen_five_king() -> None:
@@ -309,7 +320,7 @@ def test_otherwise_the_player_must_move_that_coin_that_way() -> None:
     s = position(2, coins={0: {0: "c3", 1: "d3"}, 1: {0: "c8", 1: "d8"}}, turn=0)
     s = RULES.apply(s, Roll(1, KING))
     assert RULES.to_move(s) == 0 and not RULES.pending_roll(s)
-    assert {(m.value, m.src) for m in RULES.legal_moves(s)} == {(1, sq("d3"))}
+    assert {(m.value, m.src) for m in steps(s)} == {(1, sq("d3"))}
     with pytest.raises(IllegalMove, match="picked the ace"):
         RULES.parse_move(s, "0:c3-c4")
     with pytest.raises(IllegalMove, match="king"):
@@ -355,7 +366,7 @@ def test_pawn_moves_away_from_its_home_edge_for_every_seat() -> None:
     s = position(4, coins={0: {0: "e4", 1: "c1"}, 1: {0: "c5", 1: "a3"}, 2: {0: "f6", 1: "c10"}, 3: {0: "g4", 1: "j3"}})
     forward = {0: "e5", 1: "d5", 2: "f5", 3: "f4"}
     for seat, square in forward.items():
-        after = replace(s, turn=seat, phase="move", dice=(0, PAWN))
+        after = replace(s, turn=seat, phase=Phase.MOVE, dice=(0, PAWN))
         assert targets(after) == [square]
 
 
@@ -383,7 +394,7 @@ def test_pawn_never_double_steps_and_is_never_promoted() -> None:
 
 def test_a_coin_that_left_its_back_two_rows_never_reenters_them() -> None:
     s = position(2, coins={0: {1: "c3", 2: "e3", 0: "a1"}, 1: {0: "f10", 1: "f9"}}, dice=(1, ROOK))
-    assert not any(r < 2 for _, r in (m.dst for m in RULES.legal_moves(s)))
+    assert not any(r < 2 for _, r in (m.dst for m in steps(s)))
     with pytest.raises(IllegalMove, match="can never return"):
         RULES.parse_move(s, "1:c3-c1")
     knight = replace(s, dice=(2, KNIGHT))  # the 2 on e3: d1, f1 and c2 are in Red's back rows
@@ -411,7 +422,7 @@ def test_no_coin_enters_passes_or_lands_in_another_players_back_two_rows() -> No
         RULES.parse_move(s, "1:c3-b3")
     # the queen on d3 reaches no square outside the centre: every arm is someone's back rows
     queen = replace(s, dice=(3, QUEEN))
-    assert not any(f < 2 or f > 7 or r > 7 for f, r in (m.dst for m in RULES.legal_moves(queen)))
+    assert not any(f < 2 or f > 7 or r > 7 for f, r in (m.dst for m in steps(queen)))
 
 
 def test_knight_may_land_only_on_open_squares_of_the_board() -> None:
@@ -454,7 +465,7 @@ def test_a_player_loses_at_most_five_coins() -> None:
     s = position(2, coins={0: {4: "c3", 0: "a1"}, 1: {3: "c6", 5: "a6"}}, pyramids={"a8": 1}, dice=(4, QUEEN))
     s = RULES.apply(s, RULES.parse_move(s, "c3xc6"))  # the fifth coin lost: Black keeps the 5
     assert sum(1 for x in s.coins[1] if x is not None) == 1
-    s = replace(s, turn=0, phase="move", dice=(4, ROOK))
+    s = replace(s, turn=0, phase=Phase.MOVE, dice=(4, ROOK))
     assert "a6" not in targets(s) and "b6" in targets(s)
 
 
@@ -658,7 +669,7 @@ def test_every_move_reply_names_both_dice_the_move_the_capture_and_the_scores() 
     text = RULES.play(s, Step(3, sq("c2"), sq("d3"))).description
     assert "3" in text and "bishop" in text and "c2-d3" in text and "medium" in text
     assert "Red 2" in text and "Black 0" in text
-    assert "Red rolls 3 and bishop" in RULES.play(replace(s, phase="roll"), Roll(3, BISHOP)).description
+    assert "Red rolls 3 and bishop" in RULES.play(replace(s, phase=Phase.ROLL), Roll(3, BISHOP)).description
 
 
 def test_json_round_trip_and_damage_is_refused() -> None:

@@ -8,7 +8,7 @@ import io
 import pytest
 from PIL import Image
 
-from games.assassin import RULES, SAFE, SEAT_COLOURS, Roll, State
+from games.assassin import RULES, SAFE, SEAT_COLOURS, Phase, Roll, State
 from games.playout import playout
 from renderers.assassin import SAFEHOUSE, WIDTH, _cell, render, square_centre
 from renderers.pyramids import COLOURS, HIGHLIGHT, LAST_INNER, MARK
@@ -34,7 +34,7 @@ def position(**changes) -> State:
         captures=(0, 0, 0, 0),
         turn=0,
         anchor=3,
-        phase="roll",
+        phase=Phase.ROLL,
         die=None,
         victim_turns=0,
     )
@@ -46,7 +46,9 @@ def pixels(png: bytes) -> Image.Image:
 
 
 def at(image: Image.Image, xy: tuple[float, float]) -> tuple[int, int, int]:
-    return image.getpixel((round(xy[0]), round(xy[1])))
+    pixel = image.getpixel((round(xy[0]), round(xy[1])))
+    assert isinstance(pixel, tuple) and len(pixel) == 3, pixel
+    return pixel
 
 
 def close(a: tuple[int, int, int], b: tuple[int, int, int], tolerance: int = 12) -> bool:

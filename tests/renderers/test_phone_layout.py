@@ -17,7 +17,7 @@ from PIL import Image
 
 import games
 from games import combat as combat_rules
-from games.playout import playout
+from games.playout import Ply, playout
 from renderers import layout_for, render_game
 from renderers.combat import OLD_SCALE, OLD_WIDTH, SCALE, shown_turn, square_box
 from renderers.layout import MIN_PHONE_TEXT, PHONE_WIDTH, Layout
@@ -36,11 +36,15 @@ def positions(game: str) -> tuple[tuple[Any, Any], ...]:
     picked: list[tuple[Any, Any]] = []
     for seed in range(3):
         players = max(rules.min_players, min(rules.max_players, 2 + seed))
-        options = {"turn_limit": 40} if game == "combat" else {}
+        options: dict[str, Any] = {"turn_limit": 40} if game == "combat" else {}
         if game == "combat":
             options["variant"] = ("standard", "simple", "advanced")[seed]
         moves: list[Any] = [None]
-        states = list(playout(rules, players, options, seed=seed, on_ply=lambda ply, into=moves: into.append(ply.move)))
+
+        def remember(ply: Ply, into: list[Any] = moves) -> None:
+            into.append(ply.move)
+
+        states = list(playout(rules, players, options, seed=seed, on_ply=remember))
         step = max(1, len(states) // 8)
         picked += [(states[k], moves[k]) for k in range(0, len(states), step)]
         picked.append((states[-1], moves[len(states) - 1]))

@@ -30,7 +30,9 @@ def test_round_trip_is_exact(width: int, height: int) -> None:
     assert decoded.mode == "P"
     assert decoded.size == (width, height)
     assert decoded.tobytes() == image.tobytes()
-    assert decoded.getpalette()[: 3 * 256] == image.getpalette()[: 3 * 256]
+    decoded_palette, palette = decoded.getpalette(), image.getpalette()
+    assert decoded_palette is not None and palette is not None
+    assert decoded_palette[: 3 * 256] == palette[: 3 * 256]
 
 
 def test_only_palette_pictures_are_encoded() -> None:

@@ -37,7 +37,9 @@ def near(pixel, colour, tolerance=6):
 
 
 def count_near(image: Image.Image, colour, tolerance=6) -> int:
-    return sum(count for count, pixel in image.getcolors(1 << 20) if near(pixel, colour, tolerance))
+    colours = image.getcolors(1 << 20)
+    assert colours is not None  # no more colours than the limit
+    return sum(count for count, pixel in colours if near(pixel, colour, tolerance))
 
 
 def leaderboard_rows(count: int) -> list[LeaderboardRow]:

@@ -33,6 +33,13 @@ def pixels(data: bytes) -> Image.Image:
     return Image.open(io.BytesIO(data)).convert("RGB")
 
 
+def rgb(image: Image.Image, xy: tuple[int, int]) -> tuple[int, ...]:
+    """The colour at ``xy`` of an RGB picture."""
+    pixel = image.getpixel(xy)
+    assert isinstance(pixel, tuple), pixel
+    return pixel
+
+
 def close(a: tuple[int, ...], b: tuple[int, ...], tolerance: int = 24) -> bool:
     return all(abs(x - y) <= tolerance for x, y in zip(a, b, strict=True))
 
@@ -58,17 +65,17 @@ def test_missing_corners_show_the_background_and_tiles_show_the_tile_colour() ->
     image = pixels(render(RULES.new_game(4, {"arrange": False}, setup_rng(0))))
     for corner in ("a1", "j10", "a10", "j1"):
         x0, y0, x1, y1 = _box(4, sq(corner))
-        assert close(image.getpixel(((x0 + x1) // 2, (y0 + y1) // 2)), BACKGROUND, 6)
+        assert close(rgb(image, ((x0 + x1) // 2, (y0 + y1) // 2)), BACKGROUND, 6)
     empty = pixels(render(replace(RULES.new_game(4, {"arrange": False}, setup_rng(0)), pyramids=())))
     x0, y0, _, _ = _box(4, sq("e5"))
-    assert close(empty.getpixel((x0 + 8, y0 + 8)), TILE, 8)
+    assert close(rgb(empty, (x0 + 8, y0 + 8)), TILE, 8)
 
 
 def test_back_rows_are_tinted_in_their_players_colour() -> None:
     image = pixels(render(RULES.new_game(4, {"arrange": False}, setup_rng(0))))
     for corner, letter in (("d2", "R"), ("b5", "G"), ("e9", "K"), ("i6", "B")):
         x0, y0, _, _ = _box(4, sq(corner))
-        tint = image.getpixel((x0 + 8, y0 + 8))
+        tint = rgb(image, (x0 + 8, y0 + 8))
         assert not close(tint, TILE, 8)
         towards = sum(abs(t - c) for t, c in zip(tint, COLOURS[letter], strict=True))
         away = sum(abs(t - c) for t, c in zip(TILE, COLOURS[letter], strict=True))
@@ -79,7 +86,7 @@ def test_coins_are_drawn_in_their_suit_colour() -> None:
     image = pixels(render(RULES.new_game(2, {"arrange": False}, setup_rng(0))))
     for name, letter in (("a1", "R"), ("c1", "R"), ("a10", "K"), ("f10", "K")):
         cx, cy = _centre(2, sq(name))
-        assert close(image.getpixel((int(cx - 16), int(cy))), COLOURS[letter]), name
+        assert close(rgb(image, (int(cx - 16), int(cy))), COLOURS[letter]), name
 
 
 def test_last_move_and_reachable_squares_are_highlighted() -> None:
@@ -88,15 +95,15 @@ def test_last_move_and_reachable_squares_are_highlighted() -> None:
     state = RULES.apply(state, Roll(0, 0))  # Red's null on a1 steps to a2 as a pawn
     image = pixels(render(state))
     cx, cy = _centre(2, sq("a2"))
-    assert close(image.getpixel((int(cx), int(cy))), HIGHLIGHT)  # the dot on the only reachable square
+    assert close(rgb(image, (int(cx), int(cy))), HIGHLIGHT)  # the dot on the only reachable square
     moved = RULES.apply(state, Step(0, sq("a1"), sq("a2")))
     image = pixels(render(moved, last_move=Step(0, sq("a1"), sq("a2"))))
     x0, y0, _, _ = _box(2, sq("a1"))
-    assert close(image.getpixel((x0 + 4, y0 + 20)), LAST_INNER)  # the start square is framed black and white
+    assert close(rgb(image, (x0 + 4, y0 + 20)), LAST_INNER)  # the start square is framed black and white
 
 
 def test_the_player_to_move_is_named_with_their_colour() -> None:
     state = RULES.new_game(4, {"arrange": False}, setup_rng(0))
     for seat, letter in enumerate("RGKB"):
         image = pixels(render(replace(state, turn=seat)))
-        assert close(image.getpixel((24, 25)), COLOURS[letter], 12)
+        assert close(rgb(image, (24, 25)), COLOURS[letter], 12)
