@@ -157,9 +157,13 @@ class PyramidBot(commands.AutoShardedBot):
         if self._session is not None:
             await self._session.games.drain()
         await super().close()
+        await self.close_session()
+
+    async def close_session(self) -> None:
+        """Stop the computer players, let work in flight finish and close the database (once; none before set-up)."""
         if self._session is not None:
-            await self._session.close()
-            self._session = None
+            session, self._session = self._session, None
+            await session.close()
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %s servers", self.user, len(self.guilds))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from datetime import timedelta
 from pathlib import Path
@@ -27,24 +27,30 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 @pytest.fixture
-def make_bot(db_url: str) -> Callable[..., PyramidBot]:
+async def make_bot(db_url: str) -> AsyncIterator[Callable[..., PyramidBot]]:
     """Build a new bot on the test's database (call again to 'restart').
 
     ``offset`` sets the bot's clock ahead of SimCord's, as if it had been offline that long;
-    other keywords override settings.
+    other keywords override settings. Every bot built closes its database once the test is over
+    (SimCord detaches a bot without closing it), so no connection outlives the test's event loop.
     """
 
     seeds = itertools.count(1)
+    built: list[PyramidBot] = []
 
     def build(offset: timedelta = timedelta(0), **settings: Any) -> PyramidBot:
         options = {"token": "test-token", "database_url": db_url, "scheduler_interval_seconds": 3600, **settings}
-        return create_bot(
+        bot = create_bot(
             Settings(**options),
             clock=lambda: discord.utils.utcnow() + offset,
             new_seed=lambda: f"test-{next(seeds)}",  # the same dice on every run
         )
+        built.append(bot)
+        return bot
 
-    return build
+    yield build
+    for bot in built:
+        await bot.close_session()
 
 
 @pytest.fixture

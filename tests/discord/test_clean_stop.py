@@ -1,9 +1,13 @@
-"""Stopping the bot lets a background check under way finish instead of cutting off its database calls."""
+"""Stopping the bot lets a background check under way finish instead of cutting off its database calls,
+and closes its database."""
 
 from __future__ import annotations
 
 import asyncio
+import threading
 from typing import Any
+
+import pytest
 
 from bot.client import PyramidBot
 
@@ -67,3 +71,26 @@ async def test_a_check_that_never_ends_is_cancelled_after_the_grace(
     for _ in range(20):
         await asyncio.sleep(0)
     assert check.cut_off and not check.finished
+
+
+def _database_threads() -> list[threading.Thread]:
+    """The worker threads of the open SQLite connections (each connection runs its calls on one)."""
+    return [t for t in threading.enumerate() if "_connection_worker_thread" in t.name]
+
+
+async def test_closing_the_session_closes_the_database_and_a_second_close_does_nothing(
+    simcord_env: Any, make_bot: Any, db_url: str
+) -> None:
+    if not db_url.startswith("sqlite"):
+        pytest.skip("SQLite connections run on threads of their own; PostgreSQL's do not")
+    others = set(_database_threads())
+    bot = make_bot()
+    await simcord_env.restart_bot(bot)
+    await bot.service.latest_game(1)  # a connection in the pool
+    own = [thread for thread in _database_threads() if thread not in others]
+    assert own
+    await bot.close_session()
+    await bot.close_session()
+    for thread in own:
+        thread.join(timeout=10)
+    assert not any(thread.is_alive() for thread in own)
