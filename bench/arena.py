@@ -22,6 +22,7 @@ from typing import Any
 
 import ai
 from ai.budget import cpu_stopwatch, stopwatch
+from bench.stats import nearest_rank
 from games import REGISTRY
 from games.playout import playout, roll_rng, setup_rng
 
@@ -127,7 +128,7 @@ def summary(values: list[float]) -> dict[str, float]:
     return {
         "decisions": len(ordered),
         "median_ms": round(statistics.median(ordered), 1),
-        "p99_ms": round(ordered[min(len(ordered) - 1, math.ceil(0.99 * len(ordered)) - 1)], 1),
+        "p99_ms": round(nearest_rank(ordered, 0.99), 1),
         "max_ms": round(ordered[-1], 1),
     }
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import pickle
 import subprocess
 import sys
@@ -24,17 +23,11 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from bench.stats import nearest_rank
 from tests.fuzz.driver import PROBLEMS, Tally
 from tests.fuzz.known import known_failure
 from tests.fuzz.runner import run
-
-
-def percentile(values: list[float], share: float) -> float:
-    """The ``share`` percentile of ``values`` (nearest rank), 0 when empty."""
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
+from tests.settling import poll_settling_bots_often
 
 
 def report(tally: Tally, commands: list[str], notes: list[str], seconds: float, seed: int) -> dict[str, Any]:
@@ -61,8 +54,8 @@ def report(tally: Tally, commands: list[str], notes: list[str], seconds: float, 
         "known_outside_scope": dict(known),
         "new_findings": {kind: tally.problems[kind] for kind in (*PROBLEMS, "harness_errors") if tally.problems[kind]},
         "answer_ms": {
-            "p50": round(percentile(tally.times, 0.50) * 1000, 2),
-            "p99": round(percentile(tally.times, 0.99) * 1000, 2),
+            "p50": round(nearest_rank(tally.times, 0.50) * 1000, 2) if tally.times else 0.0,
+            "p99": round(nearest_rank(tally.times, 0.99) * 1000, 2) if tally.times else 0.0,
         },
         "seconds": round(seconds, 1),
         "commands_in_tree": len(commands),
@@ -143,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--database-url", default="", help="default: a new SQLite file in a temporary folder")
     parser.add_argument("--tally-to", default="", help=argparse.SUPPRESS)  # a job of --jobs writes its tally here
     args = parser.parse_args(argv)
+    poll_settling_bots_often()  # an answer's time ends when the bot has answered, not at SimCord's next look
     started = time.perf_counter()
     jobs = max(1, args.jobs)
     if args.tally_to:  # one share of a run of several jobs: hand the tally to the parent

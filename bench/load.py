@@ -46,6 +46,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from bench.stats import rank_of
 from bench.wire import Timing, Wire
 
 ACK_WINDOW = 3.0  # Discord's deadline for the first response to an interaction
@@ -86,7 +87,7 @@ class Histogram:
         """The ``q`` quantile (0..1) in seconds, nearest rank; None when nothing was counted."""
         if not self.count:
             return None
-        rank = min(self.count - 1, max(0, round(q * (self.count - 1))))
+        rank = rank_of(q, self.count)
         seen = 0
         for key in sorted(self.bins):
             seen += self.bins[key]

@@ -20,6 +20,7 @@ from typing import Any
 from PIL import Image
 
 import games
+from bench.stats import nearest_rank
 from games.playout import playout
 from renderers import renderer_for
 
@@ -61,12 +62,11 @@ def measure(game: str, count: int) -> dict[str, Any]:
         times.append((time.perf_counter() - started) * 1000)
         cpu.append((time.process_time() - started_cpu) * 1000)
         sizes.append(len(data))
-    times.sort()
     return {
         "game": game,
         "states": len(states),
         "render_ms_median": round(statistics.median(times), 2),
-        "render_ms_p95": round(times[int(0.95 * (len(times) - 1))], 2),
+        "render_ms_p95": round(nearest_rank(times, 0.95), 2),
         "render_cpu_ms_median": round(statistics.median(cpu), 2),  # steadier than wall time on a busy machine
         "png_kb_median": round(statistics.median(sizes) / 1024, 1),
         "png_kb_max": round(max(sizes) / 1024, 1),

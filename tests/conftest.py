@@ -10,6 +10,8 @@ import pytest_asyncio
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
+from tests.settling import poll_settling_bots_often
+
 # Tests draw boards and search bots' moves in threads of the test process and never acknowledge a move
 # early for being slow (a busy machine must not change what a test sees), as one shard; tests of those
 # paths set them explicitly.  (The offline Discord's clock stands still, and a process pool that starts a
@@ -19,6 +21,7 @@ os.environ.setdefault("AI_WORKERS", "0")
 os.environ.setdefault("ACK_AFTER_SECONDS", "600")
 os.environ.setdefault("MEMORY_TRIM_SECONDS", "0")  # tests that move the clock by days would trim every minute
 os.environ.setdefault("SHARD_COUNT", "1")  # the offline Discord runs the bot as one shard
+poll_settling_bots_often()
 
 
 def worker_database_url(url: str) -> str:

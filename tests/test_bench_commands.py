@@ -1,0 +1,43 @@
+"""The small benchmarks run end to end and print their figures as JSON.
+
+Only that a benchmark works is checked here, never a speed: figures are for ``bench/``.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def run_bench(*arguments: str) -> Any:
+    """Run ``python -m bench.<arguments>`` in the project folder; its JSON output."""
+    done = subprocess.run(
+        [sys.executable, "-m", *arguments], cwd=ROOT, capture_output=True, text=True, timeout=300, check=True
+    )
+    return json.loads(done.stdout)
+
+
+def test_the_round_trip_bench_plays_moves_through_the_offline_discord():
+    figures = run_bench("bench.roundtrip", "whist", "hedgehog", "--actions", "6")
+    assert [r["game"] for r in figures["results"]] == ["whist", "hedgehog"]
+    for result in figures["results"]:
+        assert result["actions"] == 6
+        assert 0 < result["roundtrip_ms_p50"] <= result["roundtrip_ms_p99"] <= result["roundtrip_ms_max"]
+        assert result["png_kb_median"] > 0  # every move answered with its board
+
+
+def test_the_render_bench_draws_every_game():
+    figures = run_bench("bench.render", "--states", "2")
+    assert sorted(r["game"] for r in figures["results"]) == ["assassin", "combat", "hedgehog", "treasure", "whist"]
+    assert all(r["states"] == 2 and r["render_ms_median"] > 0 for r in figures["results"])
+
+
+def test_the_engine_bench_plays_random_games_of_every_game():
+    figures = run_bench("bench.engine", "--seconds", "0.05")
+    assert sorted(r["game"] for r in figures["results"]) == ["assassin", "combat", "hedgehog", "treasure", "whist"]
+    assert all(r["games"] >= 1 and r["plies"] > 0 for r in figures["results"])
