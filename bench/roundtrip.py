@@ -66,6 +66,7 @@ async def measure(game: str, actions: int, seed: int) -> dict[str, Any]:
                     timings.append((time.perf_counter() - started) * 1000)
                     if result.response.attachments:
                         png_sizes.append(result.response.attachments[0].size)
+        await bot.close_session()  # SimCord detaches the bot without closing its database
     return {
         "game": game,
         "actions": len(timings),

@@ -263,4 +263,5 @@ async def close_world(world: World) -> None:
     if world.watcher is not None:
         world.watcher.close()
     await world.env.shutdown()
+    await world.bot.close_session()  # SimCord detaches the bot without closing its database
     await asyncio.sleep(0)
