@@ -260,9 +260,42 @@ def default_resign_ranks(out_order: Sequence[int], players: int, winners: Sequen
     return tuple(ranks)
 
 
-def frozen_replace(obj: Any, **changes: Any) -> Any:
-    """``dataclasses.replace`` under a shorter name for engines' step functions."""
-    return dataclasses.replace(obj, **changes)
+def frozen_replace(obj: T, **changes: Any) -> T:
+    """``dataclasses.replace`` for the engines' frozen states, without running ``__init__``.
+
+    Step functions copy states hundreds of thousands of times in a search or a playout, and the
+    generated ``__init__`` with its frozen ``object.__setattr__`` per field was most of a copy's cost.
+    The copy takes the fields alone: whatever a state keeps on itself besides them (a
+    ``cached_property``, a value an engine stores in ``__dict__``) is left behind and worked out
+    again for the new state.  A class that validates or derives in ``__post_init__``, uses slots, or
+    has fields outside ``__init__`` gets ``dataclasses.replace``.
+    """
+    cls = type(obj)
+    names = _PLAIN_FIELDS.get(cls) or _plain_fields(cls)
+    if not names:
+        return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
+    if not changes.keys() <= names:
+        raise TypeError(f"{cls.__name__} has no field {sorted(changes.keys() - names)[0]!r}")
+    new = object.__new__(cls)
+    values = new.__dict__
+    values.update(obj.__dict__)
+    if len(values) != len(names):  # something kept besides the fields
+        for name in [name for name in values if name not in names]:
+            del values[name]
+    values.update(changes)
+    return new
+
+
+# per dataclass, its field names, or an empty set when ``frozen_replace`` must use ``dataclasses.replace``
+_PLAIN_FIELDS: dict[type, frozenset[str]] = {}
+
+
+def _plain_fields(cls: type) -> frozenset[str]:
+    """The field names of a dataclass ``frozen_replace`` may copy directly, or an empty set when it may not."""
+    fields = dataclasses.fields(cls)
+    plain = not hasattr(cls, "__post_init__") and not hasattr(cls, "__slots__") and all(f.init for f in fields)
+    _PLAIN_FIELDS[cls] = frozenset(f.name for f in fields) if plain else frozenset()
+    return _PLAIN_FIELDS[cls]
 
 
 # --- reading stored states ---------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from games.base import (
     Played,
     Rules,
     default_resign_ranks,
+    frozen_replace,
     make_choice,
     resolve_options,
 )
@@ -366,14 +367,6 @@ _TREES_AND_NESTS = frozenset(
 
 def _sizes(stack: Iterable[Piece]) -> tuple[int, ...]:
     return tuple(p.pips for p in stack)
-
-
-def _set(s: CombatState, **changes: Any) -> CombatState:
-    """``dataclasses.replace`` for the state, without re-running ``__init__`` (hot in playouts)."""
-    new = object.__new__(CombatState)
-    new.__dict__.update(s.__dict__)
-    new.__dict__.update(changes)
-    return new
 
 
 def stack_pips(stack: Iterable[Piece]) -> int:
@@ -1075,10 +1068,10 @@ def _apply(s: CombatState, m: Move, notes: list[str] | None) -> CombatState:
     if isinstance(m, Counter):
         assert s.fight is not None
         _say(notes, f"{_name(s.fight.defender)} calls a counter attack.")
-        return _set(s, phase=COUNTER_ROLL, fight=replace(s.fight, called=True))
+        return frozen_replace(s, phase=COUNTER_ROLL, fight=replace(s.fight, called=True))
     if isinstance(m, Choose):
         _say(notes, f"{_name(s.current)} chooses {ACTIONS[m.action]}.")
-        return _take_action(_set(s, chosen=m.action), m.action, notes)
+        return _take_action(frozen_replace(s, chosen=m.action), m.action, notes)
     if isinstance(m, Swap):
         return _apply_swap(s, m, notes)
     if isinstance(m, Hop):
@@ -1089,7 +1082,7 @@ def _apply(s: CombatState, m: Move, notes: list[str] | None) -> CombatState:
             f"{code(opponent, s.board[m.to][-1].pips)} on {square_name(m.to)}; the hop contest dice decide.",
         )
         hop = HopTry(s.current, opponent, m.frm, m.pips, m.to, s.turn)
-        return _set(s, phase=HOP_ROLL, hop=hop, trail=(m.frm, m.to))
+        return frozen_replace(s, phase=HOP_ROLL, hop=hop, trail=(m.frm, m.to))
     if isinstance(m, Dig):
         return _apply_dig(s, m, notes)
     raise IllegalMove(f"Unexpected move in phase {phase}.")  # pragma: no cover - _check refuses it first
@@ -1122,7 +1115,7 @@ def _apply_pass(s: CombatState, notes: list[str] | None) -> CombatState:
 
 def _clear_display(s: CombatState) -> CombatState:
     """A new turn's first decision clears last turn's dice and combat from the picture."""
-    return _set(s, trail=())
+    return frozen_replace(s, trail=())
 
 
 def _apply_step(s: CombatState, m: Step, notes: list[str] | None) -> CombatState:
@@ -1141,7 +1134,7 @@ def _apply_step(s: CombatState, m: Step, notes: list[str] | None) -> CombatState
             f"{_name(seat)} moves {what} from {square_name(m.frm)} to {square_name(m.to)} "
             f"(Aim: {left} step{'s' if left != 1 else ''} left).",
         )
-        s = _settle(_set(s, board=tuple(board), aim_left=left, trail=(m.frm, m.to)), notes)
+        s = _settle(frozen_replace(s, board=tuple(board), aim_left=left, trail=(m.frm, m.to)), notes)
         if s.phase == OVER:
             return s
         if left == 0:
@@ -1151,7 +1144,7 @@ def _apply_step(s: CombatState, m: Step, notes: list[str] | None) -> CombatState
             return _end_turn(s, notes)
         return s
     _say(notes, f"{_name(seat)} moves {what} from {square_name(m.frm)} to {square_name(m.to)}.")
-    s = _settle(_set(_clear_display(s), board=tuple(board), moved_to=m.to, trail=(m.frm, m.to)), notes)
+    s = _settle(frozen_replace(_clear_display(s), board=tuple(board), moved_to=m.to, trail=(m.frm, m.to)), notes)
     if s.phase == OVER:
         return s
     if m.to in s.capped or not _eligible(s):
@@ -1159,19 +1152,19 @@ def _apply_step(s: CombatState, m: Step, notes: list[str] | None) -> CombatState
     targets = _attackable(s)
     if targets:
         _say(notes, f"{_name(seat)} may attack {' or '.join(square_name(t) for t in targets)}.")
-        return _set(s, phase=ATTACK)
+        return frozen_replace(s, phase=ATTACK)
     return _offer_or_roll(s, _offer_seats(s), notes)
 
 
 def _offer_or_roll(s: CombatState, offers: tuple[int, ...], notes: list[str] | None) -> CombatState:
     if offers:
         _say(notes, f"{_name(offers[0])} may attack the stack on {square_name(s.moved_to)}.")
-        return _set(s, phase=OFFER, offers=offers)
-    return _to_action_roll(_set(s, offers=()))
+        return frozen_replace(s, phase=OFFER, offers=offers)
+    return _to_action_roll(frozen_replace(s, offers=()))
 
 
 def _to_action_roll(s: CombatState) -> CombatState:
-    return _set(s, phase=ACTION_ROLL, offers=())
+    return frozen_replace(s, phase=ACTION_ROLL, offers=())
 
 
 def _start_fight(s: CombatState, m: Attack, notes: list[str] | None) -> CombatState:
@@ -1191,7 +1184,7 @@ def _start_fight(s: CombatState, m: Attack, notes: list[str] | None) -> CombatSt
         f"{_name(attacker)} ({square_name(m.frm)}, {_pips(fight.att_pips)}) attacks "
         f"{_name(defender)} ({square_name(m.to)}, {_pips(fight.def_pips)}).",
     )
-    return _set(s, phase=COMBAT_ROLL, fight=fight, offers=(), trail=(m.frm, m.to))
+    return frozen_replace(s, phase=COMBAT_ROLL, fight=fight, offers=(), trail=(m.frm, m.to))
 
 
 def _apply_roll(s: CombatState, m: Roll, notes: list[str] | None) -> CombatState:
@@ -1199,15 +1192,15 @@ def _apply_roll(s: CombatState, m: Roll, notes: list[str] | None) -> CombatState
     who = _name(s.current)
     if phase == ACTION_ROLL:
         die = m.dice[0]
-        s = _set(s, action=die, chosen=0 if die == 6 else die, aim_die=0, action_turn=s.turn)
+        s = frozen_replace(s, action=die, chosen=0 if die == 6 else die, aim_die=0, action_turn=s.turn)
         _say(notes, f"{who} rolls {die} for the action: {ACTIONS[die]}.")
         if die == 6:
-            return _set(s, phase=WILD)
+            return frozen_replace(s, phase=WILD)
         return _take_action(s, die, notes)
     if phase == AIM_ROLL:
         die = m.dice[0]
         _say(notes, f"{who} rolls {die} for the Aim: up to {die} single-square step{'s' if die > 1 else ''}.")
-        s = _set(s, aim_die=die, aim_left=die, phase=AIM)
+        s = frozen_replace(s, aim_die=die, aim_left=die, phase=AIM)
         if not _has_step(s, s.current):
             _say(notes, f"{who} has no step to make.")
             return _end_turn(s, notes)
@@ -1223,12 +1216,12 @@ def _take_action(s: CombatState, action: int, notes: list[str] | None) -> Combat
         s = _tip(s, notes)
         return s if s.phase == OVER else _end_turn(s, notes)
     if action == 5:
-        return _set(s, phase=AIM_ROLL)
+        return frozen_replace(s, phase=AIM_ROLL)
     phase, finder = {2: (SWAP, _swaps), 3: (HOP, _hops), 4: (DIG, _digs)}[action]
     if not finder(s, s.current):
         _say(notes, f"{who} has no legal {ACTIONS[action].lower()}.")
         return _end_turn(s, notes)
-    return _set(s, phase=phase)
+    return frozen_replace(s, phase=phase)
 
 
 def _tip(s: CombatState, notes: list[str] | None) -> CombatState:
@@ -1248,7 +1241,7 @@ def _tip(s: CombatState, notes: list[str] | None) -> CombatState:
         )
     else:
         _say(notes, "There is no stack to tip.")
-    return _settle(_set(s, board=tuple(board), trail=tuple(tipped)), notes)
+    return _settle(frozen_replace(s, board=tuple(board), trail=tuple(tipped)), notes)
 
 
 def _apply_swap(s: CombatState, m: Swap, notes: list[str] | None) -> CombatState:
@@ -1263,7 +1256,7 @@ def _apply_swap(s: CombatState, m: Swap, notes: list[str] | None) -> CombatState
         f"{_name(s.current)} swaps {code(mine.owner, m.pips)} on {square_name(m.mine)} with "
         f"{code(theirs.owner, m.pips)} on {square_name(m.theirs)}.",
     )
-    s = _settle(_set(s, board=tuple(board), trail=(m.mine, m.theirs)), notes)
+    s = _settle(frozen_replace(s, board=tuple(board), trail=(m.mine, m.theirs)), notes)
     return s if s.phase == OVER else _end_turn(s, notes)
 
 
@@ -1279,7 +1272,7 @@ def _apply_dig(s: CombatState, m: Dig, notes: list[str] | None) -> CombatState:
         f"{_name(s.current)} digs {code(s.current, m.pips)} from {square_name(m.frm)} under "
         f"{code(under_owner, m.under)} on {square_name(m.to)}: {stack_code(result)}.",
     )
-    s = _settle(_set(s, board=tuple(board), trail=(m.frm, m.to)), notes)
+    s = _settle(frozen_replace(s, board=tuple(board), trail=(m.frm, m.to)), notes)
     return s if s.phase == OVER else _end_turn(s, notes)
 
 
@@ -1291,10 +1284,10 @@ def _hop_roll(s: CombatState, m: Roll, notes: list[str] | None) -> CombatState:
     head = f"Hop contest: {_name(hop.hopper)} rolls {mine}, {_name(hop.opponent)} rolls {theirs}"
     if mine == theirs:
         _say(notes, f"{head}: a tie, roll again.")
-        return _set(s, hop=hop)
+        return frozen_replace(s, hop=hop)
     if mine < theirs:
         _say(notes, f"{head}: the hopper is repelled and stays on {square_name(hop.frm)}.")
-        return _end_turn(_set(s, hop=replace(hop, success=False), trail=(hop.frm, hop.to)), notes)
+        return _end_turn(frozen_replace(s, hop=replace(hop, success=False), trail=(hop.frm, hop.to)), notes)
     board = list(s.board)
     hopper = board[hop.frm][-1]
     board[hop.frm] = board[hop.frm][:-1]
@@ -1304,7 +1297,7 @@ def _hop_roll(s: CombatState, m: Roll, notes: list[str] | None) -> CombatState:
         f"{head}: the hop succeeds; {code(hopper.owner, hopper.pips)} now pins {stack_code(s.board[hop.to])} "
         f"on {square_name(hop.to)}.",
     )
-    s = _settle(_set(s, board=tuple(board), hop=replace(hop, success=True), trail=(hop.frm, hop.to)), notes)
+    s = _settle(frozen_replace(s, board=tuple(board), hop=replace(hop, success=True), trail=(hop.frm, hop.to)), notes)
     return s if s.phase == OVER else _end_turn(s, notes)
 
 
@@ -1320,13 +1313,13 @@ def _fight_roll(s: CombatState, m: Roll, notes: list[str] | None) -> CombatState
         head = f"{att} rolls {a} + {fight.att_pips} = {ta}, {dfn} rolls {d} + {fight.def_pips} = {td}"
         if ta == td:
             _say(notes, f"{head}: a tie, roll again.")
-            return _set(s, fight=fight)
+            return frozen_replace(s, fight=fight)
         if ta > td and fight.att_pips == fight.def_pips:
             _say(notes, f"{head}: {att} is ahead; with equal pips {dfn} may call a counter attack.")
-            return _set(s, fight=fight, phase=COUNTER)
+            return frozen_replace(s, fight=fight, phase=COUNTER)
         winner = fight.attacker if ta > td else fight.defender
         _say(notes, f"{head}: {_name(winner)} wins.")
-        return _resolve_fight(_set(s, fight=fight), winner, notes)
+        return _resolve_fight(frozen_replace(s, fight=fight), winner, notes)
     if s.phase == COUNTER_ROLL:
         fight = replace(fight, counter=((a, d),))
         a1, d1 = fight.first[-1]
@@ -1339,18 +1332,18 @@ def _fight_roll(s: CombatState, m: Roll, notes: list[str] | None) -> CombatState
         )
         if sa == sd:
             _say(notes, f"{head}: tied, so both roll a bare die.")
-            return _set(s, fight=fight, phase=TIEBREAK_ROLL)
+            return frozen_replace(s, fight=fight, phase=TIEBREAK_ROLL)
         winner = fight.attacker if sa > sd else fight.defender
         _say(notes, f"{head}: {_name(winner)} wins.")
-        return _resolve_fight(_set(s, fight=fight), winner, notes)
+        return _resolve_fight(frozen_replace(s, fight=fight), winner, notes)
     fight = replace(fight, bare=(*fight.bare, (a, d)))
     head = f"Tie-break: {att} rolls {a}, {dfn} rolls {d}"
     if a == d:
         _say(notes, f"{head}: a tie, roll again.")
-        return _set(s, fight=fight)
+        return frozen_replace(s, fight=fight)
     winner = fight.attacker if a > d else fight.defender
     _say(notes, f"{head}: {_name(winner)} wins.")
-    return _resolve_fight(_set(s, fight=fight), winner, notes)
+    return _resolve_fight(frozen_replace(s, fight=fight), winner, notes)
 
 
 def _resolve_fight(s: CombatState, winner: int, notes: list[str] | None) -> CombatState:
@@ -1407,7 +1400,7 @@ def _resolve_fight(s: CombatState, winner: int, notes: list[str] | None) -> Comb
                     f"{_name(loser)}'s {stack_code(nest)} returns to {where}, the nearest empty square "
                     f"to its start square {square_name(origin)}.",
                 )
-    s = _set(s, board=tuple(board), fight=fight, lost=tuple(lost), reserve=tuple(reserve), trail=tuple(trail))
+    s = frozen_replace(s, board=tuple(board), fight=fight, lost=tuple(lost), reserve=tuple(reserve), trail=tuple(trail))
     s = _settle(s, notes)
     if s.phase == OVER:
         return s
@@ -1438,7 +1431,7 @@ def _settle(s: CombatState, notes: list[str] | None) -> CombatState:
                 capped.add(home)
                 _say(notes, f"{_name(seat)}'s tree on {square_name(home)} is capped.")
     if len(capped) != len(s.capped):
-        s = _set(s, capped=tuple(sorted(capped)))
+        s = frozen_replace(s, capped=tuple(sorted(capped)))
     complete = [seat for seat in range(s.players) if seat not in s.out and all(h in capped for h in home_squares(seat))]
     if complete:
         winner = s.current if s.current in complete else next(x for x in _seats_after(s, s.current) if x in complete)
@@ -1455,7 +1448,7 @@ def _settle(s: CombatState, notes: list[str] | None) -> CombatState:
             out.append(seat)
             _say(notes, f"{_name(seat)} has no pyramids left and is out.")
     if len(out) != len(s.out):
-        s = _set(s, out=tuple(out), offers=tuple(x for x in s.offers if x not in out))
+        s = frozen_replace(s, out=tuple(out), offers=tuple(x for x in s.offers if x not in out))
         alive = [seat for seat in range(s.players) if seat not in out]
         if len(alive) <= 1:
             if not alive:  # cannot arise in play: combat removes one player's pyramids at a time
@@ -1468,7 +1461,7 @@ def _settle(s: CombatState, notes: list[str] | None) -> CombatState:
 
 def _finish(s: CombatState, winners: Sequence[int], reason: str) -> CombatState:
     ranks = default_resign_ranks(s.out, s.players, winners)
-    return _set(s, phase=OVER, ranks=ranks, reason=reason, offers=(), aim_left=0)
+    return frozen_replace(s, phase=OVER, ranks=ranks, reason=reason, offers=(), aim_left=0)
 
 
 def _end_turn(s: CombatState, notes: list[str] | None) -> CombatState:
@@ -1477,29 +1470,29 @@ def _end_turn(s: CombatState, notes: list[str] | None) -> CombatState:
         _say(notes, f"The turn limit ({s.turn_limit}) is reached: the game is a draw.")
         return _finish(s, alive, f"The turn limit of {s.turn_limit} turns was reached: a draw.")
     nxt = _seats_after(s, s.current)[0]
-    s = _set(s, current=nxt, turn=s.turn + 1, phase=MOVE, moved_to=-1, offers=(), aim_left=0)
+    s = frozen_replace(s, current=nxt, turn=s.turn + 1, phase=MOVE, moved_to=-1, offers=(), aim_left=0)
     if not _has_step(s, nxt):
         _say(notes, f"{_name(nxt)} has no legal step and goes straight to the action roll.")
-        return _set(s, phase=ACTION_ROLL)
+        return frozen_replace(s, phase=ACTION_ROLL)
     return s
 
 
 def _resign(s: CombatState, seat: int, notes: list[str] | None) -> CombatState:
     """Resignation (docs/rules/combat.md, "Leaving a game")."""
     alive = [x for x in range(s.players) if x not in s.out and x != seat]
-    s = _set(s, out=(*s.out, seat))
+    s = frozen_replace(s, out=(*s.out, seat))
     if len(alive) == 1:
         return _finish(s, (alive[0],), f"{_name(seat)} left the game; {_name(alive[0])} wins.")
     board = tuple(tuple(p for p in stack if p.owner != seat) for stack in s.board)
     reserve = tuple(-1 if x == seat else r for x, r in enumerate(s.reserve))
     capped = tuple(sq for sq in s.capped if board[sq])
-    s = _set(s, board=board, reserve=reserve, capped=capped, offers=tuple(x for x in s.offers if x != seat))
+    s = frozen_replace(s, board=board, reserve=reserve, capped=capped, offers=tuple(x for x in s.offers if x != seat))
     if seat == s.current:
-        return _end_turn(_set(s, fight=None, hop=None) if s.phase in (*FIGHT_PHASES, HOP_ROLL) else s, notes)
+        return _end_turn(frozen_replace(s, fight=None, hop=None) if s.phase in (*FIGHT_PHASES, HOP_ROLL) else s, notes)
     if s.phase in FIGHT_PHASES and s.fight is not None and seat in (s.fight.attacker, s.fight.defender):
-        return _to_action_roll(_set(s, fight=None))
+        return _to_action_roll(frozen_replace(s, fight=None))
     if s.phase == HOP_ROLL and s.hop is not None and s.hop.opponent == seat:
-        return _end_turn(_set(s, hop=None), notes)
+        return _end_turn(frozen_replace(s, hop=None), notes)
     if s.phase == OFFER and not s.offers:
         return _to_action_roll(s)
     if s.phase == ATTACK and not _attackable(s):

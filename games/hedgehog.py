@@ -479,11 +479,10 @@ def apply_step(s: HedgehogState, m: Step) -> HedgehogState:
 
 def apply_roll(s: HedgehogState, m: Roll) -> HedgehogState:
     """The state after the die is rolled; a roll that allows no move ends the turn as a pass."""
-    rolled = frozen_replace(
-        s, roll=m.value, points=m.value, moved=False, last=Trace(seat=s.current, kind="roll", roll=m.value)
-    )
+    trace = Trace(seat=s.current, kind="roll", roll=m.value)
+    rolled = frozen_replace(s, roll=m.value, points=m.value, moved=False, last=trace)
     if not legal_steps(rolled):
-        return end_turn(rolled, frozen_replace(rolled.last, kind="pass"), forced=True)
+        return end_turn(rolled, frozen_replace(trace, kind="pass"), forced=True)
     return rolled
 
 

@@ -28,6 +28,7 @@ from games.base import (
     Played,
     Rules,
     default_resign_ranks,
+    frozen_replace,
     make_choice,
     resolve_options,
 )
@@ -151,17 +152,6 @@ def geometry(players: int) -> Geometry:
     )
 
 
-def _replace(s: TreasureState, **changes: Any) -> TreasureState:
-    """``dataclasses.replace`` without re-running ``__init__``: states are rebuilt many times a turn."""
-    new = object.__new__(TreasureState)
-    fields = new.__dict__
-    fields.update(s.__dict__)
-    for name in _CACHED:
-        fields.pop(name, None)
-    fields.update(changes)
-    return new
-
-
 def square_name(sq: Sq) -> str:
     """``(2, 4)`` -> ``"c5"``."""
     return f"{chr(97 + sq[0])}{sq[1] + 1}"
@@ -241,10 +231,6 @@ class TreasureState:
                 kept = tuple(_destinations(self, self.turn, number, kind))
             self.__dict__["_rolled"] = kept
         return kept
-
-
-# Values ``TreasureState`` computes once and keeps; a changed copy must compute them again.
-_CACHED = ("_board", "_rolled")
 
 
 @dataclass(frozen=True)
@@ -482,13 +468,13 @@ def score_ranks(s: TreasureState) -> tuple[int, ...]:
 
 
 def _finish(s: TreasureState, reason: str) -> TreasureState:
-    return _replace(s, phase=Phase.OVER, ranks=score_ranks(s), reason=reason)
+    return frozen_replace(s, phase=Phase.OVER, ranks=score_ranks(s), reason=reason)
 
 
 def _count_round(s: TreasureState) -> TreasureState:
     """Close the quiet round once every seat still playing has had its turn in it."""
     if s.quiet_seen and set(active_seats(s)) <= set(s.quiet_seen):
-        return _replace(s, quiet_rounds=s.quiet_rounds + 1, quiet_seen=())
+        return frozen_replace(s, quiet_rounds=s.quiet_rounds + 1, quiet_seen=())
     return s
 
 
@@ -500,14 +486,14 @@ def _stalled(s: TreasureState) -> bool:
 def _end_turn(s: TreasureState, captured: bool) -> TreasureState:
     """Count the turn for the stall limit, end the game if due, else pass the dice on."""
     if captured:
-        s = _replace(s, quiet=0, quiet_rounds=0, quiet_seen=())
+        s = frozen_replace(s, quiet=0, quiet_rounds=0, quiet_seen=())
     else:
-        s = _count_round(_replace(s, quiet=s.quiet + 1, quiet_seen=(*s.quiet_seen, s.turn)))
+        s = _count_round(frozen_replace(s, quiet=s.quiet + 1, quiet_seen=(*s.quiet_seen, s.turn)))
     if not s.pyramids:
         return _finish(s, "The last pyramid was taken.")
     if _stalled(s):
         return _finish(s, f"No capture in {s.stall_limit} rounds.")
-    return _replace(s, phase=Phase.ROLL, turn=_next_active(s, s.turn))
+    return frozen_replace(s, phase=Phase.ROLL, turn=_next_active(s, s.turn))
 
 
 def _after_arrange(s: TreasureState) -> TreasureState:
@@ -515,9 +501,9 @@ def _after_arrange(s: TreasureState) -> TreasureState:
     for k in range(1, s.players + 1):
         seat = (s.turn + k) % s.players
         if seat not in s.out and not s.arranged[seat]:
-            return _replace(s, turn=seat)
+            return frozen_replace(s, turn=seat)
     first = s.first if s.first not in s.out else _next_active(s, s.first)
-    return _replace(_reveal(s), phase=Phase.ROLL, turn=first)
+    return frozen_replace(_reveal(s), phase=Phase.ROLL, turn=first)
 
 
 def _reveal(s: TreasureState) -> TreasureState:
@@ -529,7 +515,7 @@ def _reveal(s: TreasureState) -> TreasureState:
         _placed(home[seat], order) if order is not None and seat not in s.out else row
         for seat, (row, order) in enumerate(zip(s.coins, s.pending, strict=True))
     )
-    return _replace(s, coins=coins, pending=())
+    return frozen_replace(s, coins=coins, pending=())
 
 
 def arrangements_hidden(s: TreasureState) -> bool:
@@ -665,7 +651,7 @@ class TreasureRules:
         raise IllegalMove("That is not a Martian Treasure Hunt move.")
 
     def _lost(self, s: TreasureState) -> TreasureState:
-        return _replace(
+        return frozen_replace(
             s, last_seat=s.turn, last_from=None, last_to=None, last_lost=True, last_pyramid=None, last_coin=None
         )
 
@@ -674,7 +660,7 @@ class TreasureRules:
             raise IllegalMove(self._not_roll_reason(s))
         if not (isinstance(m.number, int) and isinstance(m.kind, int) and 0 <= m.number <= 5 and 0 <= m.kind <= 5):
             raise IllegalMove("Each die shows null, ace, 2, 3, 4 or 5.")
-        s = _replace(s, dice=(m.number, m.kind), phase=Phase.MOVE)
+        s = frozen_replace(s, dice=(m.number, m.kind), phase=Phase.MOVE)
         if not destinations(s, s.turn, m.number, m.kind):
             # The coin was captured or cannot move that way: the turn is lost (rules page, A turn).
             return _end_turn(self._lost(s), captured=False)
@@ -689,7 +675,7 @@ class TreasureRules:
         pending = list(s.pending or (None,) * s.players)
         pending[seat] = tuple(m.order)
         arranged = tuple(done or i == seat for i, done in enumerate(s.arranged))
-        s = _replace(
+        s = frozen_replace(
             s,
             pending=tuple(pending),
             arranged=arranged,
@@ -746,17 +732,17 @@ class TreasureRules:
         name = seat_label(s, seat)
         # the leaver no longer holds the quiet round open (docs/rules/treasure.md, "Stall limit")
         quiet_seen = tuple(x for x in s.quiet_seen if x != seat)
-        s = _replace(s, coins=tuple(coins), out=(*s.out, seat), quiet_seen=quiet_seen)
+        s = frozen_replace(s, coins=tuple(coins), out=(*s.out, seat), quiet_seen=quiet_seen)
         left = active_seats(s)
         if len(left) == 1:
             winner = left[0]
             ranks = default_resign_ranks(s.out, s.players, [winner])
             reason = f"{name} left the game; {seat_label(s, winner)} wins."
-            return _replace(s, phase=Phase.OVER, ranks=ranks, reason=reason, pending=())
+            return frozen_replace(s, phase=Phase.OVER, ranks=ranks, reason=reason, pending=())
         if s.turn == seat:
             if s.phase == "arrange":
                 return _after_arrange(s)
-            s = _replace(s, phase=Phase.ROLL, turn=_next_active(s, seat))
+            s = frozen_replace(s, phase=Phase.ROLL, turn=_next_active(s, seat))
         # The leaver no longer holds the round open, but the rounds already run stay as they were:
         # a resignation never shortens the window (docs/rules/treasure.md, "Stall limit").
         s = _count_round(s)
@@ -1036,7 +1022,7 @@ def _move_coin(s: TreasureState, seat: int, value: int, here: Sq, dst: Sq) -> Tr
                 coins[owner][v] = None
                 prisoners[seat] = (*prisoners[seat], coin)
     coins[seat][value] = dst
-    s = _replace(
+    s = frozen_replace(
         s,
         coins=tuple(tuple(row) for row in coins),
         pyramids=pyramids,

@@ -23,7 +23,7 @@ from typing import Any
 from ai.evaluation import players_attr, shares
 from ai.search import Profile
 from games import treasure as th
-from games.base import Rules
+from games.base import Rules, frozen_replace
 
 COIN_VALUE = 0.6
 # the score's range, for a leader's own progress: nothing to the whole treasure (56 points) and more
@@ -106,14 +106,14 @@ def determinize(s: Any, seat: int, rng: random.Random) -> Any:
                     order = list(th.DEFAULT_ORDER)
                     rng.shuffle(order)
                     orders[other] = tuple(order)
-            return th._replace(s, pending=tuple(orders))
+            return frozen_replace(s, pending=tuple(orders))
         home = th.geometry(s.players).home
         coins = list(s.coins)
         for other in others:
             order = list(th.DEFAULT_ORDER)
             rng.shuffle(order)
             coins[other] = th._placed(home[other], order)
-        return th._replace(s, coins=tuple(coins))
+        return frozen_replace(s, coins=tuple(coins))
     except (AttributeError, TypeError, IndexError, ValueError):  # a state shape this module does not know
         return s
 
