@@ -21,7 +21,12 @@ from bot.settings import Settings
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The selfplay options."""
     parser.add_argument("game", help=f"one of: {', '.join(sorted(games.REGISTRY))}")
-    parser.add_argument("--players", type=int, default=None, help="seats per game (default: the game's minimum)")
+    parser.add_argument(
+        "--players",
+        type=int,
+        default=None,
+        help="seats per game (default: the game's minimum, or one per --ai level if more)",
+    )
     parser.add_argument("--games", type=int, default=10, help="how many games to play")
     parser.add_argument("--seed", type=int, default=1, help="seed for dice and the random players")
     parser.add_argument("--out", type=Path, default=None, help="folder for the final board PNGs")
@@ -67,7 +72,7 @@ async def play_one(
     Seat ``i`` is a computer player of ``levels[i]`` when given (searching up to ``max_iterations``),
     else a random player.  ``on_report(report, ply)`` sees every report, the start's included (ply 0).
     """
-    actors = [Actor(1000 + i, f"Player {i + 1}") for i in range(players)]
+    actors = [Actor(1000 + i, name) for i, name in enumerate(seat_names(players, levels))]
     await service.new_game(
         guild_id=1,
         channel_id=channel_id,
@@ -105,6 +110,20 @@ async def play_one(
     return report, plies
 
 
+def seat_names(players: int, levels: Sequence[str]) -> list[str]:
+    """Who plays each seat, as results name them: ``Seat 1 (hard)``, ``Seat 3 (random)``."""
+    return [f"Seat {i + 1} ({levels[i] if i < len(levels) else 'random'})" for i in range(players)]
+
+
+def tally_line(names: Sequence[str], firsts: Sequence[int], draws: int, played: int) -> str:
+    """Each seat's first places (a shared first counts for each) and the games drawn by the whole table.
+
+    ``Seat 1 (hard) first in 9 of 10 games, Seat 2 (normal) 1; 0 drawn``.
+    """
+    rest = (f"{name} {count}" for name, count in zip(names[1:], firsts[1:], strict=True))
+    return f"{', '.join([f'{names[0]} first in {firsts[0]} of {played} games', *rest])}; {draws} drawn"
+
+
 def board_keeper(folder: Path, stem: str) -> Callable[[Any, int], None]:
     """A report callback that writes each board as ``<stem>-<ply>.png`` in ``folder``."""
 
@@ -121,13 +140,14 @@ async def run_selfplay(args: argparse.Namespace, settings: Settings) -> int:
         print(f"Unknown game {args.game!r}; choose one of {', '.join(sorted(games.REGISTRY))}.", file=sys.stderr)
         return 2
     rules = rules_for(args.game)
-    players = args.players or rules.min_players
     options = parse_options(args.option)
     levels = [level.strip() for level in args.ai.split(",") if level.strip()]
+    seats = args.players or rules.max_players
     unknown = [level for level in levels if level not in LEVELS]
-    if unknown or len(levels) > players:
-        print(f"--ai takes up to {players} of {', '.join(LEVELS)}, comma-separated.", file=sys.stderr)
+    if unknown or len(levels) > seats:
+        print(f"--ai takes up to {seats} of {', '.join(LEVELS)}, comma-separated.", file=sys.stderr)
         return 2
+    players = args.players or max(rules.min_players, len(levels))
     with tempfile.TemporaryDirectory() as tmp:
         url = args.database or f"sqlite+aiosqlite:///{tmp}/selfplay.db"
         session = await open_session(url, render=args.out is not None)
@@ -136,7 +156,8 @@ async def run_selfplay(args: argparse.Namespace, settings: Settings) -> int:
             args.out.mkdir(parents=True, exist_ok=True)
         chooser = random.Random(args.seed)
         started = time.perf_counter()
-        total_plies = 0
+        total_plies = draws = 0
+        firsts = [0] * players
         try:
             for number in range(1, args.games + 1):
                 keep = board_keeper(args.out, f"{args.game}-{number:03d}") if args.every and args.out else None
@@ -158,6 +179,11 @@ async def run_selfplay(args: argparse.Namespace, settings: Settings) -> int:
                     return 2
                 total_plies += plies
                 outcome = report.outcome
+                if outcome.is_draw:
+                    draws += 1
+                else:
+                    for seat in outcome.winners:
+                        firsts[seat] += 1
                 winners = ", ".join(report.game.name_at(s) for s in outcome.winners) or "nobody"
                 result = "draw" if outcome.is_draw else f"won by {winners}"
                 print(
@@ -169,6 +195,7 @@ async def run_selfplay(args: argparse.Namespace, settings: Settings) -> int:
         finally:
             await session.close()
         elapsed = time.perf_counter() - started
+        print(tally_line(seat_names(players, levels), firsts, draws, args.games))
         print(
             f"{args.games} games, {total_plies} plies in {elapsed:.1f}s "
             f"({total_plies / max(elapsed, 1e-9):.0f} plies/s through the service and database)"

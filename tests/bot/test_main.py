@@ -109,3 +109,20 @@ def test_selfplay_seats_computer_players_by_level(tmp_path):
     assert "Martian Whist:" in done.stdout
     refused = run_bot(["selfplay", "whist", "--ai", "hard,hard,hard"], tmp_path)
     assert refused.returncode == 2 and "--ai takes up to 2" in refused.stderr
+
+
+def test_selfplay_seats_one_player_per_level_and_tallies_the_results(tmp_path):
+    # Der Marsigelwettkampf's minimum is one player (solitaire): two levels make a two-player game
+    argv = ["selfplay", "hedgehog", "--games", "3", "--ai", "hard,easy", "--ai-iterations", "10"]
+    done = run_bot([*argv, "--option", "round_limit=6"], tmp_path)
+    assert done.returncode == 0, done.stderr
+    results = [line for line in done.stdout.splitlines() if line.startswith("[")]
+    assert len(results) == 3
+    won = [line.split("won by ")[1].split(" after")[0] for line in results if "won by" in line]
+    assert set(won) <= {"Seat 1 (hard)", "Seat 2 (easy)"}
+    tally = next(line for line in done.stdout.splitlines() if line.startswith("Seat 1 (hard) first in"))
+    drawn = len(results) - len(won)
+    expected = (
+        f"Seat 1 (hard) first in {won.count('Seat 1 (hard)')} of 3 games, Seat 2 (easy) {won.count('Seat 2 (easy)')}"
+    )
+    assert tally == f"{expected}; {drawn} drawn"

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from bot.selfplay import play_one
+from bot.selfplay import play_one, seat_names, tally_line
 from bot.session.service import GameService
 from bot.session.store import Store
 
@@ -36,3 +36,13 @@ async def test_selfplay_plays_the_game_to_its_end(db_url, game, players, options
         assert not stored.rated  # random players are never rated
     finally:
         await store.close()
+
+
+def test_seats_are_named_by_who_plays_them():
+    assert seat_names(3, ["hard", "normal"]) == ["Seat 1 (hard)", "Seat 2 (normal)", "Seat 3 (random)"]
+
+
+def test_the_tally_counts_first_places_and_whole_table_draws():
+    names = seat_names(3, ["hard"])
+    line = tally_line(names, [7, 2, 1], 1, 10)
+    assert line == "Seat 1 (hard) first in 7 of 10 games, Seat 2 (random) 2, Seat 3 (random) 1; 1 drawn"
