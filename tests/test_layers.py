@@ -100,7 +100,7 @@ def test_the_bot_process_writes_no_discord_markup():
     problems = []
     for path in python_files("bot"):
         source = path.read_text(encoding="utf-8")
-        lines = [line.encode("utf-8") for line in source.splitlines(keepends=True)]
+        lines = [line + b"\n" for line in source.encode("utf-8").split(b"\n")]  # as the parser counts lines
         tree = ast.parse(source)
         skip = docstrings(tree)
         for node in ast.walk(tree):
@@ -108,7 +108,7 @@ def test_the_bot_process_writes_no_discord_markup():
                 text = source_segment(lines, node)
                 if MARKUP.search(text):
                     problems.append(f"{path.relative_to(ROOT)}:{node.lineno} {text[:60]}")
-    assert not problems, "\n".join(problems)
+    assert not problems, "\n".join(dict.fromkeys(problems))  # an f-string's parts share its line
 
 
 def test_the_bot_process_holds_no_discord_ui():
