@@ -271,7 +271,9 @@ def frozen_replace(obj: T, **changes: Any) -> T:
     has fields outside ``__init__`` gets ``dataclasses.replace``.
     """
     cls = type(obj)
-    names = _PLAIN_FIELDS.get(cls) or _plain_fields(cls)
+    names = _PLAIN_FIELDS.get(cls)
+    if names is None:
+        names = _plain_fields(cls)
     if not names:
         return dataclasses.replace(obj, **changes)  # type: ignore[type-var]
     if not changes.keys() <= names:
