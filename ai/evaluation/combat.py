@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any
 
 from ai.evaluation import players_attr, shares
@@ -38,6 +39,12 @@ _HOMES = {seat: cb.home_squares(seat) for seat in range(4)}
 _DIST = tuple(tuple(cb.distance(a, b) for b in range(cb.SQUARES)) for a in range(cb.SQUARES))
 
 
+@cache
+def _to_nearest(homes: tuple[int, ...]) -> tuple[int, ...]:
+    """Per square, the king steps to the nearest of ``homes`` (a seat's open homes)."""
+    return tuple(min(_DIST[sq][h] for h in homes) for sq in range(cb.SQUARES))
+
+
 def score(s: Any, seat: int) -> float:
     """How close ``seat`` is to capping both homes (higher is better)."""
     homes = _HOMES[seat]
@@ -52,14 +59,14 @@ def score(s: Any, seat: int) -> float:
     if not open_homes:
         return total
     reserve = set(r for r in s.reserve if r >= 0)
+    nearest = _to_nearest(tuple(open_homes))
     for sq, stack in enumerate(board):
         if not stack or sq in capped or sq in reserve:
             continue
         foreign_above = False
         for p in reversed(stack):
             if p.owner == seat:
-                d = min(_DIST[sq][h] for h in open_homes)
-                total -= PER_STEP * d
+                total -= PER_STEP * nearest[sq]
                 if foreign_above:
                     total -= HELD_DOWN
             else:
@@ -115,15 +122,16 @@ def policy(rules: Rules, s: Any, moves: Sequence[Any], rng: random.Random) -> An
     if rng.random() < 0.3:
         return moves[rng.randrange(len(moves))]
     seat = rules.to_move(s)
-    homes = [h for h in _HOMES.get(seat if seat is not None else 0, ()) if h not in s.capped]
+    homes = tuple(h for h in _HOMES.get(seat if seat is not None else 0, ()) if h not in s.capped)
     if not homes:
         return moves[rng.randrange(len(moves))]
+    nearest = _to_nearest(homes)
     best: list[Any] = []
     best_gain = -99.0
     for m in moves:
         gain: float
         if isinstance(m, cb.Step):
-            gain = min(_DIST[m.frm][h] for h in homes) - min(_DIST[m.to][h] for h in homes)
+            gain = nearest[m.frm] - nearest[m.to]
         elif isinstance(m, cb.Pass):
             gain = -0.5
         else:
