@@ -731,7 +731,7 @@ def _iter_steps(s: CombatState, seat: int) -> Iterator[Step]:
     landing: list[tuple[int, ...] | None] = [None if flag else () for flag in flags]
     for i, st in enumerate(board):
         if st and landing[i] is not None:
-            landing[i] = None if i in frozen or any(p.owner != seat for p in st) else tuple(p.pips for p in st)
+            landing[i] = None if i in frozen else _own_sizes(st, seat)
     for frm in range(SQUARES):
         stack = board[frm]
         if not stack or stack[-1].owner != seat or frm in frozen:
@@ -739,13 +739,24 @@ def _iter_steps(s: CombatState, seat: int) -> Iterator[Step]:
         low = len(stack)
         while low > 0 and stack[low - 1].owner == seat:
             low -= 1
+        sizes = _sizes(stack)
         for i in range(low, len(stack)):
-            moving = _sizes(stack[i:])
-            pips = stack[i].pips
+            moving = sizes[i:]
+            pips = sizes[i]
             for to in NEIGHBOURS[frm]:
                 below = landing[to]
                 if below is not None and below + moving in valid:
                     yield Step(frm, pips, to)
+
+
+def _own_sizes(stack: Stack, seat: int) -> tuple[int, ...] | None:
+    """The sizes of a stack that is all ``seat``'s, bottom to top; None when another colour is in it."""
+    sizes = []
+    for piece in stack:
+        if piece.owner != seat:
+            return None
+        sizes.append(piece.pips)
+    return tuple(sizes)
 
 
 def _free_pieces(s: CombatState, seat: int, frozen: set[int]) -> list[tuple[int, int]]:
