@@ -207,9 +207,9 @@ class TreasureState:
     pending: tuple[tuple[int, ...] | None, ...] = ()
 
     # ``board`` and ``rolled_destinations`` are computed once per state and kept in its ``__dict__``
-    # (frozen, so the answer cannot go stale; ``_replace`` drops them from a changed copy).  A search
-    # asks the same state the same questions three times a move: may the roll be played, which moves
-    # are legal, is this one.
+    # (frozen, so the answer cannot go stale; ``frozen_replace`` copies the fields only, so a changed
+    # copy works them out again).  A search asks the same state the same questions three times a
+    # move: may the roll be played, which moves are legal, is this one.
 
     @property
     def board(self) -> Mapping[Sq, tuple[str, int, int | str]]:

@@ -474,9 +474,9 @@ class WhistRules:
         )
         if not any(after.row):
             # whoever took the last pyramid leads the first trick (rules page, Tricks)
-            return _replace(after, phase=TRICKS, turn=seat, steal_open=False)
+            return frozen_replace(after, phase=TRICKS, turn=seat, steal_open=False)
         if not _takes(after, after.turn):
-            return _replace(after, turn=seat)  # no legal pick: the other player drafts again
+            return frozen_replace(after, turn=seat)  # no legal pick: the other player drafts again
         return after
 
     def _after_steal(self, s: WhistState) -> WhistState:
@@ -484,7 +484,7 @@ class WhistRules:
         taken = s.stashes[1 - seat][0]
         stashes: list[tuple[str, ...]] = [(), ()]
         stashes[seat] = (taken,)
-        return _replace(
+        return frozen_replace(
             s,
             stashes=(stashes[0], stashes[1]),
             turn=1 - seat,
@@ -514,10 +514,10 @@ class WhistRules:
         stashes = list(s.stashes)
         stashes[seat] = _remove(stashes[seat], tree)
         if s.led is None:
-            return _replace(s, stashes=(stashes[0], stashes[1]), turn=1 - seat, led=tree)
+            return frozen_replace(s, stashes=(stashes[0], stashes[1]), turn=1 - seat, led=tree)
         trick = Trick(leader=1 - seat, led=s.led, followed=tree)
         over = not stashes[0] and not stashes[1]
-        return _replace(
+        return frozen_replace(
             s,
             stashes=(stashes[0], stashes[1]),
             turn=trick.winner,
@@ -534,7 +534,7 @@ class WhistRules:
             raise IllegalMove("The game is already over.")
         if seat not in (0, 1):
             raise IllegalMove("There is no such seat.")
-        return _replace(s, phase=OVER, resigned=seat)
+        return frozen_replace(s, phase=OVER, resigned=seat)
 
     def timeout_move(self, s: WhistState) -> Move | None:
         """None: every draft pick and every trick is the player's own choice (rules page, Time)."""
@@ -773,10 +773,6 @@ def _parse_tree(rest: str) -> Tree:
         raise BadNotation("A tree needs one large, one medium and one small, e.g. play R3 Y2 G1.")
     ordered = sorted(codes, key=lambda c: -int(c[1]))
     return ordered[0], ordered[1], ordered[2]
-
-
-def _replace(s: WhistState, **changes: Any) -> WhistState:
-    return frozen_replace(s, **changes)
 
 
 # --- validation of stored states --------------------------------------------------------------------
