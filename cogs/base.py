@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.session import MoveOption, OptionSpec, catalogue, rules_for
-from cogs import lobby, table
+from cogs import lobby, seats, table
 from cogs.messages import NO_PINGS, players_line, report_payload
 from cogs.replies import actor_of, answer, refusals
 
@@ -31,11 +31,6 @@ CLOCK_CHOICES = [
     *[app_commands.Choice(name=f"{d} day{'s' if d > 1 else ''} per move", value=d) for d in (1, 2, 3, 5, 7, 14)],
 ]
 AUTOCOMPLETE_LIMIT = 25
-BOT_LEVEL_CHOICES = [
-    app_commands.Choice(name="easy: any legal move", value="easy"),
-    app_commands.Choice(name="normal: searches a little", value="normal"),
-    app_commands.Choice(name="hard: searches hard", value="hard"),
-]
 NEW_GAME_DESCRIPTIONS = {
     "bots": "Computer players to seat at once (the game is then unrated)",
     "bot_level": "How well those computer players play (default normal)",
@@ -119,7 +114,7 @@ def new_command(game: str, default_players: int | None = None) -> app_commands.C
         inspect.Parameter("bot_level", keyword, annotation=str, default="normal"),
     ]
     descriptions.update(NEW_GAME_DESCRIPTIONS)
-    choices.update(clock=CLOCK_CHOICES, bot_level=BOT_LEVEL_CHOICES)
+    choices.update(clock=CLOCK_CHOICES, bot_level=seats.LEVEL_CHOICES)
 
     async def new(self: GameCog, interaction: discord.Interaction, **values: Any) -> None:
         shared = {name: values.pop(name) for name in SHARED_OPTIONS}

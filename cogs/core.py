@@ -176,7 +176,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         player="Whose seat: a player who asks for it, has let a turn run out, or has left the server",
         level="How well the computer player plays (default: hard)",
     )
-    @app_commands.choices(level=[app_commands.Choice(name=name, value=name) for name in seats.LEVELS])
+    @app_commands.choices(level=seats.LEVEL_CHOICES)
     @refusals
     async def hand_over(
         self, interaction: discord.Interaction, player: str, level: app_commands.Choice[str] | None = None

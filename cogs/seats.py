@@ -13,6 +13,7 @@ import re
 from typing import TYPE_CHECKING, Any, cast
 
 import discord
+from discord import app_commands
 
 from bot.session import Actor, GameRow, HandoverStatus, Report, ServiceError
 from cogs.buttons import STALE, valid_id
@@ -23,11 +24,13 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# every place a player picks a bot's level (``/<game> new``, the lobby's menu, ``/game bot``) says this
 LEVELS = {
-    "easy": "plays any legal move",
-    "normal": "searches a little",
-    "hard": "searches hard",
+    "easy": "any legal move at random, to learn against",
+    "normal": "thinks a little, for a fair game",
+    "hard": "thinks longest, the bot at its best",
 }
+LEVEL_CHOICES = [app_commands.Choice(name=f"{level}: {what}", value=level) for level, what in LEVELS.items()]
 
 
 class AddBotMenu(

@@ -174,3 +174,21 @@ async def test_the_table_hands_the_seat_of_a_player_who_left_the_server_to_a_bot
     member, kind, _ = acting(living_board(table.env, table.channel.id), table.members)
     assert member in (alice, carol) or not kind  # the bot has played any turn of its own
     assert simcord_env.errors == []
+
+
+async def test_every_place_a_level_is_picked_offers_the_same_levels_in_the_same_words(table, simcord_env):
+    from discord import app_commands
+
+    from cogs.seats import AddBotMenu
+
+    picked = {}
+    for command in simcord_env.bot.tree.walk_commands():
+        if isinstance(command, app_commands.Command):
+            for param in command.parameters:
+                if param.name in ("bot_level", "level"):
+                    picked[command.qualified_name] = [(c.value, c.name) for c in param.choices]
+    assert {"combat new", "hedgehog new", "treasure new", "whist new", "assassin new", "game bot"} <= set(picked)
+    menu = AddBotMenu(1).item.options
+    in_the_lobby = [(o.value, f"{o.value}: {o.description}") for o in menu]
+    assert [value for value, _ in in_the_lobby] == ["easy", "normal", "hard"]
+    assert all(choices == in_the_lobby for choices in picked.values()), picked
