@@ -417,11 +417,11 @@ class Transport:
 async def run(args: argparse.Namespace) -> dict[str, Any]:
     """Set up ``args.channels`` tables, play for ``args.seconds``, and measure."""
     import discord
-    import simcord
 
     from bot.client import create_bot
     from bot.render_pool import RenderPool, auto_workers
     from bot.settings import Settings
+    from tests.discord.helpers import running
 
     workdir = Path(tempfile.mkdtemp(prefix="pyramid-load-"))
     url = args.database or f"sqlite+aiosqlite:///{workdir}/load.db"
@@ -461,7 +461,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
 
     bot.tree._call = timed_call  # type: ignore[method-assign]
     real_timers()
-    async with simcord.run(bot, settle_timeout=600.0, check_errors=False) as env:
+    async with running(bot, settle_timeout=600.0, check_errors=False) as env:
         transport = Transport(env, stats)
         history = History(env.backend)
         env._work.callbacks = CallbackSet(env._work.callbacks)  # type: ignore[assignment]  # a list that also counts

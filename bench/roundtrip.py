@@ -15,13 +15,11 @@ import tempfile
 import time
 from typing import Any
 
-import simcord
-
 import games
 from bench.stats import nearest_rank
 from bot.client import create_bot
 from bot.settings import Settings
-from tests.discord.helpers import next_actor
+from tests.discord.helpers import next_actor, running
 from tests.settling import poll_settling_bots_often
 
 
@@ -38,7 +36,7 @@ async def measure(game: str, actions: int, seed: int) -> dict[str, Any]:
         # process pool starting a worker waits on that clock forever)
         settings = Settings(token="bench", database_url=database_url, shard_count=1, render_workers=0, ai_workers=0)
         bot = create_bot(settings)
-        async with simcord.run(bot) as env:
+        async with running(bot) as env:
             guild = env.create_guild("Bench")
             members = [guild.add_member(env.create_user(f"p{i}")) for i in range(players)]
             number = 0
@@ -66,7 +64,6 @@ async def measure(game: str, actions: int, seed: int) -> dict[str, Any]:
                     timings.append((time.perf_counter() - started) * 1000)
                     if result.response.attachments:
                         png_sizes.append(result.response.attachments[0].size)
-        await bot.close_session()  # SimCord detaches the bot without closing its database
     return {
         "game": game,
         "actions": len(timings),

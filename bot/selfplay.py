@@ -120,8 +120,9 @@ def tally_line(names: Sequence[str], firsts: Sequence[int], draws: int, played: 
 
     ``Seat 1 (hard) first in 9 of 10 games, Seat 2 (normal) 1; 0 drawn``.
     """
-    rest = (f"{name} {count}" for name, count in zip(names[1:], firsts[1:], strict=True))
-    return f"{', '.join([f'{names[0]} first in {firsts[0]} of {played} games', *rest])}; {draws} drawn"
+    counts = [f"{names[0]} first in {firsts[0]} of {played} games"]
+    counts += [f"{name} {count}" for name, count in zip(names[1:], firsts[1:], strict=True)]
+    return f"{', '.join(counts)}; {draws} drawn"
 
 
 def board_keeper(folder: Path, stem: str) -> Callable[[Any, int], None]:

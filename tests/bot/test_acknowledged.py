@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import discord
 import pytest
-import simcord
 
 from bot.client import create_bot
 from bot.pacing import OVERLOADED
 from bot.settings import Settings
+from tests.discord.helpers import running
 
 
 @pytest.mark.simcord(settle_timeout=120.0)
@@ -23,29 +23,26 @@ async def test_every_move_acknowledged_first_still_shows_its_board(db_url: str) 
         render_workers=0,
     )
     bot = create_bot(settings, clock=discord.utils.utcnow, new_seed=lambda: "ack-test")
-    try:
-        async with simcord.run(bot, settle_timeout=120.0) as env:
-            guild = env.create_guild("Club")
-            channel = guild.create_text_channel("games")
-            alice, bob = (guild.add_member(env.create_user(name)) for name in ("alice", "bob"))
-            await alice.slash(channel, "whist new")
-            await bob.slash(channel, "whist join")
-            await alice.slash(channel, "whist start")
-            for _ in range(4):
-                for player in (alice, bob):
-                    choices = await player.autocomplete(channel, "whist move", "notation", "")
-                    if choices:
-                        break
-                other = bob if player is alice else alice
-                refused = await other.slash(channel, "whist move", notation=choices[0]["value"])
-                assert refused.response is not None
-                assert refused.ephemeral and refused.response.content == OVERLOADED
-                assert all(m.flags.ephemeral for m in refused.followups)  # the refusal stays private
-                played = await player.slash(channel, "whist move", notation=choices[0]["value"])
-                assert played.response is not None
-                assert played.ephemeral and played.response.content == OVERLOADED
-                boards = [m for m in played.followups if not m.flags.ephemeral and m.attachments]
-                assert boards, "the board did not follow the acknowledgement"
-            assert bot.pacer.stats.overloaded >= 8
-    finally:
-        await bot.close_session()  # SimCord detaches the bot without closing its database
+    async with running(bot, settle_timeout=120.0) as env:
+        guild = env.create_guild("Club")
+        channel = guild.create_text_channel("games")
+        alice, bob = (guild.add_member(env.create_user(name)) for name in ("alice", "bob"))
+        await alice.slash(channel, "whist new")
+        await bob.slash(channel, "whist join")
+        await alice.slash(channel, "whist start")
+        for _ in range(4):
+            for player in (alice, bob):
+                choices = await player.autocomplete(channel, "whist move", "notation", "")
+                if choices:
+                    break
+            other = bob if player is alice else alice
+            refused = await other.slash(channel, "whist move", notation=choices[0]["value"])
+            assert refused.response is not None
+            assert refused.ephemeral and refused.response.content == OVERLOADED
+            assert all(m.flags.ephemeral for m in refused.followups)  # the refusal stays private
+            played = await player.slash(channel, "whist move", notation=choices[0]["value"])
+            assert played.response is not None
+            assert played.ephemeral and played.response.content == OVERLOADED
+            boards = [m for m in played.followups if not m.flags.ephemeral and m.attachments]
+            assert boards, "the board did not follow the acknowledgement"
+        assert bot.pacer.stats.overloaded >= 8

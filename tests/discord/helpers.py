@@ -2,12 +2,30 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
+from collections.abc import AsyncIterator
 from typing import Any
+
+import simcord
 
 MENTION = re.compile(r"<@!?(\d+)>")
 STAMP = re.compile(r"\s*@\d+$")
+
+
+@contextlib.asynccontextmanager
+async def running(bot: Any, **options: Any) -> AsyncIterator[simcord.Env]:
+    """``simcord.run(bot, **options)`` that closes the bot's database at the end, whatever happens.
+
+    SimCord detaches a bot without closing it, so a bot built outside the test fixtures would leave
+    its database connection open past the event loop.
+    """
+    try:
+        async with simcord.run(bot, **options) as env:
+            yield env
+    finally:
+        await bot.close_session()
 
 
 def notation(choice: dict[str, Any]) -> str:
