@@ -15,6 +15,7 @@ from bot.session import ServiceError, UndoStatus, outcome_from_json, rules_for
 from cogs import buttons as game_buttons
 from cogs import seats, table
 from cogs.base import channel_of, post_board
+from cogs.decisions import play_roll
 from cogs.help import RulesCommand
 from cogs.messages import NO_PINGS, options_line, players_line, plural
 from cogs.replies import actor_of, answer, escape_user_text, refusals, run_guarded, tell
@@ -39,15 +40,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         game_buttons.on_press("seat-no", self._seat_no)
 
     async def _roll_button(self, interaction: discord.Interaction, game_id: int) -> None:
-        async def work() -> None:
-            game = await self.bot.service.game(game_id)
-            live = await self.bot.service.live_game(game.channel_id) if game is not None else None
-            if game is None or live is None or live.id != game_id:
-                raise ServiceError("This button belongs to a game that has ended.")
-            work = self.bot.service.roll(game.channel_id, actor_of(interaction), token=interaction.token)
-            await table.act(interaction, game.channel_id, work)
-
-        await run_guarded(interaction, f"roll button of game {game_id}", work())
+        """A Roll button posted before buttons carried their ply."""
+        await play_roll(interaction, game_id, None)
 
     async def _undo_yes(self, interaction: discord.Interaction, game_id: int) -> None:
         await run_guarded(interaction, f"undo answer in game {game_id}", self._answer_undo(interaction, game_id, True))

@@ -53,6 +53,30 @@ class PickButton(
         await play_choice(interaction, self.game_id, self.ply, self.index)
 
 
+class RollButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"pg:roll:(?P<game_id>[0-9]{1,19}):(?P<ply>[0-9]{1,9})",
+):
+    """Roll the dice asked for at ``ply``: a second press of the same button finds the board moved on."""
+
+    def __init__(self, game_id: int, ply: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label="Roll", style=discord.ButtonStyle.primary, emoji="🎲", custom_id=f"pg:roll:{game_id}:{ply}"
+            )
+        )
+        self.game_id, self.ply = game_id, ply
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> RollButton:
+        return cls(int(match["game_id"]), int(match["ply"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await play_roll(interaction, self.game_id, self.ply)
+
+
 class MoveMenu(
     discord.ui.DynamicItem[discord.ui.Select],
     template=r"pg:menu:(?P<game_id>[0-9]{1,19}):(?P<ply>[0-9]{1,9})",
@@ -112,6 +136,28 @@ async def play_choice(interaction: discord.Interaction, game_id: int, ply: int, 
     await run_guarded(interaction, f"choice in game {game_id}", work())
 
 
+async def play_roll(interaction: discord.Interaction, game_id: int, ply: int | None) -> None:
+    """Roll for whoever pressed Roll; ``ply`` is where the button was offered (None on an older button)."""
+    from bot.session import ServiceError
+    from cogs import table
+    from cogs.replies import actor_of, bot_of, refuse, run_guarded
+
+    if not valid_id(game_id):
+        await refuse(interaction, STALE)
+        return
+
+    async def work() -> None:
+        service = bot_of(interaction).service
+        game = await service.game(game_id)
+        live = await service.live_game(game.channel_id) if game is not None else None
+        if game is None or live is None or live.id != game_id:
+            raise ServiceError("This button belongs to a game that has ended.")
+        work = service.roll(game.channel_id, actor_of(interaction), offered_at=ply, token=interaction.token)
+        await table.act(interaction, game.channel_id, work)
+
+    await run_guarded(interaction, f"roll button of game {game_id}", work())
+
+
 def controls(report: Report) -> discord.ui.View | None:
     """The controls for the living message of ``report``: what the player to act can press."""
     game = report.game
@@ -123,7 +169,7 @@ def controls(report: Report) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     if report.needs_roll:
-        view.add_item(GameButton("roll", game.id))
+        view.add_item(RollButton(game.id, game.ply))
         return view
     options = report.options()
     quick = [o for o in options if o.quick]
@@ -137,4 +183,4 @@ def controls(report: Report) -> discord.ui.View | None:
     return view if view.children else None
 
 
-DYNAMIC_ITEMS = (PickButton, MoveMenu)
+DYNAMIC_ITEMS = (PickButton, RollButton, MoveMenu)

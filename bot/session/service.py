@@ -548,10 +548,16 @@ class GameService:
                 raise ServiceError(f"{quote(text)} is not one of your legal moves now.")
             return await self._commit(game, rules, state, [(seat, move, "move")], token)
 
-    async def roll(self, channel_id: int, actor: Actor, *, token: str | None = None) -> Report:
-        """Roll the dice for ``actor`` with the game's seeded RNG."""
+    async def roll(
+        self, channel_id: int, actor: Actor, *, offered_at: int | None = None, token: str | None = None
+    ) -> Report:
+        """Roll the dice for ``actor`` with the game's seeded RNG.
+
+        ``offered_at`` is the ply of the Roll button pressed: a second press of it, when the same player
+        must roll again (Martian Combat's Aim after an action roll, a tied combat), is refused.
+        """
         async with self.unit(channel_id):
-            game, rules, state, seat = await self._turn_of(channel_id, actor)
+            game, rules, state, seat = await self._turn_of(channel_id, actor, offered_at)
             if not rules.pending_roll(state):
                 raise ServiceError("There is nothing to roll now: make your move.")
             move = rules.roll(state, roll_rng(game.seed, await self.store.count_rolls(game.id)))

@@ -28,6 +28,62 @@ async def running(bot: Any, **options: Any) -> AsyncIterator[simcord.Env]:
         await bot.close_session()
 
 
+Emitted = tuple[int, int, int, dict[str, Any], dict[str, Any] | None, int | None]
+
+
+async def emit_at_once(env: Any, guild_id: int, interactions: list[Emitted], *, idle: float = 0.05) -> list[Any]:
+    """Send every interaction before the bot handles any of them, as clicks at the same instant; their records.
+
+    Each is (user id, interaction type, channel id, data, extra payload fields, source message id).
+    SimCord's own actions wait for the bot after each one, so this builds the gateway payloads itself.
+    """
+    from simcord import interactions as wire
+
+    records = []
+    env._begin_operation("at once")
+    try:
+        for user_id, kind, channel_id, data, extra, source in interactions:
+            record, payload = wire.base_payload(
+                env.backend, type=kind, channel_id=channel_id, guild_id=guild_id, user_id=user_id, data=data
+            )
+            if extra:
+                payload.update(extra)
+            if source is not None:
+                record.source_message_id = source
+            env._notify_dispatch_observers(record)
+            env.backend.emit("INTERACTION_CREATE", payload)
+            records.append(record)
+        await env._settle_internal(dispatch="INTERACTION_CREATE", idle=idle)
+    finally:
+        env._end_operation()
+    return records
+
+
+async def press_at_once(env: Any, guild_id: int, presses: list[tuple[Any, Any, str]]) -> list[Any]:
+    """Press buttons at the same instant: each (member, message, custom id); the interactions' results."""
+    from simcord.backend import serializers
+    from simcord.enums import InteractionType
+    from simcord.results import InteractionResult
+
+    emitted: list[Emitted] = []
+    for member, message, custom_id in presses:
+        raw = env.backend.get_message(message.channel_id, message.id)
+        extra = {"message": dict(serializers.message_payload(env.backend, raw))}
+        data = {"custom_id": custom_id, "component_type": 2}
+        emitted.append((member.id, InteractionType.MESSAGE_COMPONENT, message.channel_id, data, extra, message.id))
+    return [InteractionResult(env, record) for record in await emit_at_once(env, guild_id, emitted)]
+
+
+def custom_id(message: Any, label: str) -> str:
+    """The custom id of the button labelled ``label`` under ``message``."""
+    for row in message.components:
+        for child in row["components"] if isinstance(row, dict) else row.children:
+            get = child.get if isinstance(child, dict) else lambda key, c=child: getattr(c, key, None)
+            if get("label") == label:
+                return str(get("custom_id"))
+    raise AssertionError(f"no {label!r} button under the message")
+
+
 def notation(choice: dict[str, Any]) -> str:
     """The move notation of an autocomplete choice (its value also carries the ply it was offered at)."""
     return STAMP.sub("", str(choice["value"]))

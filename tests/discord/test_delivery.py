@@ -2,18 +2,20 @@
 
 A move committed by a process that stops before answering is announced in the channel after the
 restart, once; the player's retry of the same suggestion is refused, so it is never played twice.
-Two clicks of the same suggestion at the same instant apply it once.
+Two presses of Roll at the same instant roll once, even where the same player must roll again next.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import random
 from datetime import timedelta
 
 import cogs.table
+from bot.session import rules_for
 from bot.session.service import BOARD_CHANGED
-from tests.discord.helpers import next_actor, refusal
+from tests.discord.helpers import custom_id, living_board, next_actor, press_at_once, refusal
 
 
 async def start_hedgehog(table):
@@ -53,3 +55,35 @@ async def test_a_move_committed_before_a_crash_is_announced_once_and_its_retry_i
     assert refusal(retry) == BOARD_CHANGED
     await table.env.restart_bot(make_bot(offset=timedelta(minutes=10)))
     assert len(boards_saying(table.channel, described)) == 1  # and only once
+
+
+async def test_two_presses_of_roll_at_once_roll_once_where_the_same_player_rolls_again(table, simcord_bot):
+    """Martian Combat's action roll of 5 is followed by the same player's Aim roll, a tied combat by
+    another roll: the second press of a double click must not roll that next roll."""
+    alice, bob = table.members[:2]
+    await alice.slash(table.channel, "combat new", players=2)
+    await bob.slash(table.channel, "combat join")
+    result = await alice.slash(table.channel, "combat start")
+    service, rules, rng = simcord_bot.service, rules_for("combat"), random.Random(3)
+    rolled_again = 0
+    while rolled_again < 2:
+        actor, kind = next_actor(result, table.members)
+        assert actor is not None, "the game ended before a player had to roll twice in a row"
+        if kind == "move":
+            choices = await actor.autocomplete(table.channel, "combat move", "notation", "")
+            result = await actor.slash(table.channel, "combat move", notation=rng.choice(choices)["value"])
+            continue
+        board = living_board(table.env, table.channel.id)
+        before = await service.live_game(table.channel.id)
+        press = (actor, board, custom_id(board, "Roll"))
+        answers = await press_at_once(table.env, table.guild.id, [press, press])
+
+        after = await service.live_game(table.channel.id)
+        logged = [m for m in await service.store.moves(before.id) if m.ply >= before.ply]
+        assert [m.kind for m in logged] == ["roll"]
+        refused = [a for a in answers if a.ephemeral]
+        assert len(refused) == 1
+        assert (refused[0].followups or [refused[0].response])[-1].content == BOARD_CHANGED  # after "Busy: ..."
+        result = next(a for a in answers if not a.ephemeral)
+        state = service.state_of(after)
+        rolled_again += rules.pending_roll(state) and rules.to_move(state) == rules.to_move(service.state_of(before))

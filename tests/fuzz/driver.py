@@ -26,6 +26,7 @@ from simcord.backend import serializers
 from simcord.components import ComponentValidationError, validate_embeds
 from simcord.enums import InteractionType
 
+from tests.discord.helpers import emit_at_once
 from tests.fuzz.cases import Autocomplete, Case, Forged, Press, Ref, Slash, Step
 from tests.fuzz.world import ANCHOR, VICTIM, World
 
@@ -175,25 +176,8 @@ def build(world: World, step: Step) -> tuple[Any, int, Any, dict[str, Any], dict
 
 async def dispatch(world: World, built: list[tuple[Any, ...]]) -> list[Any]:
     """Emit every interaction of ``built`` before the bot runs, then let the bot finish; their records."""
-    env, backend = world.env, world.backend
-    records = []
-    env._begin_operation("fuzz")
-    try:
-        for actor, kind, channel, data, extra, source in built:
-            record, payload = wire.base_payload(
-                backend, type=kind, channel_id=channel.id, guild_id=world.guild.id, user_id=actor.id, data=data
-            )
-            if extra:
-                payload.update(extra)
-            if source is not None:
-                record.source_message_id = source
-            env._notify_dispatch_observers(record)
-            backend.emit("INTERACTION_CREATE", payload)
-            records.append(record)
-        await env._settle_internal(dispatch="INTERACTION_CREATE", idle=0.002)
-    finally:
-        env._end_operation()
-    return records
+    emitted = [(actor.id, kind, channel.id, data, extra, source) for actor, kind, channel, data, extra, source in built]
+    return await emit_at_once(world.env, world.guild.id, emitted, idle=0.002)
 
 
 # ---------------------------------------------------------------------------------------- judging
