@@ -51,7 +51,7 @@ class Settings:
     shard_count: int | None = field(default_factory=lambda: _int_or_none("SHARD_COUNT", os.environ.get("SHARD_COUNT")))
     shard_ids: tuple[int, ...] | None = None  # the shards this process runs (None: all of them)
     # computer players (see docs/ai.md)
-    ai_budget_ms: float = 700.0  # thinking time per decision of a normal or hard bot
+    ai_budget_ms: float = 700.0  # thinking time per decision of a hard bot (normal keeps its own)
     ai_max_iterations: int | None = None  # a cap on search iterations (fixed: bots play the same game every run)
     # processes that search bots' moves, started with the bot; 0 searches in a thread of this process
     ai_workers: int = field(default_factory=lambda: _env_int("AI_WORKERS", 1))
@@ -61,6 +61,18 @@ class Settings:
             raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {self.log_level!r}.")
         if self.ai_workers < 0 or self.ai_budget_ms <= 0:
             raise SettingsError("AI_WORKERS must be 0 or more and AI_BUDGET_MS more than 0.")
+        at_least = {
+            "MISSED_TURNS_LIMIT": (self.missed_turns_limit, 1),
+            "VACATION_DAYS_PER_YEAR": (self.vacation_days_per_year, 0),  # 0 turns vacations off
+            "SCHEDULER_INTERVAL_SECONDS": (self.scheduler_interval_seconds, 1),
+            "BUSY_IN_FLIGHT": (self.busy_in_flight, 1),
+            "DB_POOL_SIZE": (self.db_pool_size, 1),
+            "DB_MAX_OVERFLOW": (self.db_max_overflow, 0),
+            "AI_MAX_ITERATIONS": (1 if self.ai_max_iterations is None else self.ai_max_iterations, 1),
+        }
+        for name, (value, least) in at_least.items():
+            if value < least:
+                raise SettingsError(f"{name} must be {least} or more, not {value} (check your environment or .env).")
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Settings:
@@ -77,15 +89,16 @@ class Settings:
             dev_guild_id=_int_or_none("DEV_GUILD_ID", env.get("DEV_GUILD_ID")),
             log_level=(env.get("LOG_LEVEL", "INFO").strip() or "INFO").upper(),
             sync_commands=env.get("SYNC_COMMANDS", "true").strip().lower() not in ("0", "false", "no", "off"),
-            missed_turns_limit=_int_or_none("MISSED_TURNS_LIMIT", env.get("MISSED_TURNS_LIMIT")) or 3,
-            vacation_days_per_year=_int_or_none("VACATION_DAYS_PER_YEAR", env.get("VACATION_DAYS_PER_YEAR")) or 14,
-            scheduler_interval_seconds=_int_or_none("SCHEDULER_INTERVAL_SECONDS", env.get("SCHEDULER_INTERVAL_SECONDS"))
-            or 60,
+            missed_turns_limit=_int_or_default("MISSED_TURNS_LIMIT", env.get("MISSED_TURNS_LIMIT"), 3),
+            vacation_days_per_year=_int_or_default("VACATION_DAYS_PER_YEAR", env.get("VACATION_DAYS_PER_YEAR"), 14),
+            scheduler_interval_seconds=_int_or_default(
+                "SCHEDULER_INTERVAL_SECONDS", env.get("SCHEDULER_INTERVAL_SECONDS"), 60
+            ),
             tournament_role=env.get("TOURNAMENT_ROLE", "").strip(),
             ack_after_seconds=_float("ACK_AFTER_SECONDS", env.get("ACK_AFTER_SECONDS"), 1.0),
-            busy_in_flight=_int_or_none("BUSY_IN_FLIGHT", env.get("BUSY_IN_FLIGHT")) or 64,
+            busy_in_flight=_int_or_default("BUSY_IN_FLIGHT", env.get("BUSY_IN_FLIGHT"), 64),
             render_workers=_int_or_default("RENDER_WORKERS", env.get("RENDER_WORKERS"), -1),
-            db_pool_size=_int_or_none("DB_POOL_SIZE", env.get("DB_POOL_SIZE")) or 10,
+            db_pool_size=_int_or_default("DB_POOL_SIZE", env.get("DB_POOL_SIZE"), 10),
             db_max_overflow=_int_or_default("DB_MAX_OVERFLOW", env.get("DB_MAX_OVERFLOW"), 20),
             db_pool_timeout=_float("DB_POOL_TIMEOUT", env.get("DB_POOL_TIMEOUT"), 30.0),
             memory_trim_seconds=_float("MEMORY_TRIM_SECONDS", env.get("MEMORY_TRIM_SECONDS"), 60.0),

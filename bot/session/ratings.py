@@ -262,10 +262,13 @@ class RatingService:
             mine = _player(row)
             others = (
                 await conn.execute(
-                    select(ratings.c.mu, ratings.c.sigma).where(ratings.c.guild_id == guild_id, ratings.c.game == game)
+                    select(ratings.c.mu, ratings.c.sigma).where(
+                        ratings.c.guild_id == guild_id, ratings.c.game == game, ratings.c.games > 0
+                    )
                 )
             ).all()
-        above = sum(1 for mu, sigma in others if Rating(mu, sigma).ordinal > mine.ordinal)
+        # the leaderboard's place: players shown with the same rating share it (see ``leaderboard``)
+        above = sum(1 for mu, sigma in others if round(Rating(mu, sigma).ordinal) > round(mine.ordinal))
         return PlayerRating(mine.user_id, mine.name, mine.game, mine.rating, mine.games, mine.wins, above + 1)
 
     async def ratings_of(self, guild_id: int, user_id: int) -> list[PlayerRating]:

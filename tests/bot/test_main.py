@@ -92,6 +92,23 @@ def test_a_log_level_that_does_not_exist_is_refused_with_the_choices():
     assert Settings.from_env({"LOG_LEVEL": "warning"}).log_level == "WARNING"
 
 
+def test_zero_vacation_days_turn_vacations_off_and_a_setting_out_of_range_is_refused():
+    settings = Settings.from_env({"VACATION_DAYS_PER_YEAR": "0", "MISSED_TURNS_LIMIT": "1", "DB_MAX_OVERFLOW": "0"})
+    assert (settings.vacation_days_per_year, settings.missed_turns_limit, settings.db_max_overflow) == (0, 1, 0)
+    assert Settings.from_env({}).vacation_days_per_year == 14
+    refused = {
+        "VACATION_DAYS_PER_YEAR": "-5",
+        "MISSED_TURNS_LIMIT": "0",
+        "SCHEDULER_INTERVAL_SECONDS": "0",
+        "BUSY_IN_FLIGHT": "0",
+        "DB_POOL_SIZE": "0",
+        "AI_MAX_ITERATIONS": "0",
+    }
+    for name, value in refused.items():
+        with pytest.raises(SettingsError, match=f"{name} must be [01] or more, not {value}"):
+            Settings.from_env({name: value})
+
+
 def test_discord_voice_warnings_are_not_logged():
     from bot.__main__ import NoVoiceWarnings
 

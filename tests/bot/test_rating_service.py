@@ -180,3 +180,22 @@ async def test_two_processes_rating_the_same_new_players_at_once_lose_no_update(
     finally:
         for store in stores:
             await store.close()
+
+
+async def test_rating_gives_the_leaderboards_place_players_shown_alike_share_it(env):
+    store, _service, ratings = env
+    sigma = 2.0  # ordinal = 1500 + 25 * (mu - 3 * sigma)
+    shown = {ALICE: 1523.4, BOB: 1523.2, CAROL: 1510.0, DAVE: 1600.0}
+    rows = [
+        {"guild_id": GUILD, "game": "hedgehog", "user_id": who.user_id, "display_name": who.name, "games": 3, "wins": 1}
+        | {"mu": (ordinal - 1500) / 25 + 3 * sigma, "sigma": sigma, "updated_at": NOW}
+        for who, ordinal in shown.items()
+    ]
+    rows[-1]["games"] = 0  # never played a rated game: not on the board, so no one's place counts it
+    async with store.engine.begin() as conn:
+        await conn.execute(schema.ratings.insert(), rows)
+
+    board = {p.user_id: p.rank for p in await ratings.leaderboard(GUILD, "hedgehog")}
+    assert board == {ALICE.user_id: 1, BOB.user_id: 1, CAROL.user_id: 3}
+    for who in (ALICE, BOB, CAROL):
+        assert (await ratings.rating(GUILD, "hedgehog", who.user_id)).rank == board[who.user_id]
