@@ -18,10 +18,12 @@ if TYPE_CHECKING:
     from bot.client import PyramidBot
 
 
-def urgent(label: str) -> bool:
-    """Captures and new bases come first in the suggestions."""
-    lowered = label.lower()
-    return "captur" in lowered or "mark" in lowered
+URGENT = ("· capture", "· base")  # how the game labels a capture and a base still to mark (``f10 · base``)
+
+
+def suggestion(label: str, notation: str, hint: str) -> str:
+    """A suggestion's name: the square, and what a capture, a base or a null's choice does."""
+    return label if label == notation else f"{label} — {hint}"
 
 
 def matches(typed: str, label: str) -> bool:
@@ -56,8 +58,8 @@ class AssassinCog(
             return []
         moves = await self.bot.service.legal_moves(interaction.channel_id, interaction.user.id)
         labelled = sorted(
-            ((option, self.choice_label(option.notation, option.label)) for option in moves),
-            key=lambda pair: 0 if urgent(pair[1]) else 1,
+            ((option, suggestion(option.label, option.notation, option.hint)) for option in moves),
+            key=lambda pair: 0 if pair[0].label.endswith(URGENT) else 1,
         )
         return [
             app_commands.Choice(name=label[:100], value=option.value)

@@ -106,7 +106,7 @@ async def test_four_players_play_to_the_end_with_a_capture_and_refused_input(tab
         assert "cannot move" in embed_of(rolled).description or "no legal move" in embed_of(rolled).description
 
     result = rolled
-    captures = bases_seen = refused_moves = 0
+    captures = bases_seen = refused_moves = urgent_offered = 0
     restarted = False
     for action in range(1500):
         actor, kind = next_actor(result, table.members)
@@ -126,6 +126,11 @@ async def test_four_players_play_to_the_end_with_a_capture_and_refused_input(tab
         legal = {RULES.format_move(state, m) for m in RULES.legal_moves(state)}
         assert offered and len(offered) == min(25, len(legal))
         assert {notation(c) for c in offered} <= legal
+        urgent = {RULES.format_move(state, m) for m in RULES.legal_moves(state) if "·" in RULES.choice(state, m).label}
+        first = offered[: len(urgent)]  # captures and bases to mark come first, saying so
+        assert {notation(c) for c in first} == urgent
+        assert all(" · capture — Capture " in c["name"] or " · base — Move " in c["name"] for c in first)
+        urgent_offered += len(urgent)
         assert await other_player(players, actor).autocomplete(table.channel, "assassin move", "notation", "") == []
         if refused_moves < 3 and state.phase == "move":
             # a square the die cannot reach, the safehouse, and garbage: refused with the reason
@@ -164,7 +169,7 @@ async def test_four_players_play_to_the_end_with_a_capture_and_refused_input(tab
     final = embed_of(result)
     outcome = field(final, "Result")
     assert outcome and ("wins" in outcome or "Draw" in outcome)
-    assert captures >= 1 and bases_seen >= 1 and restarted and refused_moves == 3
+    assert captures >= 1 and bases_seen >= 1 and urgent_offered >= 1 and restarted and refused_moves == 3
     late = await players[0].slash(table.channel, "assassin roll")
     assert refusal(late) == "There is no game running in this channel."
     only_refusals(simcord_env)
