@@ -692,8 +692,9 @@ class WhistRules:
         label = f"{tree_text(tree)} ({sort})"
         if s.led is None:
             return make_choice("move", label, f"Lead this {sort} tree.")
-        wins = not resolve(s.led, tree).leader_wins
-        return make_choice("move", label, f"{'Wins' if wins else 'Loses'} the trick against {tree_text(s.led)}.")
+        wins = not resolve(s.led, tree).leader_wins  # said in the label too: a handful of answers are buttons
+        verdict = "wins" if wins else "loses"
+        return make_choice("move", f"{label} · {verdict}", f"{verdict.title()} the trick against {tree_text(s.led)}.")
 
     def seat_name(self, s: WhistState, seat: int) -> str:
         """North for seat 0, South for seat 1."""

@@ -540,3 +540,15 @@ def test_a_follow_is_described_with_the_winner_and_the_segments():
     assert text.startswith("South follows with K3 Y2 G1 (mixed).")
     assert "South wins the large (black over red) and the small (green over blue): 2 segments to 0." in text
     assert text.endswith("Scores: North 0, South 1.")
+
+
+def test_each_answer_to_a_lead_says_whether_it_wins_in_its_label():
+    """A handful of answers are shown as buttons, which carry no description: the label must say it."""
+    s = trick_state(north="B3 B2 B1", south="K3 Y2 G1", turn=SOUTH, led="R3 Y2 B1")
+    choice = RULES.choice(s, Play(tree("K3 Y2 G1")))
+    assert choice.label == "K3 Y2 G1 (mixed) · wins"
+    assert choice.hint == "Wins the trick against R3 Y2 B1."
+    s = trick_state(north="B3 B2 B1", south="K3 Y2 G1", turn=SOUTH, led="R3 R2 R1")  # a solid beats a mixed
+    assert RULES.choice(s, Play(tree("K3 Y2 G1"))).label == "K3 Y2 G1 (mixed) · loses"
+    lead = trick_state(north="B3 B2 B1", south="K3 Y2 G1", turn=NORTH)
+    assert RULES.choice(lead, Play(tree("B3 B2 B1"))).label == "B3 B2 B1 (solid blue)"
