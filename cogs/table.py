@@ -137,7 +137,7 @@ async def show_lobby(interaction: discord.Interaction, game: GameRow, note: str)
     if record is not None and record.kind == "lobby":
         if await edit_pressed(interaction, record, lambda: payload):
             return
-        if await edit(bot, record, payload):
+        if await edit(bot, record, payload, raw=True):  # the note above the lobby says the latest change
             await tell(interaction, note)
             return
     message_id = await answer_at(interaction, **payload)

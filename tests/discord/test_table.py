@@ -117,3 +117,20 @@ async def test_the_living_message_is_known_from_the_answer_without_reading_it_ba
     boards = board_messages(table.channel, TITLES["whist"])
     *older, newest = boards
     assert newest.components and all(not m.components for m in older)  # each retired by the id it was known by
+
+
+async def test_the_lobby_says_the_latest_change_whether_by_button_or_by_command(table):
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "whist new")
+    lobby_id = opened.response.message.id
+
+    def lobby_text() -> str:
+        return next(m for m in table.channel.history() if m.id == lobby_id).content
+
+    await bob.click(opened.response.message, label="Join")
+    await bob.click(opened.response.message, label="Leave")
+    assert lobby_text().startswith("bob leaves")
+    joined = await bob.slash(table.channel, "whist join")
+    assert joined.ephemeral  # told privately; the lobby above says it to everyone
+    assert lobby_text() == joined.response.content
+    assert lobby_text().startswith("bob joins")
