@@ -942,7 +942,8 @@ class TreasureRules:
             number, kind = s.dice or (0, 0)
             doing = f"to move {coin_name(number)} like a {KINDS[kind]}"
         stall = f" · {s.quiet_rounds} of {s.stall_limit} quiet rounds" if s.quiet_rounds else ""
-        return f"{who} {doing} · {len(s.pyramids)} pyramids left{stall} · Scores: {shown}."
+        left = f"{len(s.pyramids)} pyramid{'' if len(s.pyramids) == 1 else 's'} left"
+        return f"{who} {doing} · {left}{stall} · Scores: {shown}."
 
     # -- storage --------------------------------------------------------------------------------
 

@@ -727,3 +727,9 @@ def test_random_resignations_never_break_a_game() -> None:
         out = RULES.outcome(s)
         assert out is not None and sorted(out.ranks)[0] == 1
         assert all(out.ranks[x] > out.ranks[y] for x in s.out for y in range(players) if y not in s.out)
+
+
+def test_the_status_line_counts_pyramids_in_words():
+    s = RULES.new_game(2, {}, setup_rng(1))
+    assert " · 1 pyramid left · " in RULES.status_line(replace(s, pyramids=s.pyramids[:1]))
+    assert f" · {len(s.pyramids)} pyramids left · " in RULES.status_line(s)
