@@ -679,8 +679,8 @@ class CombatRules:
 
     def status_line(self, s: CombatState) -> str:
         """Turn, whose decision it is and what is pending."""
-        if s.phase == OVER:
-            return f"Game over after {s.turn} turns: {s.reason}"
+        if s.phase == OVER:  # a game ended by the turn limit says its turns in the reason
+            return f"Game over. {s.reason}" if s.turn >= s.turn_limit else f"Game over after {s.turn} turns. {s.reason}"
         return f"Turn {s.turn}/{s.turn_limit} · {prompt(s)}"
 
     # -- storage -------------------------------------------------------------------------------
@@ -1479,7 +1479,7 @@ def _end_turn(s: CombatState, notes: list[str] | None) -> CombatState:
     if s.turn >= s.turn_limit:
         alive = tuple(seat for seat in range(s.players) if seat not in s.out)
         _say(notes, f"The turn limit ({s.turn_limit}) is reached: the game is a draw.")
-        return _finish(s, alive, f"The turn limit of {s.turn_limit} turns was reached: a draw.")
+        return _finish(s, alive, f"The turn limit of {s.turn_limit} turns was reached.")
     nxt = _seats_after(s, s.current)[0]
     s = frozen_replace(s, current=nxt, turn=s.turn + 1, phase=MOVE, moved_to=-1, offers=(), aim_left=0)
     if not _has_step(s, nxt):

@@ -660,6 +660,7 @@ def test_option_turn_limit_ends_in_a_draw():
     after = play(state, "roll 1")
     assert after.phase == OVER
     assert RULES.outcome(after).ranks == (1, 1, 3)
+    assert RULES.status_line(after) == "Game over. The turn limit of 10 turns was reached."  # the result says "Draw."
     not_yet = play(replace(state, turn=9), "roll 1")
     assert not_yet.phase != OVER and not_yet.turn == 10
 
