@@ -154,6 +154,11 @@ def plural(count: int, noun: str, many: str | None = None) -> str:
     return f"{count} {noun if count == 1 else many or noun + 's'}"
 
 
+def players_range(least: int, most: int) -> str:
+    """``2 players`` when the number is fixed, else ``1-5 players``."""
+    return f"{least} players" if least == most else f"{least}-{most} players"
+
+
 def recent(lines: list[str], limit: int = 3900) -> str:
     """The lines of a turn, the newest kept when there are too many to show."""
     text = "\n".join(lines)
@@ -205,7 +210,8 @@ def lobby_embed(game: GameRow, title: str, min_players: int) -> discord.Embed:
         bank = f" + a {game.bank_days}-day time bank" if game.bank_days else ""
         embed.add_field(name="Clock", value=f"{plural(game.clock_days, 'day')} per move{bank}", inline=True)
     embed.set_footer(
-        text=f"Game #{game.id} · needs {min_players}+ players · the creator presses Start{table_note(game)}"
+        text=f"Game #{game.id} · {players_range(min(min_players, game.max_players), game.max_players)}"
+        f" · the creator presses Start{table_note(game)}"
     )
     return embed
 

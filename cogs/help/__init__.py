@@ -19,6 +19,7 @@ from bot.session import catalogue, opening_picture
 from cogs.buttons import STALE
 from cogs.help._pages import SECTION_TITLES, page, section_text
 from cogs.help._quickstart import quick_start
+from cogs.messages import players_range
 from cogs.replies import answer, refusals, refuse
 
 if TYPE_CHECKING:
@@ -126,7 +127,7 @@ class RulesCommand(commands.Cog):
             return
         embed = discord.Embed(title=f"{info.title} — how to play", colour=RULES_COLOUR)
         embed.description = quick_start(info.name)
-        embed.set_footer(text=f"{info.min_players}-{info.max_players} players · start one with /{info.name} new")
+        embed.set_footer(text=f"{players_range(info.min_players, info.max_players)} · start one with /{info.name} new")
         files = [
             discord.File(io.BytesIO(await opening_picture(info.name, OPENING_NOTES.get(info.name, ()))), "opening.png")
         ]

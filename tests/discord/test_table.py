@@ -134,3 +134,14 @@ async def test_the_lobby_says_the_latest_change_whether_by_button_or_by_command(
     assert joined.ephemeral  # told privately; the lobby above says it to everyone
     assert lobby_text() == joined.response.content
     assert lobby_text().startswith("bob joins")
+
+
+async def test_a_lobby_footer_gives_the_tables_range_of_players(table):
+    alice = table.members[0]
+    whist = await alice.slash(table.channel, "whist new")
+    assert "· 2 players ·" in whist.response.embeds[0].footer.text
+    other = table.guild.create_text_channel("hedgehog-table")
+    hedgehog = await alice.slash(other, "hedgehog new", players=3)
+    assert "· 1-3 players ·" in hedgehog.response.embeds[0].footer.text
+    rules = await alice.slash(table.channel, "rules", game="whist")
+    assert rules.response.embeds[0].footer.text.startswith("2 players · ")
