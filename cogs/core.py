@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -23,6 +24,8 @@ from renderers.replay import animate
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
+
+log = logging.getLogger(__name__)
 
 
 class GameCommands(commands.GroupCog, group_name="game", group_description="Commands for any game"):
@@ -155,8 +158,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
             waiting = " ".join(f"<@{uid}>" for uid in status.waiting_for)
             await answer(
                 interaction,
-                content=f"<@{status.requester_id}> asks to take back **{status.target.notation}**. "
-                f"{waiting}: do you agree?",
+                content=f"<@{status.requester_id}> asks to take back **{status.shown}**. {waiting}: do you agree?",
                 view=game_buttons.buttons(status.game.id, "undo-yes", "undo-no"),
                 allowed_mentions=discord.AllowedMentions(
                     users=[discord.Object(u) for u in status.waiting_for], everyone=False, roles=False
@@ -199,18 +201,22 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
     async def vacation(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 60]) -> None:
         games_of_user, left = await self.bot.timekeeper.vacation(interaction.guild_id, interaction.user.id, days)
         name = escape_user_text(interaction.user.display_name)
-        for game in games_of_user:
-            channel = self.bot.get_channel(game.channel_id)
-            if isinstance(channel, discord.abc.Messageable) and game.channel_id != interaction.channel_id:
-                await channel.send(
-                    f"{name} is on vacation for {plural(days, 'day')}; their clock is paused.",
-                    allowed_mentions=NO_PINGS,
-                )
-        await answer(
+        await answer(  # first: the days are recorded, and the notes below must not hold up the answer
             interaction,
             content=f"{name} is on vacation for {plural(days, 'day')}; their clocks in "
             f"{plural(len(games_of_user), 'game')} are paused. {plural(left, 'vacation day')} left this year.",
         )
+        for game in games_of_user:
+            channel = self.bot.get_channel(game.channel_id)
+            if not isinstance(channel, discord.abc.Messageable) or game.channel_id == interaction.channel_id:
+                continue
+            try:
+                await channel.send(
+                    f"{name} is on vacation for {plural(days, 'day')}; their clock is paused.",
+                    allowed_mentions=NO_PINGS,
+                )
+            except discord.HTTPException as error:  # a channel the bot may not post in: the others are told
+                log.info("vacation note for game %s not posted: %s", game.id, error)
 
     @app_commands.command(name="replay", description="An animated replay of this channel's current or last game.")
     @refusals

@@ -5,6 +5,7 @@ The lobby message lists the seated players with Join and Start buttons; the butt
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -19,6 +20,8 @@ from cogs.seats import AddBotMenu, add_bots
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
+
+log = logging.getLogger(__name__)
 
 
 async def open_game(
@@ -60,18 +63,23 @@ async def open_game(
         )
         await created_thread.add_user(interaction.user)
         parent_id, channel_id = channel.id, created_thread.id
-    game = await bot.service.new_game(
-        guild_id=interaction.guild_id,
-        channel_id=channel_id,
-        game=game_name,
-        actor=actor,
-        options=options,
-        max_players=players,
-        clock_days=clock or None,
-        bank_days=bank or None,
-        thread_id=created_thread.id if created_thread else None,
-        parent_channel_id=parent_id,
-    )
+    try:
+        game = await bot.service.new_game(
+            guild_id=interaction.guild_id,
+            channel_id=channel_id,
+            game=game_name,
+            actor=actor,
+            options=options,
+            max_players=players,
+            clock_days=clock or None,
+            bank_days=bank or None,
+            thread_id=created_thread.id if created_thread else None,
+            parent_channel_id=parent_id,
+        )
+    except ServiceError:  # a refusal leaves the server as it was: no empty thread behind
+        if created_thread is not None:
+            await _delete_thread(created_thread)
+        raise
     if bots:
         await add_bots(bot, channel_id, actor, bots, bot_level)
         game = await bot.service.game(game.id) or game
@@ -89,6 +97,14 @@ async def open_game(
         )
         return
     await table.show_lobby(interaction, game, f"{actor.name} opened a game of {rules.title}.")
+
+
+async def _delete_thread(thread: discord.Thread) -> None:
+    """Delete a thread opened for a game that was then refused (logged when Discord will not)."""
+    try:
+        await thread.delete()
+    except discord.HTTPException as error:
+        log.info("could not delete the unused thread %s: %s", thread.id, error)
 
 
 async def join(interaction: discord.Interaction, channel_id: int) -> None:

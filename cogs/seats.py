@@ -158,10 +158,19 @@ async def _left_server(guild: discord.Guild | None, user_id: int) -> bool:
 
 
 async def answer_handover(interaction: discord.Interaction, game_id: int, accept: bool) -> None:
-    """A player pressed Agree or Refuse under a proposal to hand a seat to a bot."""
+    """A player pressed Agree or Refuse under a proposal to hand a seat to a bot.
+
+    An agreement first asks Discord whether the proposal's player is still out of the server: the
+    proposal holds only while its reason does."""
     from cogs.replies import actor_of, bot_of
 
-    status = await bot_of(interaction).handover.answer(game_id, actor_of(interaction), accept, token=interaction.token)
+    desk = bot_of(interaction).handover
+    left: list[int] = []
+    if accept:
+        player = await desk.proposed_player(game_id)
+        if player is not None and await _left_server(interaction.guild, player):
+            left.append(player)
+    status = await desk.answer(game_id, actor_of(interaction), accept, left_server=left, token=interaction.token)
     await _post_handover(interaction, status)
 
 
@@ -177,6 +186,11 @@ async def _post_handover(interaction: discord.Interaction, status: HandoverStatu
             line = f"{who} is back and keeps the seat; the proposal is withdrawn."
         else:
             line = f"{who} refused: {target} keeps the seat and the game goes on."
+        await _close_proposal(pressed, line)
+        await answer(interaction, content=line)
+        return
+    if status.withdrawn:
+        line = f"{target} is back and playing: the seat stays theirs and the proposal is withdrawn."
         await _close_proposal(pressed, line)
         await answer(interaction, content=line)
         return

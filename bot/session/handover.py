@@ -6,10 +6,16 @@ other person still playing must agree; the first refusal ends the proposal.  The
 as it stands (pieces, score, place in the turn order), the game becomes unrated, and if the seat is
 the one to act, the bot plays at once.  A seat already out of the game (resigned or removed) cannot
 come back: its pieces have left the board.
+
+Every agreement checks the reason again: a proposal whose player is back and playing (in the server
+again, no turn missed since) is withdrawn instead of carried out.  Tournament matches are refused:
+their seats belong to the registered players, and the tournament's own tools (drop, kick,
+adjudicate, the move clock and round deadlines) deal with a player who is gone.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -19,6 +25,10 @@ from bot.session.store import GameRow, SeatRow
 
 PENDING = "A proposal to hand a seat to a computer player is already waiting for answers."
 GONE = "There is no proposal waiting: the seat or the game has changed since."
+TOURNAMENT = (
+    "A tournament match's seat cannot go to a computer player: a player withdraws with /tournament drop, "
+    "and an organiser can use /tournament kick or /tournament adjudicate."
+)
 
 
 @dataclass
@@ -33,6 +43,7 @@ class HandoverStatus:
     waiting_for: list[int]
     report: Report | None = None
     refused_by: int | None = None
+    withdrawn: bool = False  # the reason no longer holds (the player is back and playing)
 
 
 def voters(game: GameRow, seat: int) -> list[int]:
@@ -80,6 +91,8 @@ class HandoverDesk:
             game = await service.store.live_game(channel_id)
             if game is None or game.status != "active":
                 raise ServiceError("There is no running game in this channel.")
+            if game.tournament_id is not None:
+                raise ServiceError(TOURNAMENT)
             in_play = [row.user_id for row in game.seats if not row.removed and not row.is_bot]
             if actor.user_id not in in_play and not actor.can_manage:
                 raise ServiceError("Only players still in this game (or a server manager) can hand a seat to a bot.")
@@ -109,8 +122,24 @@ class HandoverDesk:
             status = HandoverStatus(game, actor.user_id, target, level, reason, [])
             return await self._maybe_apply(status, accepted, token)
 
-    async def answer(self, game_id: int, actor: Actor, accept: bool, *, token: str | None = None) -> HandoverStatus:
-        """Agree to or refuse the pending proposal of ``game_id``."""
+    async def proposed_player(self, game_id: int) -> int | None:
+        """The person whose seat the pending proposal of ``game_id`` would hand to a bot, if any."""
+        pending = await self.service.store.seat_request(game_id)
+        game = await self.service.game(game_id) if pending is not None else None
+        return game.user_at(pending["seat"]) if game is not None and pending is not None else None
+
+    async def answer(
+        self,
+        game_id: int,
+        actor: Actor,
+        accept: bool,
+        *,
+        left_server: Collection[int] = (),
+        token: str | None = None,
+    ) -> HandoverStatus:
+        """Agree to or refuse the pending proposal of ``game_id``; ``left_server`` holds the people known to
+        be out of the server now.  An agreement checks the reason again: when it no longer holds (the player
+        is back and playing), the proposal is withdrawn and ``withdrawn`` is set."""
         service = self.service
         async with service.game_unit(game_id) as game:
             pending = await service.store.seat_request(game.id)
@@ -130,6 +159,16 @@ class HandoverDesk:
                 return status
             if actor.user_id in pending["accepted"]:
                 raise ServiceError("You have already agreed to this proposal.")
+            if game.tournament_id is not None:
+                raise ServiceError(TOURNAMENT)
+            requester = Actor(pending["requester_id"], "")
+            absent = target.user_id in left_server
+            reason = handover_reason(game, target, requester, absent=absent, now=service.clock())
+            if reason is None:  # the player is back and playing: an old agreement must not take the seat
+                await service.store.set_seat_request(game.id, None)
+                status.withdrawn = True
+                return status
+            status.reason = reason
             accepted = [*pending["accepted"], actor.user_id]
             await service.store.set_seat_request(game.id, {**pending, "accepted": accepted})
             return await self._maybe_apply(status, accepted, token)

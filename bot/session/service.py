@@ -676,7 +676,9 @@ class GameService:
     async def force_deadline(self, game_id: int) -> bool:
         """Make a running game's clock fall due now (a tournament round's deadline).
 
-        Returns True when the game is running (its clock is now due), False when it is not.
+        Returns True when the game is running (its clock is now due), False when it is not, or when a
+        computer player is to act: a bot has no clock and is never timed out; it plays its turn by
+        itself (the autoplayer), and the next person's turn can then be forced.
         """
         game = await self.store.game(game_id)
         if game is None:
@@ -684,6 +686,8 @@ class GameService:
         async with self.unit(game.channel_id):
             fresh = await self.store.game(game_id)
             if fresh is None or fresh.status != "active":
+                return False
+            if fresh.turn_seat is not None and fresh.bot_at(fresh.turn_seat) is not None:
                 return False
             now = self.clock()
             if fresh.deadline is None or fresh.deadline > now or fresh.wake_at is None:

@@ -6,6 +6,10 @@ delivery record of what must be told, *before* anything is sent.  A deadline tha
 bot was offline is therefore acted on exactly once, no reminder is written twice, and one game's
 failure is logged with its id and never stops the others: what each game committed is announced by
 the announcer from its delivery record, whatever happens to the games after it.
+
+A turn that runs out spends the player's time bank like a move made at that moment (so the bank is
+gone: it is never refilled).  A computer player has no clock and is never timed out: it plays its
+turn by itself.
 """
 
 from __future__ import annotations
@@ -98,6 +102,9 @@ class Timekeeper:
                 return None
             if game.wake_at > now:
                 return None
+            if game.bot_at(game.turn_seat) is not None:  # a computer player has no clock: it acts by itself
+                await store.update_game(game, now, deadline=None, wake_at=None)
+                return None
             if now >= game.deadline:
                 await self._time_out(game)
                 return "timeout"
@@ -131,10 +138,16 @@ class Timekeeper:
         assert seat is not None
         name = game.name_at(seat)
         active = [row for row in game.seats if not row.removed]
-        missed = next((row.missed_turns for row in game.seats if row.seat == seat), 0) + 1
+        row = next(row for row in game.seats if row.seat == seat)
+        missed = row.missed_turns + 1
         lines: list[str] = []
         entries: list[NewMove] = []
         seat_updates: dict[int, dict[str, Any]] = {seat: {"missed_turns": missed}}
+        if game.clock_days and row.bank_seconds is not None and game.turn_started_at is not None:
+            # the turn ran out: charged like a move made now, which spends the bank (it is never refilled)
+            seat_updates[seat]["bank_seconds"] = clocks.bank_after_move(
+                game.turn_started_at, service.clock(), game.clock_days, row.bank_seconds
+            )
         if len(active) <= 2 or missed >= self.missed_turns_limit:
             verb = "loses on time" if len(active) <= 2 else f"missed {missed} turns and is removed from the game"
             line = f"{name} ran out of time and {verb}."
@@ -212,6 +225,8 @@ class Timekeeper:
                 fresh = await store.game(game.id)
                 if fresh is None or fresh.deadline is None or fresh.turn_started_at is None:
                     continue
+                if fresh.status != "active" or fresh.turn_seat is None or fresh.user_at(fresh.turn_seat) != user_id:
+                    continue  # the turn moved on since the list was read: that deadline is not theirs
                 deadline = fresh.deadline + timedelta(days=days)
                 wake = clocks.next_wake(fresh.turn_started_at, deadline, fresh.reminders_sent)
                 await store.update_game(fresh, now, deadline=deadline, wake_at=wake)

@@ -1,13 +1,17 @@
-"""Undo by consent: a player asks, every other player still in the game accepts, the move is taken back.
+"""Undo by consent: a player asks, every other person still in the game accepts, the move is taken back.
 
-What is taken back: the most recent move that was not a dice roll, with every entry after it (the
-dice rolled after it).  The state is rebuilt from the shortened move log.  Dice are drawn from the
-game's seed and the number of rolls so far, so a roll taken back comes up the same when rolled again:
-undoing cannot re-roll the dice.
+What is taken back: the most recent move a person made (not a dice roll, not a computer player's
+move), with every entry after it: the dice rolled after it and the computer players' replies.  A
+bot's move alone is never the target, as the bot would only play again.  Computer players never vote:
+when no other person is still playing (a practice game against bots), the move is taken back at once.
+The state is rebuilt from the shortened move log.  Dice are drawn from the game's seed and the number
+of rolls so far, so a roll taken back comes up the same when rolled again: undoing cannot re-roll the
+dice.
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from bot.session.service import Actor, GameService, Report, ServiceError, report_event, rules_for
@@ -22,23 +26,30 @@ class UndoStatus:
     requester_id: int
     waiting_for: list[int]
     target: MoveRow
+    shown: str  # the target's notation as the whole channel may read it (a face-down choice stays hidden)
     report: Report | None = None
     refused_by: int | None = None
 
 
-def undo_target(log: list[MoveRow]) -> MoveRow | None:
-    """The entry an undo takes back to: the last move that is not a roll, a resignation or a timeout."""
+def undo_target(log: list[MoveRow], bot_seats: Collection[int] = ()) -> MoveRow | None:
+    """The entry an undo takes back to: the last move that is not a roll, a resignation or a timeout,
+    nor made by one of ``bot_seats`` (a computer player's reply goes back with the move it answered)."""
     for row in reversed(log):
-        if row.kind == "move":
+        if row.kind == "move" and row.seat not in bot_seats:
             return row
         if row.kind in ("resign", "removed"):
             return None
     return None
 
 
-def players_in(game: GameRow) -> list[int]:
-    """Users still playing (not resigned or removed)."""
-    return [row.user_id for row in game.seats if not row.removed]
+def voters(game: GameRow) -> list[int]:
+    """The people still playing: those who may ask for an undo and must agree to one (never a bot)."""
+    return [row.user_id for row in game.seats if not row.removed and not row.is_bot]
+
+
+def bot_seats(game: GameRow) -> set[int]:
+    """The seats held by computer players."""
+    return {row.seat for row in game.seats if row.is_bot}
 
 
 class UndoDesk:
@@ -54,12 +65,13 @@ class UndoDesk:
             game = await service.store.live_game(channel_id)
             if game is None or game.status != "active":
                 raise ServiceError("There is no running game in this channel.")
-            if actor.user_id not in players_in(game):
+            if actor.user_id not in voters(game):
                 raise ServiceError("Only players in this game can ask for an undo.")
             pending = await service.store.undo_request(game.id)
             if pending is not None and pending["ply"] == game.ply:
                 raise ServiceError("An undo request is already waiting for answers.")
-            target = undo_target(await service.store.moves(game.id))
+            log = await service.store.moves(game.id)
+            target = undo_target(log, bot_seats(game))
             if target is None:
                 raise ServiceError("There is no move to take back.")
             accepted = [actor.user_id]
@@ -72,7 +84,7 @@ class UndoDesk:
                     "created_at": service.clock(),
                 },
             )
-            return await self._maybe_apply(game, actor.user_id, accepted, target, token)
+            return await self._maybe_apply(game, actor.user_id, accepted, log, target, token)
 
     async def answer(self, game_id: int, actor: Actor, accept: bool, *, token: str | None = None) -> UndoStatus:
         """Accept or refuse the pending request of ``game_id``."""
@@ -81,24 +93,32 @@ class UndoDesk:
             pending = await service.store.undo_request(game.id)
             if pending is None or game.status != "active" or pending["ply"] != game.ply:
                 raise ServiceError("There is no undo request waiting: the game has moved on.")
-            if actor.user_id not in players_in(game):
+            if actor.user_id not in voters(game):
                 raise ServiceError("Only players in this game can answer an undo request.")
-            target = undo_target(await service.store.moves(game.id))
+            log = await service.store.moves(game.id)
+            target = undo_target(log, bot_seats(game))
             assert target is not None
             if not accept:
                 await service.store.set_undo_request(game.id, None)
-                return UndoStatus(game, pending["requester_id"], [], target, refused_by=actor.user_id)
+                shown = self._shown(game, target)
+                return UndoStatus(game, pending["requester_id"], [], target, shown, refused_by=actor.user_id)
             if actor.user_id in pending["accepted"]:
                 raise ServiceError("You have already accepted this undo.")
             accepted = [*pending["accepted"], actor.user_id]
             await service.store.set_undo_request(game.id, {**pending, "accepted": accepted})
-            return await self._maybe_apply(game, pending["requester_id"], accepted, target, token)
+            return await self._maybe_apply(game, pending["requester_id"], accepted, log, target, token)
 
     async def _maybe_apply(
-        self, game: GameRow, requester: int, accepted: list[int], target: MoveRow, token: str | None
+        self,
+        game: GameRow,
+        requester: int,
+        accepted: list[int],
+        log: list[MoveRow],
+        target: MoveRow,
+        token: str | None,
     ) -> UndoStatus:
-        waiting = [uid for uid in players_in(game) if uid not in accepted]
-        status = UndoStatus(game, requester, waiting, target)
+        waiting = [uid for uid in voters(game) if uid not in accepted]
+        status = UndoStatus(game, requester, waiting, target, self._shown(game, target))
         if waiting:
             return status
         service = self.service
@@ -106,8 +126,14 @@ class UndoDesk:
         state = await service.rebuild(game, upto=target.ply)
         now = service.clock()
         fields = await service.turn_fields_after_undo(game, rules, state, now)
-        taken = f"{target.notation}" + (" and the dice after it" if game.ply - target.ply > 1 else "")
-        lines = [f"By agreement, {taken} is taken back."]
+        shown = rules.public_notation(state, target.notation)  # as the table stands once it is taken back
+        after = {row.kind for row in log if row.ply > target.ply}
+        also = "" if not after else ", with the dice after it" if after == {"roll"} else ", with the moves after it"
+        if len(accepted) > 1:
+            lines = [f"By agreement, {shown} is taken back{also}."]
+        else:  # nobody else to ask: a practice game against computer players, or a game alone
+            seat = game.seat_of(requester)
+            lines = [f"{game.name_at(seat) if seat is not None else 'A player'} takes back {shown}{also}."]
         event = report_event(lines, token, turn_changed=True)
         ids = await service.store.truncate_moves(game, target.ply, rules.to_json(state), now, events=[event], **fields)
         fresh = await service.store.game(game.id)
@@ -117,3 +143,7 @@ class UndoDesk:
         report.png = await service.render(fresh, state)
         status.game, status.report = fresh, report
         return status
+
+    def _shown(self, game: GameRow, target: MoveRow) -> str:
+        """``target``'s notation as the whole channel may read it now (``Rules.public_notation``)."""
+        return rules_for(game.game).public_notation(self.service.state_of(game), target.notation)

@@ -371,7 +371,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
     @app_commands.guild_only()
     @refusals
     async def kick(
-        self, interaction: discord.Interaction, player: discord.Member, tournament: TournamentOption | None = None
+        self, interaction: discord.Interaction, player: discord.User, tournament: TournamentOption | None = None
     ) -> None:
         picked = await self._pick(interaction, tournament, live_only=True)
         _done, name = await self.tournaments.kick(picked.id, self.organiser(interaction), player.id)
@@ -391,7 +391,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
     async def adjudicate(
         self,
         interaction: discord.Interaction,
-        player: discord.Member,
+        player: discord.User,
         result: app_commands.Range[str, 1, 60],
         round: app_commands.Range[int, 1, 100] | None = None,
         tournament: TournamentOption | None = None,

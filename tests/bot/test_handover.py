@@ -164,3 +164,18 @@ async def test_in_a_two_player_game_the_other_player_decides_alone(session):
     assert status.report is not None and not status.waiting_for
     game = await session.games.live_game(9)
     assert [row.display_name for row in game.seats] == ["alice", "Normal bot"] and not game.rated
+
+
+async def test_an_agreement_withdraws_the_proposal_once_its_player_is_back(session):
+    report = await started(session)
+    absent = PEOPLE[report.to_move_user]
+    asker, other = [a for a in (ALICE, BOB, CAROL) if a is not absent]
+    status = await session.handover.request(9, asker, absent.user_id, "hard", absent=True)
+    assert await session.handover.proposed_player(status.game.id) == absent.user_id
+    back = await session.handover.answer(status.game.id, other, True)  # no longer out of the server
+    assert back.withdrawn and back.report is None
+    game, pending = await snapshot(session)
+    assert pending is None and game.seat_of(absent.user_id) is not None and not game.has_bots
+    status = await session.handover.request(9, asker, absent.user_id, "hard", absent=True)
+    still_gone = await session.handover.answer(status.game.id, other, True, left_server=[absent.user_id])
+    assert still_gone.report is not None and not still_gone.withdrawn

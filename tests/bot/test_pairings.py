@@ -140,6 +140,14 @@ def test_rematch_when_unavoidable():
     assert set(rnd.tables[0]) == {"a", "b"}
 
 
+def test_a_second_bye_is_avoided_before_a_rematch():
+    # a has had the bye and met everybody: only a second bye for a avoids a rematch; a plays again
+    history = [("a", "b"), ("a", "c"), ("a", "d"), ("a", "e"), ("b", "c"), ("d", "e")]
+    rnd = swiss_pairings(["a", "b", "c", "d", "e"], {}, history=history, byes=["a"])
+    assert rnd.byes != ("a",) and "a" in rnd.players
+    assert sum(1 for t in rnd.tables if frozenset(t) in {frozenset(g) for g in history}) == 1
+
+
 def test_first_seat_goes_to_who_had_it_less():
     rnd = swiss_pairings(["a", "b"], {}, history=[("a", "c"), ("a", "d"), ("b", "e")])
     assert rnd.tables == (("b", "a"),)

@@ -167,3 +167,80 @@ async def test_vacation_pushes_the_deadline_of_the_game_waiting_for_the_player(w
     assert (await session.games.live_game(1)).deadline == game.deadline + timedelta(days=3)
     clock.now = T0 + 25 * HOUR
     assert (await session.timekeeper.tick()).timeouts == 0
+
+
+async def test_a_move_landing_while_a_vacation_is_granted_leaves_the_next_players_deadline_alone(world, monkeypatch):
+    session, _clock = world
+    await two_player_game(session, 1)
+    game = await session.games.live_game(1)
+    mover = Actor(game.user_at(game.turn_seat), "mover")
+    store = session.games.store
+    listed = store.games_of_user
+
+    async def list_then_move(user_id, guild_id=None):
+        rows = await listed(user_id, guild_id)
+        report = await session.games.roll(1, mover)  # the player plays on while the vacation is granted
+        while report.to_move_user == mover.user_id:
+            options = await session.games.legal_moves(1, mover.user_id)
+            report = await session.games.move(1, mover, options[-1].value)
+        return rows
+
+    monkeypatch.setattr(store, "games_of_user", list_then_move)
+    await session.timekeeper.vacation(1, mover.user_id, 7)
+    after = await session.games.live_game(1)
+    assert after.user_at(after.turn_seat) != mover.user_id
+    assert after.deadline - after.turn_started_at == timedelta(days=1)  # the opponent keeps their own clock
+
+
+async def test_a_turn_that_times_out_spends_the_time_bank(world):
+    session, clock = world
+    people = {n: Actor(n, f"player{n}") for n in (1, 2, 3)}
+    await session.games.new_game(
+        guild_id=1, channel_id=5, game="hedgehog", actor=people[1], max_players=3, clock_days=1, bank_days=2
+    )
+    for n in (2, 3):
+        await session.games.join(5, people[n])
+    game = (await session.games.start(5, people[1])).game
+    absent = game.turn_seat
+    assert game.deadline - game.turn_started_at == timedelta(days=3)  # the day and the whole bank
+    clock.now = game.deadline + timedelta(seconds=1)
+    assert (await session.timekeeper.tick()).timeouts == 1  # the turn is played for them: 3 players
+    for _ in range(40):  # the two others play until the absent player's turn comes round again
+        game = await session.games.live_game(5)
+        if game.turn_seat == absent:
+            break
+        report = await session.games.board(5)
+        actor = people[report.to_move_user]
+        if report.needs_roll:
+            await session.games.roll(5, actor)
+        else:
+            await session.games.move(5, actor, (await session.games.legal_moves(5, actor.user_id))[0].value)
+    assert game.turn_seat == absent
+    assert game.deadline - game.turn_started_at == timedelta(days=1)  # the bank is spent, never refilled
+
+
+async def test_a_round_deadline_never_times_out_a_computer_player(world):
+    session, clock = world
+    alice = Actor(1, "alice")
+    await session.games.new_game(guild_id=1, channel_id=5, game="whist", actor=alice, max_players=2, clock_days=3)
+    await session.games.add_bot(5, alice, "easy")
+    report = await session.games.start(5, alice)
+    if report.to_move_user == alice.user_id:
+        report = await session.games.move(5, alice, (await session.games.legal_moves(5, alice.user_id))[0].value)
+    game = report.game
+    assert game.bot_at(game.turn_seat) is not None and game.deadline is None  # a bot has no clock
+    clock.now += timedelta(days=1)
+    assert not await session.games.force_deadline(game.id)  # the round deadline passes: the bot is not forced
+    assert (await session.timekeeper.tick()).timeouts == 0
+    assert (await session.games.live_game(5)).status == "active"  # the bot has not lost on time
+
+    async def show(_report):
+        return None
+
+    assert await session.autoplay.play(5, show) >= 1  # it plays its turn by itself
+    game = await session.games.live_game(5)
+    assert game.user_at(game.turn_seat) == alice.user_id
+    assert await session.games.force_deadline(game.id)  # then the person's turn runs out
+    assert (await session.timekeeper.tick()).timeouts == 1
+    timeout = (await announced(session))[-1]
+    assert timeout.report.lines == ["alice ran out of time and loses on time."]

@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from bot.session import open_session
-from bot.session.service import Actor, ServiceError
+from bot.session import Thinking, open_session
+from bot.session.service import Actor, Report, ServiceError
 from bot.session.undo import undo_target
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -76,6 +76,66 @@ async def test_strangers_cannot_ask_and_a_game_with_only_rolls_has_nothing_to_ta
         await session.undo.request(9, CAROL)
     with pytest.raises(ServiceError, match="no move to take back"):
         await session.undo.request(9, ALICE)
+
+
+async def play_until_moved(session, person: Actor, people: dict[int, Actor]) -> str:
+    """Play channel 9 (people by their first suggestion, bots by themselves) until ``person`` has made a
+    move other than a roll and every bot after it has answered; returns that move."""
+    games, moved = session.games, None
+
+    async def show(report: Report) -> None:
+        pass
+
+    for _ in range(200):
+        await session.autoplay.play(9, show)
+        report = await games.board(9)
+        actor = people[report.to_move_user]  # never a bot: they have played
+        if moved is not None:
+            return moved
+        if report.needs_roll:
+            await games.roll(9, actor)
+            continue
+        choice = (await games.legal_moves(9, actor.user_id))[0]
+        await games.move(9, actor, choice.value)
+        moved = choice.notation if actor is person else moved
+    raise AssertionError(f"{person.name} never moved")
+
+
+async def test_computer_players_never_vote_and_their_replies_go_back_with_the_move(db_url):
+    session = await open_session(
+        db_url, clock=lambda: NOW, render=False, new_seed=lambda: "seed", thinking=Thinking(None, 20)
+    )
+    try:
+        await session.games.new_game(guild_id=1, channel_id=9, game="hedgehog", actor=ALICE, max_players=3)
+        await session.games.join(9, BOB)
+        await session.games.add_bot(9, ALICE, "easy")
+        await session.games.start(9, ALICE)
+        moved = await play_until_moved(session, ALICE, PEOPLE)
+        status = await session.undo.request(9, ALICE)
+        assert status.waiting_for == [BOB.user_id] and status.report is None  # the bot is not asked
+        status = await session.undo.answer(status.game.id, BOB, True)
+        assert status.report is not None and status.report.lines[0].startswith(f"By agreement, {moved} is taken back")
+    finally:
+        await session.close()
+
+
+async def test_against_computer_players_alone_my_move_is_taken_back_at_once(db_url):
+    session = await open_session(
+        db_url, clock=lambda: NOW, render=False, new_seed=lambda: "seed", thinking=Thinking(None, 20)
+    )
+    try:
+        await session.games.new_game(guild_id=1, channel_id=9, game="hedgehog", actor=ALICE, max_players=2)
+        await session.games.add_bot(9, ALICE, "easy")
+        await session.games.start(9, ALICE)
+        moved = await play_until_moved(session, ALICE, PEOPLE)
+        status = await session.undo.request(9, ALICE)
+        assert status.waiting_for == [] and status.report is not None
+        assert status.report.lines == [f"alice takes back {moved}, with the moves after it."]
+        assert status.report.to_move_user == ALICE.user_id and not status.report.needs_roll  # her dice stay
+        _, log = await session.games.history(9)
+        assert (log[-1].seat, log[-1].kind) == (0, "roll")  # the bot's reply went back with her move
+    finally:
+        await session.close()
 
 
 def test_the_target_is_the_last_move_and_never_crosses_a_resignation():

@@ -157,6 +157,29 @@ async def test_vacation_pauses_the_clock_within_a_yearly_allowance(table):
     assert any("ran out of time" in (m.embeds[0].description or "") for m in table.channel.history() if m.embeds)
 
 
+async def test_vacation_is_answered_first_even_where_the_bot_may_not_post(table):
+    import discord
+
+    alice, bob = table.members[:2]
+    quiet = table.guild.create_text_channel(
+        "quiet", overwrites={table.guild.me: discord.PermissionOverwrite(send_messages=False)}
+    )
+    other = table.guild.create_text_channel("games-2")
+    for channel in (quiet, other):  # the game in #quiet runs on replies to its players alone
+        await alice.slash(channel, "hedgehog new", players=2, clock=1)
+        await bob.slash(channel, "hedgehog join")
+        await alice.slash(channel, "hedgehog start")
+    result = await alice.slash(table.channel, "game vacation", days=3)
+    assert result.response.content == (
+        "alice is on vacation for 3 days; their clocks in 2 games are paused. 11 vacation days left this year."
+    )
+    (note,) = [m for m in other.history() if "on vacation" in m.content]
+    assert note.content == "alice is on vacation for 3 days; their clock is paused."
+    assert note.id > result.response.id  # the player's answer came first
+    again = await alice.slash(table.channel, "game vacation", days=12)
+    assert refusal(again) == "You have 11 vacation days left this year."  # the days were spent once
+
+
 async def test_undo_by_consent_refused_then_accepted_and_the_dice_stay_the_same(table):
     started, members = await start_game(table, clock=0)
     first, _ = next_actor(started, table.members)
@@ -225,6 +248,13 @@ async def test_a_game_in_its_own_thread_with_its_players_kept_open(table):
     table.env.backend.announce_channel_update(thread.id)
     await table.env.settle()
     assert table.env.backend.get_channel(thread.id).thread_metadata.archived is False
+
+
+async def test_a_refused_game_leaves_no_thread_behind(table):
+    alice = table.members[0]
+    refused = await alice.slash(table.channel, "hedgehog new", players=6, thread=True)
+    assert refusal(refused) == "More than 5 players need the xeno option (the Xeno set adds five colours)."
+    assert table.channel.threads == []
 
 
 async def test_my_games_lists_where_it_is_my_turn_first_with_links(table):

@@ -12,7 +12,7 @@ from typing import Any
 
 import simcord
 
-from tests.discord.helpers import embed_of, field, living_board, refusal
+from tests.discord.helpers import embed_of, field, living_board, notation, refusal
 
 MENTION = re.compile(r"<@!?(\d+)>")
 QUICK = {"ai_workers": 0, "ai_max_iterations": 20}
@@ -102,6 +102,36 @@ async def test_a_bot_added_from_the_lobby_menu_plays_and_the_game_is_unrated(tab
     assert simcord_env.errors == []
 
 
+async def test_undo_against_a_bot_takes_back_my_move_and_its_reply_at_once(table, simcord_env, make_bot):
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    alice = table.members[0]
+    opened = await alice.slash(table.channel, "hedgehog new", players=2, bots=1, bot_level="easy")
+    await alice.click(opened.response.message, label="Start")
+    moved = None
+    for _ in range(20):  # alice plays one real move, and the bot answers it
+        await simcord_env.bot.autoplay.wait()
+        board = living_board(table.env, table.channel.id)
+        member, kind, _ = acting(board, table.members)
+        assert member is alice
+        if moved is not None:
+            break
+        if kind == "roll":
+            await alice.click(board, label="Roll")
+            continue
+        choices = await alice.autocomplete(table.channel, "hedgehog move", "notation", "")
+        pick = next((c for c in choices if notation(c) != "pass"), choices[0])
+        moved = notation(pick)
+        await alice.slash(table.channel, "hedgehog move", notation=pick["value"])
+    assert moved is not None
+    undo = await alice.slash(table.channel, "game undo")
+    assert not undo.ephemeral, undo.response.content  # the board, not an apology: nobody else to ask
+    assert f"alice takes back {moved}, with the moves after it." in embed_of(undo).description
+    await simcord_env.bot.autoplay.wait()
+    member, kind, _ = acting(living_board(table.env, table.channel.id), table.members)
+    assert (member, kind) == (alice, "move")  # her dice stay; the bot's reply is gone with her move
+    assert simcord_env.errors == []
+
+
 async def test_a_table_of_only_bots_is_refused(table, make_bot, simcord_env):
     await simcord_env.restart_bot(make_bot(**QUICK))
     alice = table.members[0]
@@ -173,6 +203,42 @@ async def test_the_table_hands_the_seat_of_a_player_who_left_the_server_to_a_bot
     assert "Normal bot takes over bob's seat (Yellow)" in shown and "computer players: unrated" in shown
     member, kind, _ = acting(living_board(table.env, table.channel.id), table.members)
     assert member in (alice, carol) or not kind  # the bot has played any turn of its own
+    assert simcord_env.errors == []
+
+
+async def test_an_old_agree_does_not_take_the_seat_of_a_player_who_came_back(table, simcord_env):
+    alice, bob, carol = table.members[:3]
+    opened = await alice.slash(table.channel, "hedgehog new", players=3)
+    for member in (bob, carol):
+        await member.click(opened.response.message, label="Join")
+    await alice.click(opened.response.message, label="Start")
+    table.guild.remove_member(bob)
+    await simcord_env.settle()
+    asked = await alice.slash(table.channel, "game bot", player=str(bob.id), level="easy")
+    question = asked.response.message
+    assert "(bob has left the server)" in question.content
+    bob = table.guild.add_member(bob.user)  # bob is back and plays on
+    members = [alice, bob, carol]
+    rng = random.Random(5)
+    for _ in range(30):
+        member, kind, _ = acting(living_board(table.env, table.channel.id), members)
+        assert member is not None
+        if kind == "roll":
+            await member.slash(table.channel, "hedgehog roll")
+            continue
+        choices = await member.autocomplete(table.channel, "hedgehog move", "notation", "")
+        await member.slash(table.channel, "hedgehog move", notation=rng.choice(choices)["value"])
+        if member is bob:
+            break
+    else:
+        raise AssertionError("bob never came to move")
+    agreed = await carol.click(question, label="Agree")
+    line = "bob is back and playing: the seat stays theirs and the proposal is withdrawn."
+    assert agreed.response.content == line
+    game = await simcord_env.bot.service.latest_game(table.channel.id)
+    assert game is not None and game.seat_of(bob.id) is not None and not game.has_bots and game.rated
+    closed = table.env.backend.messages[table.channel.id][question.id]
+    assert closed.content.endswith(line) and not closed.components
     assert simcord_env.errors == []
 
 

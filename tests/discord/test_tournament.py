@@ -351,3 +351,44 @@ async def test_match_threads_are_told_of_withdrawals_results_aborted_games_and_t
     assert cancelled.response.content == "Busy Cup was cancelled by olga; its running games are stopped."
     assert any(m.content == "Busy Cup was cancelled; this game is stopped." for m in second.history())
     assert not any("this game is stopped" in (m.content or "") for m in first.history())
+
+
+async def test_a_match_seat_stays_with_its_player_and_the_result_is_recorded(table, club):
+    olga, members = club
+    alice, bob = members[:2]
+    await create(olga, table, name="Duel", game="whist", format="roundrobin", variant="short", clock=1)
+    for member in (alice, bob):
+        await member.slash(table.channel, "tournament join")
+    await olga.slash(table.channel, "tournament start")
+    (thread,) = round_threads(table, 1)
+    asked = await bob.slash(thread, "game bot", player=str(bob.id), level="hard")
+    assert refusal(asked) == (
+        "A tournament match's seat cannot go to a computer player: a player withdraws with /tournament drop, "
+        "and an organiser can use /tournament kick or /tournament adjudicate."
+    )
+    game = await table.env.bot.service.latest_game(thread.id)
+    assert game is not None and not game.has_bots and game.rated
+    assert accepted(await alice.slash(thread, "game resign"))
+    assert announcements(table, "Duel** is over. Winner: **bob**")
+
+
+async def test_an_organiser_settles_and_removes_a_player_who_left_the_server(table, club):
+    olga, members = club
+    players = members[:4]
+    await create(olga, table, name="Cup", game="whist", format="swiss", variant="short", clock=1, rounds=2)
+    for member in players:
+        await member.slash(table.channel, "tournament join")
+    await olga.slash(table.channel, "tournament start")
+    gone_thread, other_thread = round_threads(table, 1)
+    gone, opponent = thread_players(gone_thread, members)
+    table.guild.remove_member(gone)
+    await table.env.settle()
+    judged = await olga.slash(table.channel, "tournament adjudicate", player=gone.user, result="loss")
+    assert accepted(judged), refusal(judged)
+    assert f"**{opponent.name}** wins (set by an organiser)" in judged.response.content
+    removed = await olga.slash(table.channel, "tournament kick", player=gone.user)
+    assert removed.response.content == f"{gone.name} was removed from Cup by olga."
+    loser = thread_players(other_thread, members)[0]
+    assert accepted(await loser.slash(other_thread, "game resign"))
+    paired = [p for thread in round_threads(table, 2) for p in thread_players(thread, members)]
+    assert len(paired) == 2 and gone not in paired  # three players left: two play, one has the bye

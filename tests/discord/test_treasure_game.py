@@ -123,6 +123,22 @@ async def test_two_players_arrange_and_play_to_the_end_with_refused_input(table,
     assert refusal(late).startswith("There is no game")
 
 
+async def test_an_undo_of_a_face_down_arrangement_never_shows_it(table, simcord_env):
+    started = await open_game(table, 2)
+    first, _ = next_actor(started, table.members)
+    second = table.members[1] if first is table.members[0] else table.members[0]
+    assert accepted(await first.slash(table.channel, "treasure arrange", order="543210"))
+    asked = await second.slash(table.channel, "game undo")
+    assert not asked.ephemeral
+    assert asked.response.content.startswith(f"{second.mention} asks to take back **arrange (face down)**.")
+    taken = await first.click(asked.response.message, label="Accept undo")
+    assert "By agreement, arrange (face down) is taken back." in embed_of(taken).description
+    for message in table.channel.history():  # nothing the channel can read names the order
+        shown = " ".join([message.content or "", *(e.description or "" for e in message.embeds)])
+        assert "543210" not in shown and "5 4 3 2 1 0" not in shown, shown
+    assert next_actor(taken, table.members)[0] is first  # the coins are set out again
+
+
 async def test_capture_replies_name_the_dice_the_capture_and_the_scores(table, simcord_env):
     bot = simcord_env.bot
     started = await open_game(table, 2, arrange=False)
