@@ -24,13 +24,16 @@ def turn_deadline(
     return deadline
 
 
-def bank_after_move(start: datetime, end: datetime, clock_days: int, bank_seconds: int | None) -> int | None:
-    """The bank left after a move that took from ``start`` to ``end`` (None when the game has no bank)."""
-    if bank_seconds is None:
-        return None
-    used = (end - start).total_seconds()
-    over = max(0.0, used - clock_days * DAY)
-    return max(0, int(bank_seconds - over))
+def bank_after_move(deadline: datetime | None, end: datetime, bank_seconds: int | None) -> int | None:
+    """The bank left after a move (or a timeout) at ``end`` of a turn due at ``deadline``.
+
+    The deadline is the move time, the bank and any vacation after the turn began: the bank is what
+    was still left before it, so vacation days are never charged as overtime.  None when the game has
+    no bank; the bank as it was when the turn has no deadline.
+    """
+    if bank_seconds is None or deadline is None:
+        return bank_seconds
+    return max(0, min(bank_seconds, int((deadline - end).total_seconds())))
 
 
 def reminder_times(start: datetime, deadline: datetime) -> tuple[datetime, ...]:

@@ -839,9 +839,7 @@ class GameService:
         updates: dict[str, Any] = {"missed_turns": 0}
         row = next((r for r in game.seats if r.seat == seat), None)
         if game.clock_days and row is not None and row.bank_seconds is not None:
-            updates["bank_seconds"] = clocks.bank_after_move(
-                game.turn_started_at, now, game.clock_days, row.bank_seconds
-            )
+            updates["bank_seconds"] = clocks.bank_after_move(game.deadline, now, row.bank_seconds)
         return {seat: updates}
 
     async def _commit(

@@ -143,10 +143,10 @@ class Timekeeper:
         lines: list[str] = []
         entries: list[NewMove] = []
         seat_updates: dict[int, dict[str, Any]] = {seat: {"missed_turns": missed}}
-        if game.clock_days and row.bank_seconds is not None and game.turn_started_at is not None:
+        if game.clock_days and row.bank_seconds is not None:
             # the turn ran out: charged like a move made now, which spends the bank (it is never refilled)
             seat_updates[seat]["bank_seconds"] = clocks.bank_after_move(
-                game.turn_started_at, service.clock(), game.clock_days, row.bank_seconds
+                game.deadline, service.clock(), row.bank_seconds
             )
         if len(active) <= 2 or missed >= self.missed_turns_limit:
             verb = "loses on time" if len(active) <= 2 else f"missed {missed} turns and is removed from the game"

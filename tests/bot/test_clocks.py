@@ -23,10 +23,17 @@ def test_a_vacation_pushes_the_deadline_back_by_what_is_left_of_it():
 
 
 def test_overtime_is_taken_from_the_bank_and_never_below_zero():
-    assert clocks.bank_after_move(START, START + DAY / 2, 1, 7200) == 7200
-    assert clocks.bank_after_move(START, START + DAY + timedelta(minutes=30), 1, 7200) == 5400
-    assert clocks.bank_after_move(START, START + 3 * DAY, 1, 7200) == 0
-    assert clocks.bank_after_move(START, START + 3 * DAY, 1, None) is None
+    due = clocks.turn_deadline(START, 1, 7200, None)
+    assert clocks.bank_after_move(due, START + DAY / 2, 7200) == 7200
+    assert clocks.bank_after_move(due, START + DAY + timedelta(minutes=30), 7200) == 5400
+    assert clocks.bank_after_move(due, START + 3 * DAY, 7200) == 0
+    assert clocks.bank_after_move(due, START + 3 * DAY, None) is None
+
+
+def test_vacation_days_are_not_overtime():
+    due = clocks.turn_deadline(START, 1, 7200, START + 3 * DAY)  # on vacation for the turn's first 3 days
+    assert clocks.bank_after_move(due, START + 3 * DAY + DAY / 2, 7200) == 7200
+    assert clocks.bank_after_move(due, START + 4 * DAY + timedelta(minutes=30), 7200) == 5400
 
 
 def test_reminders_fall_at_half_and_80_percent_once_each():

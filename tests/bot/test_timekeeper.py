@@ -244,3 +244,22 @@ async def test_a_round_deadline_never_times_out_a_computer_player(world):
     assert (await session.timekeeper.tick()).timeouts == 1
     timeout = (await announced(session))[-1]
     assert timeout.report.lines == ["alice ran out of time and loses on time."]
+
+
+async def test_vacation_days_in_a_turn_are_not_taken_from_the_time_bank(world):
+    session, clock = world
+    alice, bob = Actor(1, "alice"), Actor(2, "bob")
+    await session.games.new_game(
+        guild_id=1, channel_id=5, game="hedgehog", actor=alice, max_players=2, clock_days=1, bank_days=1
+    )
+    await session.games.join(5, bob)
+    game = (await session.games.start(5, alice)).game
+    mover = alice if game.user_at(game.turn_seat) == alice.user_id else bob
+    await session.timekeeper.vacation(1, mover.user_id, 3)
+    clock.now = game.turn_started_at + timedelta(days=3, hours=12)  # back from vacation, within the day's clock
+    report = await session.games.roll(5, mover)
+    options = await session.games.legal_moves(5, mover.user_id)
+    pass_turn = next(o for o in options if o.notation == "pass")
+    await session.games.move(5, mover, pass_turn.value)
+    seat = next(row for row in (await session.games.live_game(5)).seats if row.user_id == mover.user_id)
+    assert report.game.turn_seat == seat.seat and seat.bank_seconds == 86_400  # the whole bank is left
