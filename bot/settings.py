@@ -65,7 +65,7 @@ class Settings:
             "MISSED_TURNS_LIMIT": (self.missed_turns_limit, 1),
             "VACATION_DAYS_PER_YEAR": (self.vacation_days_per_year, 0),  # 0 turns vacations off
             "SCHEDULER_INTERVAL_SECONDS": (self.scheduler_interval_seconds, 1),
-            "BUSY_IN_FLIGHT": (self.busy_in_flight, 1),
+            "BUSY_IN_FLIGHT": (self.busy_in_flight, 0),  # 0 acknowledges every action first
             "DB_POOL_SIZE": (self.db_pool_size, 1),
             "DB_MAX_OVERFLOW": (self.db_max_overflow, 0),
             "AI_MAX_ITERATIONS": (1 if self.ai_max_iterations is None else self.ai_max_iterations, 1),

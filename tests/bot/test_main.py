@@ -100,7 +100,7 @@ def test_zero_vacation_days_turn_vacations_off_and_a_setting_out_of_range_is_ref
         "VACATION_DAYS_PER_YEAR": "-5",
         "MISSED_TURNS_LIMIT": "0",
         "SCHEDULER_INTERVAL_SECONDS": "0",
-        "BUSY_IN_FLIGHT": "0",
+        "BUSY_IN_FLIGHT": "-1",
         "DB_POOL_SIZE": "0",
         "AI_MAX_ITERATIONS": "0",
     }
