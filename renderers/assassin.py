@@ -5,8 +5,9 @@ wide).  A header naming the player to move, the board (10x10: 51 px squares; 12x
 numbers on the left and file letters below, then a panel with the die (the null drawn as a slashed
 circle), what just happened and one row per player (role, base markers, captures, place).  The last
 path is a black and white line ending in a black and white frame; squares the mover may reach carry
-a mint dot.  The static board (tiles, coordinates, safehouse, base coins) is drawn once per size
-and copied; labels use the shared cached text.
+a mint dot, except a capture: the victim there is ringed in mint instead, so no dot hides it.  The
+static board (tiles, coordinates, safehouse, base coins) is drawn once per size and copied; labels
+use the shared cached text.
 """
 
 from __future__ import annotations
@@ -211,8 +212,31 @@ def _draw_path(draw: ImageDraw.ImageDraw, s: State) -> None:
     last_move_frame(draw, (x0 + 1, y0 + 1, x1 - 1, y1 - 1), 5)
 
 
+def capture_square(s: State) -> int | None:
+    """The victim's square when the assassin to move may land on it (a capture), else None."""
+    if s.turn == s.victim or s.phase != "move":
+        return None
+    square = s.positions[s.victim]
+    return square if square in s.reachable else None
+
+
+def _draw_capture(draw: ImageDraw.ImageDraw, s: State) -> None:
+    """A capture: a mint ring round the victim, outside its crosshair, drawn under the piece (no dot over it)."""
+    square = capture_square(s)
+    if square is None:
+        return
+    cx, cy = square_centre(s.size, square)
+    r = _cell(s.size) * (0.58 if square != SAFE else 0.76)
+    draw.ellipse([cx - r - 2, cy - r - 2, cx + r + 2, cy + r + 2], outline=TEXT_SHADOW, width=9)
+    draw.ellipse([cx - r, cy - r, cx + r, cy + r], outline=HIGHLIGHT, width=5)
+
+
 def _draw_targets(draw: ImageDraw.ImageDraw, s: State) -> None:
+    """A mint dot on every square the mover may reach, except a capture (the victim is ringed)."""
+    capture = capture_square(s)
     for square in s.reachable:
+        if square == capture:
+            continue
         cx, cy = square_centre(s.size, square)
         draw.ellipse([cx - 9, cy - 9, cx + 9, cy + 9], fill=HIGHLIGHT, outline=TEXT_SHADOW, width=3)
 
@@ -242,6 +266,13 @@ def _headline(s: State, names: Sequence[str] | None) -> tuple[str, str]:
         return f"{who}: reroll or stay", f"{role} rolled a null"
     count = len(s.reachable)
     steps = f"{s.die} step{'s' if s.die != 1 else ''}"
+    capture = capture_square(s)
+    if capture is not None:
+        where = s.board.name(capture)
+        if count == 1:
+            return f"{who} to move {steps}", f"{role} - capture on {where} (ringed)"
+        dots = f"{count - 1} dotted square{'s' if count != 2 else ''}"
+        return f"{who} to move {steps}", f"{role} - capture on {where} (ringed) or one of {dots}"
     return f"{who} to move {steps}", f"{role} - pick one of the {count} dotted square{'s' if count != 1 else ''}"
 
 
@@ -402,6 +433,7 @@ def draw_board(state: State, names: Sequence[str] | None = None) -> Image.Image:
     text(image, (40, 52), fit_text(sub, MIN_PX, WIDTH - 52), size=MIN_PX, fill=DIM, anchor="lm")
     _draw_markers(image, draw, s)
     _draw_path(draw, s)
+    _draw_capture(draw, s)
     for seat, square in enumerate(s.positions):
         if square is not None:
             _draw_piece(image, draw, s.size, square, seat, seat == s.victim)

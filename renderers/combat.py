@@ -72,7 +72,7 @@ from renderers.pyramids import (
     pyramid_size_px,
     text,
     text_width,
-    wrap_text,
+    wrap_phrases,
 )
 
 WIDTH = 560
@@ -247,14 +247,15 @@ def _draw_header(image: Image.Image, state: CombatState, names: Sequence[str] | 
     text(image, (12, 8), title, size=MIN_PX + 5)
     seat = RULES.to_move(state)
     if seat is None:
-        lines = wrap_text(f"Game over: {state.reason}", MIN_PX + 3, WIDTH - 24, 2)
+        lines = wrap_phrases(f"Game over: {state.reason}", MIN_PX + 3, WIDTH - 24, 2)
         for k, line in enumerate(lines):
             text(image, (12, 40 + k * 25), line, size=MIN_PX + 3, fill=HIGHLIGHT)
         return
     colour_swatch(draw, (12, 42), seat_letter(seat), size=22)
-    lines = wrap_text(prompt(state, who=_who(state, seat, names)), MIN_PX + 3, WIDTH - 56, 2)
+    # one sentence in one colour, its lines broken between phrases ("...dice:" / "Red 5 pips on b1 v ...")
+    lines = wrap_phrases(prompt(state, who=_who(state, seat, names)), MIN_PX + 3, WIDTH - 56, 2)
     for k, line in enumerate(lines):
-        text(image, (42, 40 + k * 25), line, size=MIN_PX + 3, fill=HIGHLIGHT if k == 0 else TEXT)
+        text(image, (42, 40 + k * 25), line, size=MIN_PX + 3, fill=HIGHLIGHT)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -18,7 +18,18 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
-from games.hedgehog import COLOUR_NAMES, LETTERS, HedgehogState, Piece, Space, Trace, colour_name, notation, trees
+from games.hedgehog import (
+    COLOUR_NAMES,
+    LETTERS,
+    HedgehogState,
+    Piece,
+    Space,
+    Trace,
+    colour_name,
+    notation,
+    rounds_played,
+    trees,
+)
 from games.hedgehog import Step as StepMove
 from renderers import layout as geometry
 from renderers.pyramids import (
@@ -184,7 +195,9 @@ def result_lines(state: HedgehogState) -> tuple[str, str]:
         where = trees(state.spaces).get(state.winner)
         return (
             f"{colour_name(state.winner)} wins!",
-            f"A {COLOUR_NAMES[state.winner]} tree stands on space {where} after {state.turns} turns.",
+            f"A {COLOUR_NAMES[state.winner]} tree stands on space {where} after {state.turns} turns."
+            if not state.round_limit
+            else f"A {COLOUR_NAMES[state.winner]} tree stands on space {where}, in {count_text(state)}.",
         )
     if state.winner is not None:
         return f"{colour_name(state.winner)} wins!", "Every other player left the game."
@@ -194,6 +207,8 @@ def result_lines(state: HedgehogState) -> tuple[str, str]:
         return "No tree", f"Given up after {state.turns} turns."
     if state.finish == "passes":
         return "Draw", "Every player passed in one full round."
+    if state.round_limit:
+        return "Draw", f"The limit of {state.round_limit} rounds was reached."
     return "Draw", f"The turn limit of {state.turn_limit} turns was reached."
 
 
@@ -201,11 +216,25 @@ def result_lines(state: HedgehogState) -> tuple[str, str]:
 # Drawing
 
 
+def count_text(state: HedgehogState) -> str:
+    """How far the game is, counted as the game's limit and the status line count it.
+
+    With several players the limit is in rounds (``round 2 of 8``): the round under way, or once over
+    the last one reached.  Solitaire, and a game stored before rounds were counted, count turns
+    against ``turn_limit`` (``turn 5 of 200``).
+    """
+    if state.round_limit:
+        # once over, the furthest any seat got: the round the game ended in
+        reached = max(state.seat_turns, default=0) if state.over else rounds_played(state) + 1
+        return f"round {max(1, min(reached, state.round_limit))} of {state.round_limit}"
+    turn = min(state.turns + (0 if state.over else 1), state.turn_limit)
+    return f"turn {turn} of {state.turn_limit}"
+
+
 def draw_header(pen: Pen, state: HedgehogState, names: Sequence[str] | None) -> None:
     """Title, turn count, the player to move (or the result), the die and the points left."""
     pen.draw.rectangle([0, 0, WIDTH, HEADER - 6], fill=PANEL)
-    turn = min(state.turns + (0 if state.over else 1), state.turn_limit)
-    text(pen.image, (MARGIN, 10), f"Der Marsigelwettkampf · turn {turn} of {state.turn_limit}", size=MIN_PX + 1)
+    text(pen.image, (MARGIN, 10), f"Der Marsigelwettkampf · {count_text(state)}", size=MIN_PX + 1)
     key = "+ = clockwise"
     text(pen.image, (WIDTH - MARGIN - 22, 10), key, size=MIN_PX, anchor="ra")
     arrow(pen.draw, WIDTH - MARGIN - 8, 21, "right", size=7)

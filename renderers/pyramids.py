@@ -431,6 +431,44 @@ def wrap_text(message: str, size: int, width: float, lines: int) -> list[str]:
     return [fit_text(line, size, width) for line in out]
 
 
+def wrap_phrases(message: str, size: int, width: float, lines: int) -> list[str]:
+    """``message`` in at most ``lines`` lines of at most ``width`` pixels, broken between phrases.
+
+    A phrase ends after a colon, then (if the lines need it) after a semicolon or a comma, so
+    ``Red 5 pips on b1 v Yellow 2 pips on c1`` and ``tip, swap, hop, dig or aim`` after a colon stay
+    whole when they fit a line; a quotation (``'no move'``) is never broken.  Lines are filled with
+    whole phrases; only when no such split fits ``lines`` lines are they filled word by word,
+    quotations still whole, and failing that as ``wrap_text`` does.
+    """
+    units: list[str] = []  # words, with a quotation kept as one unit
+    for word in message.split():
+        if units and units[-1].startswith("'") and not (len(units[-1]) > 1 and units[-1].endswith("'")):
+            units[-1] += " " + word
+        else:
+            units.append(word)
+
+    def fill(pieces: list[str]) -> list[str] | None:
+        out: list[str] = []
+        for piece in pieces:
+            if out and text_width(f"{out[-1]} {piece}", size) <= width:
+                out[-1] += " " + piece
+            elif text_width(piece, size) <= width:
+                out.append(piece)
+            else:
+                return None
+        return out if len(out) <= lines else None
+
+    for ends in ((":",), (":", ";"), (":", ";", ",")):
+        phrases: list[list[str]] = []
+        for k, unit in enumerate(units):
+            if not phrases or units[k - 1].endswith(ends):
+                phrases.append([])
+            phrases[-1].append(unit)
+        if out := fill([" ".join(phrase) for phrase in phrases]):
+            return out
+    return fill(units) or wrap_text(message, size, width, lines)
+
+
 def pyramid_size_px(pips: int, scale: float) -> tuple[float, float]:
     """(base width, height) in pixels of a pyramid at ``scale`` pixels per inch."""
     base, height = PROPORTIONS[pips]

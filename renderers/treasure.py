@@ -4,7 +4,9 @@ Phone first: a narrow portrait (``WIDTH`` pixels, no text under 12 px when Disco
 wide).  The board sits on top with coordinates on all four edges; the panel below shows the dice of
 the latest roll and every player's score pile.  The last move is drawn as a black and white band
 round its start and end squares joined by a line; while a coin waits to move it is ringed and the
-squares it can reach are marked.  Each coin shows its number, the number a move names (``5:e7-f8``).
+squares it can reach are marked.  Each coin shows its number, the number a move names (``5:e7-f8``),
+except while the players set out their coins: then every coin lies face down (``revealed_rows``), drawn
+from its suit alone, so no arrangement reaches the picture, and the panel says who has arranged.
 
 Speed: the tiles and coordinates are drawn once per board and copied; coins are pasted from
 cached sprites; the PNG is quantised to one fixed palette (computed once), which is much faster
@@ -17,7 +19,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageDraw
+from PIL import Image, ImageChops, ImageDraw
 
 from games.treasure import (
     KINDS,
@@ -27,6 +29,7 @@ from games.treasure import (
     Step,
     TreasureState,
     geometry,
+    revealed_rows,
     score,
     seat_label,
     square_name,
@@ -195,6 +198,34 @@ def _coin_sprite(letter: str, value: int, radius: int) -> Image.Image:
     return sprite
 
 
+@lru_cache(maxsize=16)
+def _coin_back(letter: str, radius: int) -> Image.Image:
+    """A piecepack coin of a suit colour lying face down: its rim, then a darker cross-hatched back, no number.
+
+    The sprite depends on the suit alone, so a face-down row says nothing about its order.
+    """
+    size = radius * 2 + 2
+    sprite = Image.new("RGBA", (size, size), (0, 0, 0, 0))
+    draw = ImageDraw.Draw(sprite)
+    fill = COLOURS[letter]
+    edge = outline_for(fill)
+    c = size / 2
+    draw.ellipse([c - radius, c - radius, c + radius, c + radius], fill=fill, outline=edge, width=max(2, radius // 8))
+    inner = radius * 0.72
+    back = shade(fill, 0.7)  # the palette holds these shades of every piece colour
+    draw.ellipse([c - inner, c - inner, c + inner, c + inner], fill=back, outline=edge, width=2)
+    hatch = Image.new("L", (size, size), 0)
+    lines = ImageDraw.Draw(hatch)
+    step = max(5, radius // 4)
+    for k in range(-size, size, step):
+        lines.line([(k, 0), (k + size, size)], fill=255, width=2)
+        lines.line([(k, size), (k + size, 0)], fill=255, width=2)
+    disc = Image.new("L", (size, size), 0)
+    ImageDraw.Draw(disc).ellipse([c - inner + 3, c - inner + 3, c + inner - 3, c + inner - 3], fill=255)
+    sprite.paste((*shade(fill, 1.18), 255), mask=ImageChops.multiply(hatch, disc))
+    return sprite
+
+
 @lru_cache(maxsize=128)
 def _top_sprite(colour: str, pips: int, scale: float) -> Image.Image:
     """A pyramid seen from above (``draw_pyramid_top``), drawn once on a transparent sprite."""
@@ -220,6 +251,12 @@ def _paste_coin(image: Image.Image, centre: tuple[float, float], letter: str, va
     paste_sprite(image, sprite, (int(centre[0]) - half, int(centre[1]) - half))
 
 
+def _paste_coin_back(image: Image.Image, centre: tuple[float, float], letter: str, radius: int) -> None:
+    sprite = _coin_back(letter, radius)
+    half = sprite.size[0] // 2
+    paste_sprite(image, sprite, (int(centre[0]) - half, int(centre[1]) - half))
+
+
 def _ring(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, colour: RGB, width: int) -> None:
     cx, cy = centre
     draw.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], outline=colour, width=width)
@@ -238,11 +275,16 @@ def _draw_pieces(image: Image.Image, draw: ImageDraw.ImageDraw, s: TreasureState
     for sq, colour, pips in s.pyramids:
         _paste_top(image, _centre(n, sq), pips, colour, SQUARE * 0.8)
     radius = int(SQUARE * 0.4)
+    shown = revealed_rows(s)
     for seat, row in enumerate(s.coins):
         letter = SIDES[geo.sides[seat]].letter
         for value, where in enumerate(row):
-            if where is not None:
+            if where is None:
+                continue
+            if shown[seat]:
                 _paste_coin(image, _centre(n, where), letter, value, radius)
+            else:  # set out secretly (or the stand-in order): face down, the same whatever the order
+                _paste_coin_back(image, _centre(n, where), letter, radius)
     if s.phase == "move" and s.dice is not None:
         for move in RULES.legal_moves(s):
             if not isinstance(move, Step):
@@ -311,6 +353,8 @@ def _draw_panel(
     if s.phase == "arrange":
         text(image, (x + pad, y + pad + 34), "Set out your coins left to right", size=MIN_PX)
         text(image, (x + pad, y + pad + 58), "from your seat: arrange 012345", size=MIN_PX)
+        hidden = "Every row stays face down until all have arranged"
+        text(image, (x + pad, y + pad + 88), fit_text(hidden, MIN_PX, w - 2 * pad), size=MIN_PX, fill=DIM_TEXT)
     else:
         text(
             image,
@@ -327,11 +371,13 @@ def _draw_panel(
             draw.rounded_rectangle([x + 5, ry - 5, x + w - 5, ry + row_h], radius=8, outline=HIGHLIGHT, width=3)
         colour_swatch(draw, (x + pad, ry + 2), side.letter, size=18)
         left_game = seat in s.out
-        points = f"{score(s, seat)} points"
+        points, points_fill = f"{score(s, seat)} points", TEXT
+        if s.phase == "arrange" and not left_game:  # who has set out their coins, never how
+            points, points_fill = ("arranged", TEXT) if s.arranged[seat] else ("not yet", DIM_TEXT)
         name_w = w - 2 * pad - 30 - text_width(points, MIN_PX + 3) - 8
         name = fit_text(_player_name(s, seat, names) + (" - left" if left_game else ""), MIN_PX + 1, name_w)
         text(image, (x + pad + 26, ry), name, size=MIN_PX + 1, fill=DIM_TEXT if left_game else TEXT)
-        text(image, (x + w - pad, ry - 2), points, size=MIN_PX + 3, anchor="ra")
+        text(image, (x + w - pad, ry - 2), points, size=MIN_PX + 3, anchor="ra", fill=points_fill)
         text(image, (x + pad + 26, ry + 23), f"{side.compass} · {side.suit}", size=MIN_PX, fill=DIM_TEXT)
         _draw_pile(image, draw, s, seat, x + pad, ry + 48, w - 2 * pad, row_h - 52)
         ry += row_h + 10

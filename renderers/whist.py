@@ -34,6 +34,7 @@ from games.whist import (
     scores,
     solid_count,
     tree_letter,
+    tree_text,
 )
 from renderers import layout as geometry
 from renderers.pyramids import (
@@ -255,6 +256,7 @@ def _trick(image: Image.Image, draw: ImageDraw.ImageDraw, s: WhistState, top: in
         line = fit_text(f"{_label(leader, names)} leads", MIN_PX, 250)
         text(image, (left_x, top + 24), line, size=MIN_PX, anchor="mm")
         draw_stack_side(image, left_x, base_y, _pieces(s.led), scale)
+        text(image, (left_x, base_y + 14), tree_text(s.led), size=MIN_PX, anchor="mm")
         line = fit_text(f"{_label(s.turn, names)} to follow", MIN_PX, 250)
         text(image, (right_x, top + 24), line, size=MIN_PX, anchor="mm", fill=HIGHLIGHT)
         text(image, (right_x, top + 100), "?", size=64, anchor="mm", fill=HIGHLIGHT)
@@ -262,7 +264,7 @@ def _trick(image: Image.Image, draw: ImageDraw.ImageDraw, s: WhistState, top: in
         words = [COLOUR_WORDS[c] for c in colours]
         must = words[0] if len(words) == 1 else ", ".join(words[:-1]) + " or " + words[-1]
         text(image, (centre, top + 70), f"Trick {len(s.tricks) + 1}", size=MIN_PX + 1, anchor="mm")
-        y = base_y + 30
+        y = base_y + 40
         for line in _wrap(f"{SEAT_NAMES[s.turn]} must include {must} if able", MIN_PX, WIDTH - 4 * MARGIN):
             text(image, (centre, y), line, size=MIN_PX, anchor="mm")
             y += 22
@@ -289,7 +291,7 @@ def _trick(image: Image.Image, draw: ImageDraw.ImageDraw, s: WhistState, top: in
         label = fit_text(f"{_label(seat, names)} {role}" + (" and won" if won else ""), MIN_PX, 250)
         text(image, (x, top + 24), label, size=MIN_PX, anchor="mm", fill=HIGHLIGHT if won else DIM)
         draw_stack_side(image, x, base_y, _pieces(tree), scale, outlines=[HIGHLIGHT] * 3 if won else None)
-        text(image, (x, base_y + 14), " ".join(tree[::-1]), size=MIN_PX, anchor="mm")
+        text(image, (x, base_y + 14), tree_text(tree), size=MIN_PX, anchor="mm")  # large to small, as written
     text(image, (centre, top + 60), f"Trick {len(s.tricks)}", size=MIN_PX + 1, anchor="mm")
     y = base_y + 40
     if res.kind in ("segments", "identical"):

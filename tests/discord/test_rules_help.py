@@ -41,3 +41,12 @@ async def test_a_section_button_keeps_working_after_a_restart(table, simcord_env
     await simcord_env.restart_bot(make_bot())
     section = await dave.click(shown.response, label="Notation")
     assert section.ephemeral and "arrange" in embed_of(section).description
+
+
+def test_the_treasure_hunt_opening_shows_its_coins_face_up():
+    """Its notes explain the coins by their numbers, which a game being arranged keeps face down."""
+    from bot.session.showcase import opening_state
+    from games.treasure import revealed_rows
+
+    state, players = opening_state("treasure")
+    assert players == 2 and all(revealed_rows(state))

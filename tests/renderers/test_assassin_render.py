@@ -10,6 +10,7 @@ from PIL import Image
 
 from games.assassin import RULES, SAFE, SEAT_COLOURS, Phase, Roll, State
 from games.playout import playout
+from renderers import layout_for
 from renderers.assassin import SAFEHOUSE, WIDTH, _cell, render, square_centre
 from renderers.pyramids import COLOURS, HIGHLIGHT, LAST_INNER, MARK
 
@@ -121,3 +122,35 @@ def test_bases_marked_by_the_victim_are_ringed_in_its_colour():
     assert close(at(image, (x - radius + 1.5, y)), COLOURS[SEAT_COLOURS[0]])
     jx, jy = square_centre(10, sq("j5"))
     assert not close(at(image, (jx - radius + 1.5, jy)), COLOURS[SEAT_COLOURS[0]])
+
+
+def _mint_pixels(image: Image.Image, square: int, reach: float) -> list[tuple[int, int]]:
+    """The mint pixels within ``reach`` of the centre of ``square``."""
+    cx, cy = square_centre(10, square)
+    r = round(reach)
+    return [
+        (x, y)
+        for x in range(round(cx) - r, round(cx) + r + 1)
+        for y in range(round(cy) - r, round(cy) + r + 1)
+        if (x - cx) ** 2 + (y - cy) ** 2 <= reach**2 and close(at(image, (x, y)), HIGHLIGHT)
+    ]
+
+
+def test_a_capture_rings_the_victim_and_leaves_it_in_sight():
+    """The square of a capture is not dotted over the victim: the victim is ringed in mint instead."""
+    rolled = RULES.apply(position(turn=1, anchor=0, positions=(sq("c3"), sq("c1"), sq("j10"), sq("j1"))), Roll(2))
+    assert sq("c3") in rolled.reachable  # Blue may capture Red on c3
+    image = pixels(render(rolled))
+    cell = _cell(10)
+    assert not _mint_pixels(image, sq("c3"), cell * 0.3)  # nothing mint over the victim's piece
+    cx, cy = square_centre(10, sq("c3"))
+    assert close(at(image, (cx, cy + cell * 0.2)), COLOURS[SEAT_COLOURS[0]], 30)  # the red pyramid shows
+    ring = _mint_pixels(image, sq("c3"), cell * 0.75)
+    assert len(ring) > 300  # a ring round it, far more than a dot
+    assert min((x - cx) ** 2 + (y - cy) ** 2 for x, y in ring) ** 0.5 > cell * 0.44  # outside the crosshair
+    dotted = [square for square in rolled.reachable if square != sq("c3")]
+    assert dotted and all(close(at(image, square_centre(10, square)), HIGHLIGHT) for square in dotted)
+    texts = layout_for("assassin", rolled).joined_text()
+    assert "capture on c3" in texts
+    # the victim to move: no ring
+    assert not _mint_pixels(pixels(render(position())), sq("c3"), cell * 0.75)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from dataclasses import replace
 
 import pytest
@@ -11,8 +12,10 @@ from PIL import Image
 
 from games.combat import RULES, Step, square
 from games.playout import playout
-from renderers.combat import BLOCKED, HATCH, LAST, STACK_X, WIDTH, _home_bar, render, square_box
-from renderers.pyramids import COLOURS, LAST_OUTER, MARK
+from renderers import layout_for
+from renderers.combat import BLOCKED, HATCH, HEADER, LAST, MIN_PX, STACK_X, WIDTH, _home_bar, render, square_box
+from renderers.layout import TextBox
+from renderers.pyramids import COLOURS, HIGHLIGHT, LAST_OUTER, MARK, TEXT, text_width
 from tests.games.test_combat_rules import _put, play, position, sq
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -136,3 +139,40 @@ def test_combat_in_progress_and_after(move):
     done = play(state, move)
     assert render(done, last_move=RULES.parse_move(state, move)).startswith(PNG_SIGNATURE)
     assert render(done, last_move=Step(square("b2"), 2, square("b3"))).startswith(PNG_SIGNATURE)
+
+
+HEADER_PROMPT = (0, 30, WIDTH, HEADER)  # the lines under the title: who must do what
+
+
+def _prompt_lines(state, names) -> list[TextBox]:
+    return layout_for("combat", state, names=names).texts_in(HEADER_PROMPT)
+
+
+@pytest.mark.parametrize("names", [["alice", "bob"], ["a_rather_long_name", "bob"], None])
+def test_the_header_prompt_breaks_between_phrases_and_keeps_one_colour(names):
+    state = play(position(2, {"b2": "R2", "b4": "Y2", "e6": "Y1"}), "R2 b2-b3", "b3xb4")
+    lines = _prompt_lines(state, names)
+    who = "Red" if names is None else f"Red ({names[0] if len(names[0]) <= 16 else names[0][:15] + '…'})"
+    assert [t.text for t in lines] == [f"{who} rolls the combat dice:", "Red 2 pips on b3 v Yellow 2 pips on b4"]
+    image = _image(render(state, names=names))
+    for line in lines:
+        left, top, right, bottom = (round(v) for v in line.box)
+        colours = {image.getpixel((x, y)) for x in range(left, right) for y in range(top, bottom)}
+        assert HIGHLIGHT in colours and TEXT not in colours, line.text  # one sentence, one colour
+
+
+def test_every_header_prompt_wraps_at_a_phrase_boundary():
+    """Two lines break after a colon or a comma, unless the first phrase alone is wider than a line."""
+    breaks = 0
+    for state in playout(RULES, 4, {"variant": "advanced", "turn_limit": 40}, seed=3):
+        for names in (["alice", "bob", "a_rather_long_name", "dave"], None):
+            lines = [t.text for t in _prompt_lines(state, names)]
+            if len(lines) < 2:
+                continue
+            first = lines[0]
+            assert not first.split()[-1].startswith("'"), lines  # a quotation ('no move') stays whole
+            head = re.match(r"[^:,]*[:,]", " ".join(lines))
+            if head and text_width(head.group(0), MIN_PX + 3) <= WIDTH - 56:
+                assert first.endswith((":", ",")), lines
+                breaks += 1
+    assert breaks > 10

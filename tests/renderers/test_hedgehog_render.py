@@ -5,12 +5,14 @@ from __future__ import annotations
 import dataclasses
 import io
 import random
+import re
 
 import pytest
 from PIL import Image
 
-from games.hedgehog import RULES, HedgehogState, Pass, Piece, Roll, Space, Step
+from games.hedgehog import RULES, HedgehogState, Pass, Piece, Roll, Space, Step, rounds_played
 from games.playout import playout
+from renderers import layout_for
 from renderers.hedgehog import CODE_W, MARGIN, TILE, WIDTH, layout, render
 from renderers.pyramids import BACKGROUND, COLOURS, HIGHLIGHT, MARK, PANEL, pyramid_size_px
 
@@ -132,3 +134,37 @@ def test_game_over_headline_replaces_the_turn_line():
     over = next(s for s in reversed(list(playout(RULES, 3, {}, 5))) if s.over)
     image = picture(render(over))
     assert any(image.getpixel((x, y)) == HIGHLIGHT for x in range(MARGIN, MARGIN + 200) for y in range(40, 70))
+
+
+def _title(state: HedgehogState) -> str:
+    drawn = layout_for("hedgehog", state)
+    return next(t.text for t in drawn.texts if t.text.startswith("Der Marsigelwettkampf"))
+
+
+def _count_words(status: str) -> str:
+    """``round 2 of 8`` or ``turn 5 of 200``, as the status line (the embed) writes it."""
+    match = re.search(r"(round|turn) \d+ of \d+", status)
+    assert match, status
+    return match.group(0)
+
+
+def test_the_header_counts_rounds_as_the_option_and_the_embed_do():
+    game = list(playout(RULES, 3, {"round_limit": 8}, 7))
+    states = [s for s in game if not s.over]
+    assert rounds_played(states[-1]) >= 1
+    for state in states[:: max(1, len(states) // 12)]:
+        title = _title(state)
+        assert title == f"Der Marsigelwettkampf · {_count_words(RULES.status_line(state))}", title
+        assert title.endswith(f"round {rounds_played(state) + 1} of 8")
+    over = game[-1]
+    assert over.over and "turn" not in _title(over)
+    assert _title(over).endswith("of 8") and " round " in _title(over)
+
+
+def test_solitaire_keeps_counting_turns_against_its_own_limit():
+    game = list(playout(RULES, 1, {"turn_limit": 30}, 3))
+    for state in game[:: max(1, len(game) // 8)]:
+        if not state.over:
+            assert _title(state) == f"Der Marsigelwettkampf · {_count_words(RULES.status_line(state))}"
+            assert _title(state).endswith(f"turn {state.turns + 1} of 30")
+    assert _title(game[-1]).endswith(f"turn {min(game[-1].turns, 30)} of 30")

@@ -9,9 +9,10 @@ import pytest
 from PIL import Image
 
 from games.playout import playout, setup_rng
-from games.treasure import RULES, Roll, Step, TreasureState
+from games.treasure import RULES, Arrange, Roll, Step, TreasureState
+from renderers import layout_for
 from renderers.pyramids import BACKGROUND, COLOURS, HIGHLIGHT, LAST_INNER
-from renderers.treasure import TILE, WIDTH, _box, _centre, render
+from renderers.treasure import MARGIN, TILE, WIDTH, _box, _centre, _layout, render
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -107,3 +108,50 @@ def test_the_player_to_move_is_named_with_their_colour() -> None:
     for seat, letter in enumerate("RGKB"):
         image = pixels(render(replace(state, turn=seat)))
         assert close(rgb(image, (24, 25)), COLOURS[letter], 12)
+
+
+def _arranging(players: int, *orders: tuple[int, ...]) -> TreasureState:
+    """A game still setting out its coins, after the first seats arranged ``orders`` (secretly)."""
+    state = replace(RULES.new_game(players, {}, setup_rng(0)), turn=0, first=0)
+    for order in orders:
+        state = RULES.apply(state, Arrange(order))
+    assert state.phase == "arrange"
+    return state
+
+
+def _board_texts(state: TreasureState) -> list[str]:
+    """The texts drawn on the board (not the header nor the panel)."""
+    drawn = layout_for("treasure", state, names=["alice", "bob", "carol"])
+    _, bottom, left, top, _ = _layout(state.players)
+    return [t.text for t in drawn.texts_in((left, top, WIDTH - left, bottom - MARGIN))]
+
+
+def test_coins_stay_face_down_while_the_players_arrange() -> None:
+    """docs/rules/treasure.md: until every player has arranged, the board shows every row face down."""
+    for state in (
+        _arranging(3),
+        _arranging(3, (5, 3, 1, 0, 2, 4)),
+        _arranging(3, (5, 3, 1, 0, 2, 4), (4, 2, 0, 1, 3, 5)),
+    ):
+        assert not any(t.isdigit() for t in _board_texts(state))  # no coin shows its number
+        image = pixels(render(state))
+        for value, where in enumerate(state.coins[0]):
+            assert where is not None
+            cx, cy = _centre(3, where)
+            assert close(rgb(image, (int(cx - 19), int(cy))), COLOURS["R"]), value  # its rim: a Red coin, face down
+    # the picture does not depend on the secret order: only on who has arranged
+    assert render(_arranging(3, (5, 3, 1, 0, 2, 4))) == render(_arranging(3, (0, 1, 2, 3, 4, 5)))
+    assert render(_arranging(3, (5, 3, 1, 0, 2, 4))) != render(_arranging(3))
+
+
+def test_the_panel_says_who_has_arranged_and_the_rows_are_revealed_at_the_end() -> None:
+    state = _arranging(3, (5, 3, 1, 0, 2, 4))
+    texts = layout_for("treasure", state, names=["alice", "bob", "carol"]).joined_text().splitlines()
+    assert texts.count("arranged") == 1 and "5 3 1 0 2 4" not in texts
+    done = RULES.apply(RULES.apply(state, Arrange((0, 1, 2, 3, 4, 5))), Arrange((0, 1, 2, 3, 4, 5)))
+    assert done.phase == "roll"
+    shown = _board_texts(done)
+    assert [t for t in shown if t in "012345" and len(t) == 1]  # face up once everyone has arranged
+    assert "arranged" not in layout_for("treasure", done).joined_text().splitlines()
+    placed = sorted((where, value) for value, where in enumerate(done.coins[0]) if where is not None)
+    assert [value for _, value in placed] == [5, 3, 1, 0, 2, 4]  # Red's row from its left, as arranged

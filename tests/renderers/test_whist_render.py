@@ -8,7 +8,8 @@ import pytest
 from PIL import Image
 
 from games.playout import playout, setup_rng
-from games.whist import RULES, TRICKS, Play, Steal, Take, WhistState, canonical
+from games.whist import RULES, TRICKS, Play, Steal, Take, WhistState, canonical, tree_text
+from renderers import layout_for
 from renderers.pyramids import COLOURS, GRID_LINE, HIGHLIGHT, LAST_INNER, LAST_OUTER
 from renderers.whist import DRAFT_SCALE, HEADER, TRICK_X, WIDTH, draft_slot, render
 
@@ -109,3 +110,29 @@ def test_a_steal_and_a_resignation_render():
     image = _image(render(left))
     assert image.width == WIDTH
     assert image.getpixel((4, 4)) == GRID_LINE
+
+
+def _texts_under(state: WhistState, x: float) -> list[str]:
+    """The texts drawn just under the tree of the trick at ``x``."""
+    drawn = layout_for("whist", state)
+    base_y = HEADER + 150
+    return [t.text for t in drawn.texts_in((x - 100, base_y + 2, x + 100, base_y + 26))]
+
+
+def test_played_trees_are_labelled_large_to_small_as_the_notation_writes_them():
+    empty = ((),) * 10
+    state = WhistState(
+        variant="short",
+        row=empty,
+        stashes=(canonical(["B3", "G2", "B1"]), canonical(["G3", "G2", "K1"])),
+        first=0,
+        phase=TRICKS,
+        turn=0,
+    )
+    led = RULES.apply(state, Play(("B3", "G2", "B1")))
+    left_x, right_x = TRICK_X
+    assert _texts_under(led, left_x) == ["B3 G2 B1"]  # the led tree while the follower thinks
+    played = RULES.apply(led, Play(("G3", "G2", "K1")))
+    assert _texts_under(played, left_x) == ["B3 G2 B1"]
+    assert _texts_under(played, right_x) == ["G3 G2 K1"]
+    assert tree_text(played.tricks[-1].led) == "B3 G2 B1"  # as the log and the embed write it
