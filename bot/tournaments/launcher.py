@@ -27,6 +27,8 @@ class MatchLauncher:
     opens its thread, stores it, creates its game and links it, which makes the match ``playing``.
     Every step is stored as it is taken, so a launch interrupted by a failure (the claim is given back)
     or a stopped process (the claim lapses after ``LAUNCH_LEASE``) resumes where it stopped.
+    The players are seated as paired, even one who has left since: the manager resigns them once the
+    game is linked (``TournamentManager._resign_withdrawn``, run after every ``advance``).
     """
 
     def __init__(

@@ -25,6 +25,12 @@ interrupted: results of games that ended unseen, matches whose thread or game wa
 rounds not yet paired, and start times, check-in windows and round deadlines that passed while the
 bot was away.
 
+Withdrawals: a player who drops or is kicked is resigned from their running game of the round.  A
+match launched after its player left (its thread was slow to open, or its launch failed and is
+retried) seats them all the same; every ``advance`` ends by resigning, outside the lock, the seats
+that players who have left still hold (``_resign_withdrawn``), so such a match is settled as after any
+resignation once its game exists, in whichever process and after whatever crash.
+
 Round deadline: when a round has one and it passes, every game of the round still running has its
 turns timed out at once through the game clocks (``enforce_deadlines``): a two-player game is lost
 on time by the player to move; at a bigger table the absent turns are skipped and players removed
@@ -431,26 +437,43 @@ class TournamentManager:
             await self.records.update_player(
                 tournament.id, entrant.user_id, {"status": ACTIVE}, status=status, left_round=fresh.current_round
             )
-            matches = await self.records.matches(tournament.id, fresh.current_round) if fresh.current_round else []
         # outside the lock: resigning reports the game's end, which may pair the next round
-        for match in matches:
-            if entrant.user_id not in match.players or match.status != PLAYING or match.game_id is None:
-                continue
-            game = await self.service.game(match.game_id)
-            if game is None or game.status != "active":
-                continue
-            if any(s.user_id == entrant.user_id and s.removed for s in game.seats):
-                continue
-            try:
-                await self.service.resign(game.channel_id, Actor(entrant.user_id, entrant.display_name))
-            except ServiceError as error:
-                log.info("could not resign %s from game %s: %s", entrant.user_id, game.id, error)
-            else:
-                kicked = status == KICKED
-                await self._safely(
-                    self.host.player_withdrew(tournament, game.channel_id, entrant.display_name, kicked=kicked)
-                )
+        await self._resign_withdrawn(tournament.id)
         await self.schedule_advance(tournament.id)
+
+    async def _resign_withdrawn(self, tournament_id: int) -> None:
+        """Resign every seat a player who has left still holds in a running game of the current round.
+
+        Runs after a withdrawal and after every ``advance``, outside the lock (a resignation reports the
+        game's end, which advances).  A match whose game did not exist yet when its player left (its
+        thread was slow to open, its launch failed and is retried, or another process was launching it)
+        is so put right as soon as its game is linked; the state alone decides, so a launch resumed
+        after a crash ends up right too.
+        """
+        tournament = await self.records.tournament(tournament_id)
+        if tournament is None or tournament.status != RUNNING or not tournament.current_round:
+            return
+        gone = {p.user_id: p for p in await self.records.players(tournament.id) if not p.active}
+        if not gone:
+            return
+        for match in await self.records.matches(tournament.id, tournament.current_round):
+            if match.status != PLAYING or match.game_id is None:
+                continue
+            for entrant in (gone[p] for p in match.players if p in gone):
+                game = await self.service.game(match.game_id)
+                if game is None or game.status != "active":
+                    break
+                if any(s.user_id == entrant.user_id and s.removed for s in game.seats):
+                    continue
+                try:
+                    await self.service.resign(game.channel_id, Actor(entrant.user_id, entrant.display_name))
+                except ServiceError as error:  # e.g. resigned at the same moment by another process
+                    log.info("could not resign %s from game %s: %s", entrant.user_id, game.id, error)
+                else:
+                    kicked = entrant.status == KICKED
+                    await self._safely(
+                        self.host.player_withdrew(tournament, game.channel_id, entrant.display_name, kicked=kicked)
+                    )
 
     async def adjudicate(
         self, tournament_id: int, actor: Actor, user_id: int, result: str, round: int | None = None
@@ -581,6 +604,8 @@ class TournamentManager:
         """Launch unlaunched matches, and pair the next round (or finish) once the current one is settled.
 
         Idempotent: safe to call any number of times, from any number of places (and processes).
+        Then, outside the lock, the players who have left are resigned from the games of the round
+        (``_resign_withdrawn``): a match launched after its player left is not held up by them.
         """
         async with self._locks[tournament_id]:
             for _ in range(MAX_ROUND_STEPS):
@@ -593,9 +618,10 @@ class TournamentManager:
                         await self.launcher.launch_all(tournament, matches)
                         matches = await self.records.matches(tournament.id, tournament.current_round)
                     if not all(m.settled for m in matches):
-                        return
+                        break
                 if not await self._next_round(tournament):
-                    return
+                    break
+        await self._resign_withdrawn(tournament_id)
 
     async def _next_round(self, tournament: TournamentRow) -> bool:
         """Pair and store the next round (False when the tournament finished instead, or lost a race)."""

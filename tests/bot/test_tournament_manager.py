@@ -796,6 +796,116 @@ async def test_a_match_game_left_half_set_up_by_a_crash_is_completed_not_duplica
 
 
 # --------------------------------------------------------------------------------------------
+# a player who leaves before their match's game exists
+
+
+async def test_a_player_who_drops_while_their_launch_waits_for_a_retry_is_resigned_when_it_opens(env):
+    _store, service, manager, host, _clock = env
+    players = people(4)
+    names = names_of(players)
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Gone", game="whist", format="swiss", rounds=2
+    )
+    await register(manager, cup, players)
+    host.fail_after = 1  # round 1's second thread cannot be opened yet: the next check retries it
+    await manager.start(cup.id, ORGANISER)
+    _t, matches = await current(manager, cup.id)
+    waiting = next(m for m in matches if m.status == PENDING)
+    quitter, opponent = waiting.players
+    await manager.drop(cup.id, Actor(quitter, names[quitter]))  # (its retry fails again meanwhile)
+    assert (await manager.records.match(waiting.id)).status == PENDING and host.told("withdrew") == []
+    host.fail_after = None
+    await manager.tick()
+    opened = await manager.records.match(waiting.id)
+    assert opened.status == DONE and opened.ranks == (2, 1)  # the opponent wins, as after any resignation
+    game = await service.game(opened.game_id)
+    assert game.status == "finished" and [s.user_id for s in game.seats if s.removed] == [quitter]
+    assert (opened.thread_id, opened.id) in host.starts  # the players were greeted in the thread first
+    assert host.told("withdrew") == [{"channel": opened.thread_id, "name": names[quitter], "kicked": False}]
+    await manager.tick()
+    assert len(host.told("withdrew")) == 1
+    await finish_round(service, manager, cup.id, random.Random(4), names)
+    t, second = await current(manager, cup.id)
+    assert t.current_round == 2 and quitter not in {p for m in second for p in m.players}
+    assert opponent in {p for m in second for p in m.players}
+
+
+async def test_a_player_kicked_by_another_process_while_their_thread_opens_is_resigned_once_the_game_exists(db_url):
+    """One process opens a match's thread while an organiser's kick is handled by another process."""
+    clock = Clock()
+    stores = [await Store.open(db_url), await Store.open(db_url)]
+    try:
+        hosts = [FakeHost(first_thread=90_000), FakeHost(first_thread=95_000)]
+        services = [GameService(store, clock=clock, render=False) for store in stores]
+        one, other = (
+            TournamentManager(service, TournamentRecords(store), host, clock=clock)
+            for service, store, host in zip(services, stores, hosts, strict=True)
+        )
+        for service, manager in zip(services, (one, other), strict=True):
+            service.listeners.append(manager.on_report)
+        players = people(2)
+        names = names_of(players)
+        cup = await one.create(
+            guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Ousted", game="whist", format="swiss"
+        )
+        await register(one, cup, players)
+        hosts[0].fail_after = 0
+        await one.start(cup.id, ORGANISER)
+        _t, (match,) = await current(one, cup.id)
+        hosts[0].fail_after = None
+        victim, opponent = match.players
+
+        async def kick_meanwhile():
+            await other.kick(cup.id, ORGANISER, victim)
+
+        hosts[0].during_open = kick_meanwhile
+        await one.advance(cup.id)
+        settled = await one.records.match(match.id)
+        assert settled.status == DONE and settled.ranks == (2, 1) and settled.winner is None
+        game = await services[0].game(settled.game_id)
+        assert game.status == "finished" and [s.user_id for s in game.seats if s.removed] == [victim]
+        assert hosts[1].told("withdrew") == []  # the kick found no game to resign yet
+        assert hosts[0].told("withdrew") == [{"channel": settled.thread_id, "name": names[victim], "kicked": True}]
+        t = await one.get(cup.id)
+        assert t.status == FINISHED
+        assert hosts[0].told("finished")[0]["standings"].rows[0].player == opponent
+    finally:
+        for store in stores:
+            await store.close()
+
+
+async def test_a_launch_stopped_right_after_linking_a_withdrawn_players_game_is_put_right_by_the_next_check(env):
+    _store, service, manager, host, _clock = env
+    players = people(4)
+    names = names_of(players)
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Table", game="hedgehog", format="tables"
+    )
+    await register(manager, cup, players)
+    host.fail_after = 0
+    await manager.start(cup.id, ORGANISER)
+    _t, (table,) = await current(manager, cup.id)
+    host.fail_after = None
+    quitter = table.players[1]
+
+    async def drop_meanwhile():
+        await manager.drop(cup.id, Actor(quitter, names[quitter]))
+
+    host.during_open = drop_meanwhile
+    # the launch alone, as a process that stops once the game is linked leaves it
+    await manager.launcher.launch(await manager.get(cup.id), table, names)
+    linked = await manager.records.match(table.id)
+    assert linked.status == PLAYING and host.told("withdrew") == []
+    await manager.tick()
+    game = await service.game(linked.game_id)
+    assert [s.user_id for s in game.seats if s.removed] == [quitter]
+    assert game.status == "active" and (await manager.records.match(table.id)).status == PLAYING  # play goes on
+    assert host.told("withdrew") == [{"channel": linked.thread_id, "name": names[quitter], "kicked": False}]
+    await manager.tick()
+    assert len(host.told("withdrew")) == 1
+
+
+# --------------------------------------------------------------------------------------------
 # launching a match: claimed first, so one process opens it
 
 
