@@ -182,16 +182,23 @@ def _draw_base(players: int, out: tuple[int, ...]) -> Image.Image:
     return image
 
 
-@lru_cache(maxsize=64)
-def _coin_sprite(letter: str, value: int, radius: int) -> Image.Image:
-    """A piecepack coin of a suit colour showing its value (0 null, 1 ace), with transparency."""
+def _coin_disc(letter: str, radius: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
+    """A transparent sprite holding a coin's disc in its suit colour and rim, and a pen to finish it."""
     size = radius * 2 + 2
     sprite = Image.new("RGBA", (size, size), (0, 0, 0, 0))
     draw = ImageDraw.Draw(sprite)
-    fill = COLOURS[letter]
+    fill, c = COLOURS[letter], size / 2
+    rim = max(2, radius // 8)
+    draw.ellipse([c - radius, c - radius, c + radius, c + radius], fill=fill, outline=outline_for(fill), width=rim)
+    return sprite, draw
+
+
+@lru_cache(maxsize=64)
+def _coin_sprite(letter: str, value: int, radius: int) -> Image.Image:
+    """A piecepack coin of a suit colour showing its value (0 null, 1 ace), with transparency."""
+    sprite, draw = _coin_disc(letter, radius)
+    fill, c = COLOURS[letter], radius + 1
     edge = outline_for(fill)
-    c = size / 2
-    draw.ellipse([c - radius, c - radius, c + radius, c + radius], fill=fill, outline=edge, width=max(2, radius // 8))
     inner = radius * 0.76
     draw.ellipse([c - inner, c - inner, c + inner, c + inner], outline=shade(fill, 1.35), width=1)
     draw.text((c, c + 1), str(value), font=font(int(radius * 1.25)), fill=edge, anchor="mm")
@@ -204,13 +211,9 @@ def _coin_back(letter: str, radius: int) -> Image.Image:
 
     The sprite depends on the suit alone, so a face-down row says nothing about its order.
     """
-    size = radius * 2 + 2
-    sprite = Image.new("RGBA", (size, size), (0, 0, 0, 0))
-    draw = ImageDraw.Draw(sprite)
-    fill = COLOURS[letter]
+    sprite, draw = _coin_disc(letter, radius)
+    fill, c, size = COLOURS[letter], radius + 1, radius * 2 + 2
     edge = outline_for(fill)
-    c = size / 2
-    draw.ellipse([c - radius, c - radius, c + radius, c + radius], fill=fill, outline=edge, width=max(2, radius // 8))
     inner = radius * 0.72
     back = shade(fill, 0.7)  # the palette holds these shades of every piece colour
     draw.ellipse([c - inner, c - inner, c + inner, c + inner], fill=back, outline=edge, width=2)

@@ -8,6 +8,7 @@ event is worded in Discord is tested with the cog (``tests/discord/test_tourname
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import json
 import random
@@ -141,6 +142,26 @@ def people(count: int, start: int = 100) -> list[Actor]:
 async def register(manager, tournament, players):
     for player in players:
         await manager.join(tournament.id, player)
+
+
+@contextlib.asynccontextmanager
+async def two_processes(db_url):
+    """Two bot processes on one database: their stores, hosts, services and tournament managers."""
+    clock = Clock()
+    stores = [await Store.open(db_url), await Store.open(db_url)]
+    try:
+        hosts = [FakeHost(first_thread=90_000), FakeHost(first_thread=95_000)]
+        services = [GameService(store, clock=clock, render=False) for store in stores]
+        managers = [
+            TournamentManager(service, TournamentRecords(store), host, clock=clock)
+            for service, store, host in zip(services, stores, hosts, strict=True)
+        ]
+        for service, manager in zip(services, managers, strict=True):
+            service.listeners.append(manager.on_report)
+        yield stores, hosts, services, managers
+    finally:
+        for store in stores:
+            await store.close()
 
 
 async def current(manager, tournament_id):
@@ -832,17 +853,7 @@ async def test_a_player_who_drops_while_their_launch_waits_for_a_retry_is_resign
 
 async def test_a_player_kicked_by_another_process_while_their_thread_opens_is_resigned_once_the_game_exists(db_url):
     """One process opens a match's thread while an organiser's kick is handled by another process."""
-    clock = Clock()
-    stores = [await Store.open(db_url), await Store.open(db_url)]
-    try:
-        hosts = [FakeHost(first_thread=90_000), FakeHost(first_thread=95_000)]
-        services = [GameService(store, clock=clock, render=False) for store in stores]
-        one, other = (
-            TournamentManager(service, TournamentRecords(store), host, clock=clock)
-            for service, store, host in zip(services, stores, hosts, strict=True)
-        )
-        for service, manager in zip(services, (one, other), strict=True):
-            service.listeners.append(manager.on_report)
+    async with two_processes(db_url) as (_stores, hosts, services, (one, other)):
         players = people(2)
         names = names_of(players)
         cup = await one.create(
@@ -869,9 +880,6 @@ async def test_a_player_kicked_by_another_process_while_their_thread_opens_is_re
         t = await one.get(cup.id)
         assert t.status == FINISHED
         assert hosts[0].told("finished")[0]["standings"].rows[0].player == opponent
-    finally:
-        for store in stores:
-            await store.close()
 
 
 async def test_a_launch_stopped_right_after_linking_a_withdrawn_players_game_is_put_right_by_the_next_check(env):
@@ -911,17 +919,7 @@ async def test_a_launch_stopped_right_after_linking_a_withdrawn_players_game_is_
 
 async def test_two_processes_launching_the_same_match_open_one_thread(db_url):
     """Two bot processes on one database see the same paired match and launch it at the same moment."""
-    clock = Clock()
-    stores = [await Store.open(db_url), await Store.open(db_url)]
-    try:
-        hosts = [FakeHost(first_thread=90_000), FakeHost(first_thread=95_000)]
-        services = [GameService(store, clock=clock, render=False) for store in stores]
-        one, other = (
-            TournamentManager(service, TournamentRecords(store), host, clock=clock)
-            for service, store, host in zip(services, stores, hosts, strict=True)
-        )
-        for service, manager in zip(services, (one, other), strict=True):
-            service.listeners.append(manager.on_report)
+    async with two_processes(db_url) as (stores, hosts, services, (one, other)):
         players = people(2)
         cup = await one.create(
             guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Twins", game="whist", format="swiss"
@@ -943,9 +941,6 @@ async def test_two_processes_launching_the_same_match_open_one_thread(db_url):
         assert await stores[0].count_games() == 1
         game = await services[0].game(match.game_id)
         assert game.channel_id == match.thread_id and tuple(s.user_id for s in game.seats) == match.players
-    finally:
-        for store in stores:
-            await store.close()
 
 
 async def test_a_launch_claim_left_by_a_stopped_process_is_taken_over_after_its_lease(env):

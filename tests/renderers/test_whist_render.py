@@ -77,16 +77,20 @@ def test_last_pick_is_outlined_and_emptied_tree_is_bare():
     assert image.getpixel((round(cx + 8), base_y - 4)) == image.getpixel((6, base_y - 4))  # inside the light border
 
 
-def test_the_trick_shows_both_trees_and_the_winner():
-    empty = ((),) * 10
-    state = WhistState(
+def tricks_between(north: list[str], south: list[str]) -> WhistState:
+    """A short game at its first trick, North to lead, each holding one tree."""
+    return WhistState(
         variant="short",
-        row=empty,
-        stashes=(canonical(["R3", "Y2", "G1"]), canonical(["K3", "K2", "K1"])),
+        row=((),) * 10,
+        stashes=(canonical(north), canonical(south)),
         first=0,
         phase=TRICKS,
         turn=0,
     )
+
+
+def test_the_trick_shows_both_trees_and_the_winner():
+    state = tricks_between(["R3", "Y2", "G1"], ["K3", "K2", "K1"])
     state = RULES.apply(state, Play(("R3", "Y2", "G1")))
     state = RULES.apply(state, Play(("K3", "K2", "K1")))
     image = _image(render(state))
@@ -120,15 +124,7 @@ def _texts_under(state: WhistState, x: float) -> list[str]:
 
 
 def test_played_trees_are_labelled_large_to_small_as_the_notation_writes_them():
-    empty = ((),) * 10
-    state = WhistState(
-        variant="short",
-        row=empty,
-        stashes=(canonical(["B3", "G2", "B1"]), canonical(["G3", "G2", "K1"])),
-        first=0,
-        phase=TRICKS,
-        turn=0,
-    )
+    state = tricks_between(["B3", "G2", "B1"], ["G3", "G2", "K1"])
     led = RULES.apply(state, Play(("B3", "G2", "B1")))
     left_x, right_x = TRICK_X
     assert _texts_under(led, left_x) == ["B3 G2 B1"]  # the led tree while the follower thinks
