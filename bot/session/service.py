@@ -54,6 +54,7 @@ STATE_CACHE_SIZE = 1024  # decoded states kept in memory; older ones are decoded
 DELIVERY_GRACE = timedelta(seconds=60)  # an interaction's own reply is overdue after this: announce it
 DELIVERY_LEASE = timedelta(seconds=120)  # a claimed delivery not marked done by then is claimed again
 STAMP = re.compile(r"^(?P<notation>.*?)\s*@(?P<ply>[0-9]{1,9})$", re.DOTALL)
+ROLLS_AT_ONCE = ("reroll",)  # a decision that asks for the dice again: they are thrown with it, one press
 BOARD_CHANGED = (
     "The board changed since you chose that move: it was already played, or another came first. "
     "Look at the board and choose again."
@@ -546,7 +547,12 @@ class GameService:
             move = rules.parse_move(state, text)
             if move not in rules.legal_moves(state):  # e.g. a clock-only default typed by hand
                 raise ServiceError(f"{quote(text)} is not one of your legal moves now.")
-            return await self._commit(game, rules, state, [(seat, move, "move")], token)
+            steps: list[tuple[int | None, Any, str]] = [(seat, move, "move")]
+            after = rules.apply(state, move)
+            if rules.choice(state, move).kind in ROLLS_AT_ONCE and rules.pending_roll(after):
+                rng = roll_rng(game.seed, await self.store.count_rolls(game.id))
+                steps.append((rules.to_move(after), rules.roll(after, rng), "roll"))
+            return await self._commit(game, rules, state, steps, token)
 
     async def roll(
         self, channel_id: int, actor: Actor, *, offered_at: int | None = None, token: str | None = None

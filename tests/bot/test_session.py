@@ -158,3 +158,34 @@ async def test_the_move_log_keeps_arrangements_face_down_until_everyone_has_arra
     await games.move(8, second, "arrange default")
     _, log = await games.history(8)
     assert [row.notation for row in log] == ["arrange 543210", "arrange 012345"]
+
+
+async def test_a_reroll_throws_the_die_with_it(session):
+    """The Assassination Game's victim re-rolls a null with one decision: the die is thrown at once."""
+    carol = Actor(3, "carol")
+    await session.games.new_game(guild_id=1, channel_id=7, game="assassin", actor=ALICE, max_players=3)
+    await session.games.join(7, BOB)
+    await session.games.join(7, carol)
+    report = await session.games.start(7, ALICE)
+    people = {a.user_id: a for a in (ALICE, BOB, carol)}
+    rerolls = 0
+    for _ in range(3000):
+        actor = people[report.to_move_user]
+        if report.needs_roll:
+            report = await session.games.roll(7, actor)
+            continue
+        options = await session.games.legal_moves(7, actor.user_id)
+        reroll = next((o for o in options if o.notation == "reroll"), None)
+        if reroll is None:
+            report = await session.games.move(7, actor, options[-1].value)
+            continue
+        rolls_before = await session.games.store.count_rolls(report.game.id)
+        report = await session.games.move(7, actor, reroll.value)
+        _, log = await session.games.history(7)
+        assert [row.kind for row in log[-2:]] == ["move", "roll"] and log[-2].notation == "reroll"
+        assert await session.games.store.count_rolls(report.game.id) == rolls_before + 1
+        assert not report.needs_roll and " rolls " in report.lines[-1]
+        rerolls += 1
+        if rerolls == 3:
+            break
+    assert rerolls == 3
