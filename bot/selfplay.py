@@ -104,7 +104,7 @@ async def play_one(
             moves = await service.legal_moves(channel_id, actor.user_id)
             notation = moves[chooser.randrange(len(moves))].value
             report = await service.move(channel_id, actor, notation)
-        plies += 1
+        plies = report.game.ply  # one decision may store two entries (a re-roll and its roll)
         if on_report is not None:
             on_report(report, plies)
     return report, plies

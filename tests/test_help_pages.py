@@ -6,7 +6,7 @@ import pytest
 
 import games
 from cogs.help import OPENING_NOTES
-from cogs.help._pages import EMBED_TEXT, SECTION_TITLES, fit, page, plain, section_text, sections
+from cogs.help._pages import EMBED_TEXT, SECTION_TITLES, fit, page, plain, section_pages, section_text, sections
 from cogs.help._quickstart import QUICK_LIMIT, quick_start
 
 NAMES = sorted(games.REGISTRY)
@@ -26,7 +26,9 @@ def test_every_game_has_a_quick_start_that_fits_a_phone(name: str) -> None:
 @pytest.mark.parametrize("section", list(SECTION_TITLES))
 def test_every_section_button_has_text_without_tables_or_cut_sentences(name: str, section: str) -> None:
     text = section_text(name, section)
-    assert text and len(text) <= EMBED_TEXT
+    pages = section_pages(name, section)
+    assert text and "\n\n".join(pages) == text and all(len(p) <= EMBED_TEXT for p in pages)
+    assert len(text) + len(pages) * 80 <= 6_000  # Discord's limit across a message's embeds, with titles
     assert not any(line.lstrip().startswith("|") for line in text.splitlines())
     last = text.rstrip().splitlines()[-1]
     assert last.endswith(ENDINGS) or last.startswith("• "), text[-80:]  # a whole sentence or a whole row
@@ -51,3 +53,9 @@ def test_long_text_is_cut_between_paragraphs_with_a_pointer_to_the_page() -> Non
     text = "\n\n".join(f"Paragraph {n} says something complete." for n in range(400))
     cut = fit(text, 1000, "More in the page.")
     assert len(cut) <= 1000 and cut.endswith("complete.\n\nMore in the page.")
+
+
+def test_a_long_section_runs_on_into_a_second_embed_instead_of_being_cut() -> None:
+    pages = section_pages("combat", "turn")
+    assert len(pages) == 2 and "The full page" not in pages[-1]
+    assert "**Result.**" in pages[-1] and "**Advanced.**" in pages[-1]  # how a combat ends, the part once cut

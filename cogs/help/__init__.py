@@ -17,7 +17,7 @@ from discord.ext import commands
 
 from bot.session import catalogue, opening_picture
 from cogs.buttons import STALE
-from cogs.help._pages import SECTION_TITLES, page, section_text
+from cogs.help._pages import SECTION_TITLES, page, section_pages, section_text
 from cogs.help._quickstart import quick_start
 from cogs.messages import players_range
 from cogs.replies import answer, refusals, refuse
@@ -90,12 +90,16 @@ class SectionButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         title = titles().get(self.game)
-        text = section_text(self.game, self.section) if title else ""
-        if not text:
+        texts = section_pages(self.game, self.section) if title else []
+        if not texts:
             await refuse(interaction, STALE)
             return
-        embed = discord.Embed(title=f"{title} — {SECTION_TITLES[self.section]}", description=text, colour=RULES_COLOUR)
-        await answer(interaction, embed=embed, ephemeral=True)
+        heading = f"{title} — {SECTION_TITLES[self.section]}"
+        embeds = [
+            discord.Embed(title=heading if n == 0 else None, description=text, colour=RULES_COLOUR)
+            for n, text in enumerate(texts)
+        ]
+        await answer(interaction, embeds=embeds, ephemeral=True)
 
 
 def section_buttons(game: str) -> discord.ui.View:

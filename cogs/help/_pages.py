@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from importlib import resources
 
 EMBED_TEXT = 4_000  # under Discord's 4,096 characters of an embed description
+MESSAGE_TEXT = 5_600  # under Discord's 6,000 characters across a message's embeds, titles included
 LIST_ITEM = re.compile(r"^([-*•]|\d+\.)\s")
 TABLE_RULE = re.compile(r"^\|?\s*:?-{2,}")
 
@@ -63,9 +64,24 @@ def sections(game: str) -> list[Section]:
 
 
 def section_text(game: str, key: str) -> str:
-    """The text behind a section button (``setup``, ``turn``, ``winning``, ``notation``), embed-ready."""
+    """The text behind a section button (``setup``, ``turn``, ``winning``, ``notation``), message-ready:
+    ``section_pages`` splits it into embeds."""
     parts = [f"**{s.heading}**\n{plain(s.body)}" for s in sections(game) if section_of(s.heading) == key]
-    return fit("\n\n".join(parts), EMBED_TEXT, "The full page, attached to the first answer, says more.")
+    return fit("\n\n".join(parts), MESSAGE_TEXT, "The full page, attached to the first answer, says more.")
+
+
+def section_pages(game: str, key: str) -> list[str]:
+    """``section_text`` as embed descriptions, split between paragraphs: a long section (Martian
+    Combat's turn) runs on into a second embed of the same answer instead of being cut."""
+    pages: list[str] = []
+    current = ""
+    for paragraph in section_text(game, key).split("\n\n"):
+        joined = f"{current}\n\n{paragraph}" if current else paragraph
+        if len(joined) > EMBED_TEXT and current:
+            pages.append(current)
+            joined = paragraph
+        current = joined
+    return [*pages, current] if current else pages
 
 
 def table_row(header: list[str], cells: list[str]) -> str:
