@@ -55,6 +55,7 @@ DELIVERY_GRACE = timedelta(seconds=60)  # an interaction's own reply is overdue 
 DELIVERY_LEASE = timedelta(seconds=120)  # a claimed delivery not marked done by then is claimed again
 STAMP = re.compile(r"^(?P<notation>.*?)\s*@(?P<ply>[0-9]{1,9})$", re.DOTALL)
 ROLLS_AT_ONCE = ("reroll",)  # a decision that asks for the dice again: they are thrown with it, one press
+ALL_PEOPLE_LEFT = "Nobody is left to play against the computer players: the game ends here, without a result."
 BOARD_CHANGED = (
     "The board changed since you chose that move: it was already played, or another came first. "
     "Look at the board and choose again."
@@ -896,6 +897,13 @@ class GameService:
             last.outcome = outcome_to_json(outcome)
         banks = {seat: values["bank_seconds"] for seat, values in seat_updates.items() if "bank_seconds" in values}
         last.extra_updates = await self._turn_fields(game, rules, state, now, banks)
+        if outcome is None and game.tournament_id is None and not people_left(game, seat_updates):
+            # the last person left: computer players do not play on alone (a tournament's table still
+            # plays out, for its result)
+            lines = [*lines, ALL_PEOPLE_LEFT]
+            event = replace(event, payload={**event.payload, "lines": list(lines)})
+            last.status = "aborted"
+            last.extra_updates = {**last.extra_updates, "deadline": None, "wake_at": None}
         turn_changed = bool(last.extra_updates.get("turn_started_at"))
         event = replace(event, payload={**event.payload, "turn_changed": turn_changed})
         game, ids = await self.store.append_moves(game, entries, now, seat_updates, events=[event])
@@ -983,6 +991,13 @@ class Delivery:
     def id(self) -> int:
         """The delivery record's id."""
         return self.row.id
+
+
+def people_left(game: GameRow, seat_updates: dict[int, dict[str, Any]]) -> bool:
+    """True when a person still plays in ``game`` once ``seat_updates`` (removals) are applied."""
+    return any(
+        not row.is_bot and not row.removed and not seat_updates.get(row.seat, {}).get("removed") for row in game.seats
+    )
 
 
 def report_event(

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.session import open_session
-from bot.session.service import BOARD_CHANGED, Actor, ServiceError, stamp, unstamp
+from bot.session.service import ALL_PEOPLE_LEFT, BOARD_CHANGED, Actor, ServiceError, stamp, unstamp
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 ALICE, BOB = Actor(1, "alice"), Actor(2, "bob")
@@ -189,3 +189,18 @@ async def test_a_reroll_throws_the_die_with_it(session):
         if rerolls == 3:
             break
     assert rerolls == 3
+
+
+async def test_computer_players_do_not_play_on_once_the_last_person_leaves(session):
+    await session.games.new_game(guild_id=1, channel_id=8, game="hedgehog", actor=ALICE, max_players=4)
+    await session.games.join(8, BOB)
+    for _ in range(2):
+        await session.games.add_bot(8, ALICE, "easy")
+    await session.games.start(8, ALICE)
+    report = await session.games.resign(8, BOB)  # a person is still playing: the game goes on
+    assert report.game.status == "active" and ALL_PEOPLE_LEFT not in report.lines
+    report = await session.games.resign(8, ALICE)
+    assert report.game.status == "aborted" and report.lines[-1] == ALL_PEOPLE_LEFT
+    assert report.game.deadline is None and report.outcome is None
+    stored = await session.games.game(report.game.id)
+    assert stored.status == "aborted" and not stored.rated

@@ -12,7 +12,7 @@ from typing import Any
 
 import simcord
 
-from tests.discord.helpers import embed_of, field, living_board, notation, refusal
+from tests.discord.helpers import accepted, button_labels, embed_of, field, living_board, notation, refusal, showing
 
 MENTION = re.compile(r"<@!?(\d+)>")
 QUICK = {"ai_workers": 0, "ai_max_iterations": 20}
@@ -141,6 +141,22 @@ async def test_a_table_of_only_bots_is_refused(table, make_bot, simcord_env):
     left = await alice.click(opened.response.message, label="Leave")
     assert "the game is closed" in left.response.content
     assert await simcord_env.bot.service.live_game(table.channel.id) is None
+
+
+async def test_resigning_a_practice_game_ends_it_instead_of_leaving_bots_to_play_alone(table, make_bot, simcord_env):
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    alice = table.members[0]
+    await alice.slash(table.channel, "combat new", players=3, bots=2, bot_level="easy")
+    started = await alice.slash(table.channel, "combat start")
+    assert accepted(started)
+    resigned = await alice.slash(table.channel, "game resign")
+    board = showing(resigned)
+    assert "the game ends here, without a result" in board.embeds[0].description
+    assert button_labels(board) == ["Rematch"]
+    game = await simcord_env.bot.service.latest_game(table.channel.id)
+    assert game.status == "aborted"
+    await simcord_env.advance_time(120)  # the clock loop finds no bot to wake
+    assert (await simcord_env.bot.service.latest_game(table.channel.id)).ply == game.ply
 
 
 async def test_a_bot_whose_turn_came_before_a_restart_plays_after_it(table, simcord_env, make_bot):
