@@ -214,7 +214,10 @@ class Lobby(commands.Cog):
             if game.seat_of(actor.user_id) is None:
                 raise ServiceError("Only the players of that game can ask for a rematch.")
             fresh = await self.bot.service.rematch(game, actor)
-            await table.show_lobby(interaction, fresh, f"{actor.name} asks for a rematch: press Join to play again.")
+            bots = sum(row.is_bot for row in fresh.seats)
+            against = f" against the same {plural(bots, 'computer player')}" if bots else ""
+            ask = "press Start" if len(fresh.seats) == fresh.max_players else "press Join to play again"
+            await table.show_lobby(interaction, fresh, f"{actor.name} asks for a rematch{against}: {ask}.")
 
         await run_guarded(interaction, f"rematch button of game {game_id}", work())
 

@@ -598,8 +598,9 @@ class GameService:
             return await self._reload(game)
 
     async def rematch(self, old: GameRow, actor: Actor) -> GameRow:
-        """Open a new game like ``old`` (same game, options, size and clock) in its channel."""
-        return await self.new_game(
+        """Open a new game like ``old`` (same game, options, size and clock) in its channel, with its
+        computer players seated again at their levels."""
+        fresh = await self.new_game(
             guild_id=old.guild_id,
             channel_id=old.channel_id,
             game=old.game,
@@ -611,6 +612,10 @@ class GameService:
             thread_id=old.thread_id,
             parent_channel_id=old.parent_channel_id,
         )
+        for row in sorted(old.seats, key=lambda r: r.seat):
+            if row.ai_level is not None:
+                fresh = await self.add_bot(old.channel_id, actor, row.ai_level)
+        return fresh
 
     async def legal_moves(self, channel_id: int, user_id: int) -> list[MoveOption]:
         """Every move ``user_id`` may make now, each stamped with the ply; empty when it is not their turn."""

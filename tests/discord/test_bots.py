@@ -158,6 +158,15 @@ async def test_resigning_a_practice_game_ends_it_instead_of_leaving_bots_to_play
     await simcord_env.advance_time(120)  # the clock loop finds no bot to wake
     assert (await simcord_env.bot.service.latest_game(table.channel.id)).ply == game.ply
 
+    again = await alice.click(board, label="Rematch")  # the computer players are seated again
+    assert again.response.content == "alice asks for a rematch against the same 2 computer players: press Start."
+    lobby = await simcord_env.bot.service.live_game(table.channel.id)
+    assert [(row.display_name, row.ai_level) for row in lobby.seats] == [
+        ("alice", None),
+        ("Easy bot", "easy"),
+        ("Easy bot 2", "easy"),
+    ]
+
 
 async def test_a_bot_whose_turn_came_before_a_restart_plays_after_it(table, simcord_env, make_bot):
     await simcord_env.restart_bot(make_bot(**QUICK))
