@@ -68,6 +68,9 @@ def _warm_ai() -> None:
 
 def _pool(workers: int, purpose: str = "boards") -> ProcessPoolExecutor:
     pool = _POOLS.get((purpose, workers))
+    if pool is not None and getattr(pool, "_broken", False):  # one of its processes died: never hand it out
+        retire_pool(pool)
+        pool = None
     if pool is None:
         # forkserver: never fork a process that runs an event loop and database threads
         method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
@@ -83,6 +86,36 @@ def _pool(workers: int, purpose: str = "boards") -> ProcessPoolExecutor:
 def ai_pool(workers: int) -> Executor | None:
     """The processes that search computer players' moves (None with 0 workers: threads of this process)."""
     return _pool(workers, "ai") if workers > 0 else None
+
+
+def retire_pool(pool: Executor, *, kill: bool = False) -> int:
+    """Stop ``pool`` and forget it, so that no one is handed it again (one of its processes died, or
+    with ``kill`` one is stuck and is killed first); returns how many processes it had."""
+    workers = getattr(pool, "_max_workers", 1)
+    for key, known in list(_POOLS.items()):
+        if known is pool:
+            del _POOLS[key]
+            workers = key[1]
+    if kill:
+        stop = getattr(pool, "kill_workers", None)  # Python 3.14
+        if callable(stop):
+            stop()
+        else:
+            for process in list((getattr(pool, "_processes", None) or {}).values()):
+                process.kill()
+    pool.shutdown(wait=False, cancel_futures=True)
+    return workers
+
+
+def renew_search_pool(broken: Executor, *, kill: bool = False) -> Executor | None:
+    """New search processes, as many, in place of ``broken`` (retired, its stuck processes killed with
+    ``kill``); they start at the first search.  None when none can be made: bots search in threads."""
+    workers = retire_pool(broken, kill=kill)
+    try:
+        return ai_pool(workers)
+    except OSError as error:
+        log.warning("search workers could not be replaced (%s); searching in threads of this process instead", error)
+        return None
 
 
 async def start_workers(

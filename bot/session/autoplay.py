@@ -2,29 +2,38 @@
 
 A bot's dice are rolled by the service like anyone's.  Its choices are searched in a process pool
 (``ai.choose_notation``) so the event loop keeps answering other channels meanwhile, and are played
-as a suggestion stamped with the ply they were searched at: if the board changed in between (a
-resignation, an undo), the service refuses the stale choice and the bot looks again.  Each search
-is seeded from the game's seed and the ply, so a bot's game replays exactly from its log.
+only if the game is still the one searched: the same game, at the same ply, in the same state.  If
+the board changed in between (a resignation, an undo and another move, a new game in the channel),
+the choice is refused as stale and the bot looks again.  Each search is seeded from the game's seed
+and the ply, so a bot's game replays exactly from its log.
+
+A bot never holds its table up: a search worker that dies (the OOM killer) is replaced by new ones
+and the search tried again; a search that fails (a bug) or runs far beyond its budget is logged with
+the game's id and the bot plays the easy level's random move instead, with the decision's seed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import zlib
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor
+from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any
 
-from ai import choose_notation
-from bot.session.service import Actor, GameService, Report, ServiceError, stamp
+from ai import choose_move, choose_notation
+from bot.render_pool import renew_search_pool, retire_pool
+from bot.session.service import BOARD_CHANGED, Actor, GameService, Report, ServiceError, rules_for, stamp
 from bot.session.store import GameRow, SeatRow
 
 log = logging.getLogger(__name__)
 
 MAX_ACTIONS = 2_000  # one call never plays more than this (a table of bots ends long before)
 STALE_RETRIES = 3  # a choice refused as stale is searched again this many times
+GUARDED_MOVE = ("game_id", "version")  # the keywords of a ``GameService.move`` that checks both itself
 
 
 @dataclass(frozen=True)
@@ -48,13 +57,27 @@ class BotTurn:
 
 @dataclass(frozen=True)
 class Thinking:
-    """How bots search: a hard bot's time per decision and, for reproducible play, an iteration cap."""
+    """How bots search: a hard bot's time per decision and, for reproducible play, an iteration cap.
+
+    ``timeout_s`` is how long a search may take before it counts as a runaway (a level thinks for
+    under a second): the bot then plays its fallback move, and a worker process stuck in it is stopped.
+    """
 
     budget_ms: float | None = 700.0
     max_iterations: int | None = None
+    timeout_s: float = 60.0
+
+    def timeout_for(self, budget_ms: float | None) -> float:
+        """The time a search with ``budget_ms`` may take, queueing for a worker included."""
+        return max(self.timeout_s, 10 * budget_ms / 1000) if budget_ms is not None else self.timeout_s
 
 
 Show = Callable[[Report], Awaitable[None]]
+
+
+def people_playing(game: GameRow) -> bool:
+    """True when a person still plays in ``game`` (a seat held by a person and not left)."""
+    return any(not row.removed for row in game.humans)
 
 
 class Autoplayer:
@@ -67,19 +90,28 @@ class Autoplayer:
         self.running = True  # False once stopped: no bot starts again in this process
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: dict[int, asyncio.Task[int]] = {}
+        # a service whose move checks the game and its version inside its unit of work gets them too
+        self._guarded_move = set(GUARDED_MOVE) <= inspect.signature(service.move).parameters.keys()
 
     async def bot_turn(self, channel_id: int) -> BotTurn | None:
-        """The bot that must act now in the running game of ``channel_id``, if any."""
+        """The bot that must act now in the running game of ``channel_id``, if any.
+
+        Read from the game's state (no board is drawn).  Bots do not play on alone once every person
+        has left the game, except at a tournament's table, which plays out for its result.
+        """
         game = await self.service.live_game(channel_id)
-        if game is None or game.status != "active" or not game.has_bots:
+        if game is None or game.status != "active" or not game.has_bots or game.state is None:
             return None
-        report = await self.service.board(channel_id)
-        if report.outcome is not None or report.state is None:
+        if game.tournament_id is None and not people_playing(game):
             return None
-        seat = game.bot_at(report.to_move_seat)
+        rules = rules_for(game.game)
+        state = self.service.state_of(game)
+        if rules.outcome(state) is not None:
+            return None
+        seat = game.bot_at(rules.to_move(state))
         if seat is None or seat.removed:
             return None
-        return BotTurn(report.game, seat, report.needs_roll)
+        return BotTurn(game, seat, rules.pending_roll(state))
 
     async def waiting_channels(self) -> list[int]:
         """The channels of running games with computer players where a bot is to act now."""
@@ -134,23 +166,104 @@ class Autoplayer:
                     if stale > STALE_RETRIES:
                         break
                     continue
+                if report is None:  # no move could be chosen at all: logged, nothing more to do here
+                    break
                 played += 1
                 await show(report)
         return played
 
-    async def act(self, turn: BotTurn) -> Report:
-        """One action of the bot to act: its roll, or its searched choice stamped with the ply."""
+    async def act(self, turn: BotTurn) -> Report | None:
+        """One action of the bot to act: its roll, or its choice, played if the game is still the one
+        searched (else ``ServiceError``); None when no move could be chosen (logged)."""
         channel_id = turn.game.channel_id
         if turn.needs_roll:
             return await self.service.roll(channel_id, turn.actor)
-        notation = await self.search(turn)
-        return await self.service.move(channel_id, turn.actor, stamp(notation, turn.game.ply))
+        notation = await self.choose(turn)
+        if notation is None:
+            return None
+        await self._still_current(turn)
+        guard: dict[str, Any] = {"game_id": turn.game.id, "version": turn.game.version} if self._guarded_move else {}
+        return await self.service.move(channel_id, turn.actor, stamp(notation, turn.game.ply), **guard)
+
+    async def _still_current(self, turn: BotTurn) -> None:
+        """Refuse a choice as stale unless the channel's game is the one searched, in the state searched.
+
+        The ply alone is not enough: an undo and another move bring it back with another position, and a
+        new game in the channel starts again at ply 0.  With the channel's lock free, nothing runs
+        between this check and the move's unit of work.
+        """
+        live = await self.service.live_game(turn.game.channel_id)
+        searched = turn.game
+        if live is None or live.id != searched.id or live.ply != searched.ply or live.state != searched.state:
+            raise ServiceError(BOARD_CHANGED)
+
+    async def choose(self, turn: BotTurn) -> str | None:
+        """The bot's searched choice; if the search fails, the fallback move (None when there is none)."""
+        try:
+            return await self.search(turn)
+        except Exception:
+            log.exception(
+                "the search of bot %s failed in game %s (channel %s, ply %s): it plays a fallback move",
+                turn.seat.display_name,
+                turn.game.id,
+                turn.game.channel_id,
+                turn.game.ply,
+            )
+        return self.fallback(turn)
+
+    def fallback(self, turn: BotTurn) -> str | None:
+        """The easy level's random choice with the decision's seed, else the game's timeout move."""
+        rules = rules_for(turn.game.game)
+        try:
+            state = rules.from_json(turn.game.state or {})
+            try:
+                return rules.format_move(state, choose_move(rules, state, "easy", turn.seed))
+            except Exception:
+                log.exception("bot %s in game %s: no random move either", turn.seat.display_name, turn.game.id)
+            move = rules.timeout_move(state)
+            if move is not None:
+                return rules.format_move(state, move)
+        except Exception:
+            log.exception("bot %s in game %s: no fallback move", turn.seat.display_name, turn.game.id)
+        log.error("bot %s cannot choose any move in game %s: its table waits", turn.seat.display_name, turn.game.id)
+        return None
 
     async def search(self, turn: BotTurn) -> str:
-        """The bot's choice, searched in the executor (a process pool) with the game's state as JSON."""
+        """The bot's choice, searched in the executor (a process pool) with the game's state as JSON.
+
+        When a worker process has died, the pool is replaced by a new one and the search tried once more;
+        if the new one breaks at once too, bots search in threads of this process from then on.
+        """
         level = turn.seat.ai_level or "normal"
         state: dict[str, Any] = turn.game.state or {}
         budget_ms = self.thinking.budget_ms if level == "hard" else None  # normal keeps its small default
         arguments = (turn.game.game, state, level, turn.seed, budget_ms, self.thinking.max_iterations)
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self.executor, choose_notation, *arguments)
+        timeout = self.thinking.timeout_for(budget_ms)
+        executor = self.executor
+        try:
+            return await self._search_in(executor, arguments, timeout)
+        except BrokenProcessPool:
+            log.warning("a search worker died during game %s: starting new ones, searching again", turn.game.id)
+            if executor is not None and self.executor is executor:  # the first search to notice replaces it
+                self.executor = renew_search_pool(executor)
+        executor = self.executor
+        try:
+            return await self._search_in(executor, arguments, timeout)
+        except BrokenProcessPool:
+            if executor is not None and self.executor is executor:
+                log.warning("new search workers died at once: bots search in threads of this process from now on")
+                retire_pool(executor)
+                self.executor = None
+            raise
+
+    async def _search_in(self, executor: Executor | None, arguments: tuple[Any, ...], timeout: float) -> str:
+        """``choose_notation(*arguments)`` in ``executor``; a search still running after ``timeout`` is
+        abandoned (``TimeoutError``), and a worker process stuck in it is stopped with its pool."""
+        future = asyncio.get_running_loop().run_in_executor(executor, choose_notation, *arguments)
+        try:
+            return await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            if future.cancelled() and isinstance(executor, ProcessPoolExecutor) and self.executor is executor:
+                log.warning("a search ran for over %s s: its worker processes are replaced", timeout)
+                self.executor = renew_search_pool(executor, kill=True)
+            raise

@@ -7,14 +7,22 @@ iteration budget, a game against bots is the same every time it is played.
 from __future__ import annotations
 
 import asyncio
+import logging
 import random
+import threading
+import time
+from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
 from datetime import UTC, datetime
 
 import pytest
 
-from bot.render_pool import ai_pool
-from bot.session import Thinking, open_session
-from bot.session.service import Actor, ServiceError, bot_name
+import bot.session.autoplay as autoplay
+from ai import choose_move, choose_notation
+from bot.render_pool import ai_pool, shutdown_pools
+from bot.session import Autoplayer, BotTurn, Thinking, open_session
+from bot.session.service import Actor, ServiceError, bot_name, rules_for
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 ALICE, BOB, CAROL = Actor(1, "alice"), Actor(2, "bob"), Actor(3, "carol")
@@ -155,5 +163,297 @@ async def test_a_slow_bot_never_holds_up_another_channel(db_url):
         assert all(played_while_thinking), "the other table waited for the bot"
         await asyncio.wait_for(thinker, 60)
         assert shown, "the bot never played"
+    finally:
+        await session.close()
+
+
+# ---------------------------------------------------------------------------------- a table never stalls
+
+
+async def whist_against(session, channel, level="normal"):
+    """A practice game of Martian Whist, alice against a bot, where the bot is to act; its report."""
+    games = session.games
+    await games.new_game(guild_id=1, channel_id=channel, game="whist", actor=ALICE, max_players=2)
+    await games.add_bot(channel, ALICE, level)
+    report = await games.start(channel, ALICE)
+    if report.game.bot_at(report.to_move_seat) is None:
+        moves = await games.legal_moves(channel, ALICE.user_id)
+        report = await games.move(channel, ALICE, moves[0].value)
+    return report
+
+
+def decision(report):
+    """The bot's decision in ``report``: the turn as the autoplayer sees it."""
+    return BotTurn(report.game, report.game.bot_at(report.to_move_seat), report.needs_roll)
+
+
+def easy_choice(report):
+    """The fallback of the bot to act in ``report``: the easy level's move with the decision's seed."""
+    rules = rules_for(report.game.game)
+    state = rules.from_json(report.game.state)
+    return rules.format_move(state, choose_move(rules, state, "easy", decision(report).seed))
+
+
+async def bot_reply(session, channel, report):
+    """The notation the bot played at the ply of ``report``."""
+    _, log = await session.games.history(channel)
+    return next(row.notation for row in log if row.ply == report.game.ply)
+
+
+async def nothing(_report):
+    return None
+
+
+async def test_a_search_worker_that_dies_is_replaced_and_the_bot_plays_its_searched_move(db_url):
+    pool = ai_pool(1)
+    session = await open_table(db_url, FAST, pool)
+    try:
+        report = await whist_against(session, 5)
+        assert await asyncio.get_running_loop().run_in_executor(pool, int, "7") == 7  # its process is up
+        for process in list(pool._processes.values()):  # the OOM killer
+            process.kill()
+            await asyncio.to_thread(process.join)
+        assert await session.autoplay.play(5, nothing) >= 1
+        turn = decision(report)
+        searched = choose_notation("whist", report.game.state, "normal", turn.seed, None, FAST.max_iterations)
+        assert await bot_reply(session, 5, report) == searched  # searched again, not a fallback
+        assert session.autoplay.executor is not pool
+        assert ai_pool(1) is session.autoplay.executor  # the broken pool is handed to no one again
+    finally:
+        await session.close()
+        shutdown_pools()
+
+
+class BrokenPool(Executor):
+    """A pool whose processes die as soon as they start."""
+
+    def submit(self, fn, /, *args, **kwargs):
+        raise BrokenProcessPool("A child process terminated abruptly")
+
+
+async def test_search_workers_that_die_again_at_once_leave_bots_searching_in_threads(db_url, monkeypatch):
+    retired = []
+    monkeypatch.setattr(autoplay, "renew_search_pool", lambda broken, kill=False: BrokenPool(), raising=False)
+    monkeypatch.setattr(autoplay, "retire_pool", retired.append, raising=False)
+    session = await open_table(db_url, FAST, BrokenPool())
+    try:
+        report = await whist_against(session, 5)
+        assert await session.autoplay.play(5, nothing) >= 1
+        assert await bot_reply(session, 5, report) == easy_choice(report)  # this decision: the fallback
+        assert session.autoplay.executor is None and len(retired) == 1  # the next ones: threads
+    finally:
+        await session.close()
+
+
+async def test_a_search_that_fails_is_logged_with_its_game_and_the_bot_plays_a_random_move(db_url, monkeypatch, caplog):
+    def failing(*_arguments):
+        raise ZeroDivisionError("a bug in an evaluation")
+
+    monkeypatch.setattr(autoplay, "choose_notation", failing)
+    session = await open_table(db_url)
+    shown = []
+
+    async def show(report):
+        shown.append(report)
+
+    try:
+        report = await whist_against(session, 5)
+        with caplog.at_level(logging.ERROR, logger="bot.session.autoplay"):
+            assert await session.autoplay.play(5, show) >= 1
+        assert shown and await bot_reply(session, 5, report) == easy_choice(report)
+        failure = next(r for r in caplog.records if r.exc_info and r.exc_info[0] is ZeroDivisionError)
+        assert f"game {report.game.id}" in failure.getMessage()
+    finally:
+        await session.close()
+
+
+async def test_a_runaway_search_in_a_thread_is_abandoned_for_the_fallback_move(db_url, monkeypatch):
+    release = threading.Event()
+
+    def runaway(*_arguments):
+        release.wait()
+        return "never played"
+
+    monkeypatch.setattr(autoplay, "choose_notation", runaway)
+    threads = ThreadPoolExecutor(1)
+    session = await open_table(db_url, replace(FAST, timeout_s=0.01), threads)
+    try:
+        report = await whist_against(session, 5)
+        assert await session.autoplay.play(5, nothing) >= 1
+        assert await bot_reply(session, 5, report) == easy_choice(report)
+    finally:
+        release.set()
+        threads.shutdown()
+        await session.close()
+
+
+async def test_a_runaway_search_in_a_process_is_stopped_with_its_pool(db_url):
+    pool = ai_pool(1)
+    session = await open_table(db_url, replace(FAST, timeout_s=0.5), pool)
+    loop = asyncio.get_running_loop()
+    try:
+        report = await whist_against(session, 5)
+        assert await loop.run_in_executor(pool, int, "7") == 7
+        stuck = list(pool._processes.values())
+        runaway = loop.run_in_executor(pool, time.sleep, 3600)  # holds the only worker: the search queues
+        runaway.add_done_callback(lambda done: done.cancelled() or done.exception())
+        assert await session.autoplay.play(5, nothing) >= 1
+        assert await bot_reply(session, 5, report) == easy_choice(report)
+        for process in stuck:
+            await asyncio.to_thread(process.join, 60)
+            assert process.exitcode is not None, "the stuck worker still runs"
+        assert session.autoplay.executor is not pool and ai_pool(1) is session.autoplay.executor
+        assert await loop.run_in_executor(session.autoplay.executor, int, "8") == 8
+    finally:
+        await session.close()
+        shutdown_pools()
+
+
+# ------------------------------------------------------------------------- a stale choice is never played
+
+
+class GatedThreads(ThreadPoolExecutor):
+    """Searches that finish when the gate opens (a busy pool), each recorded with its answer."""
+
+    def __init__(self) -> None:
+        super().__init__(1)
+        self.gate = threading.Event()
+        self.submitted = asyncio.Event()
+        self.searches: list[tuple[tuple, str]] = []
+
+    def submit(self, fn, /, *args, **kwargs):
+        def gated():
+            self.gate.wait()
+            answer = fn(*args, **kwargs)
+            self.searches.append((args, answer))
+            return answer
+
+        self.submitted.set()  # run_in_executor submits from the event loop's thread
+        return super().submit(gated)
+
+
+async def test_a_choice_searched_before_an_undo_and_another_move_is_not_played(db_url):
+    searcher = GatedThreads()
+    session = await open_table(db_url, executor=searcher)
+    games = session.games
+    try:
+        await games.new_game(guild_id=1, channel_id=5, game="whist", actor=ALICE, max_players=2)
+        await games.add_bot(5, ALICE, "normal")
+        await games.start(5, ALICE)
+        first = await games.move(5, ALICE, "take B1 b")
+        thinking = asyncio.create_task(session.autoplay.play(5, nothing))
+        await asyncio.wait_for(searcher.submitted.wait(), 60)  # the bot searches the position after B1 b
+        await session.undo.request(5, ALICE)
+        second = await games.move(5, ALICE, "take B1 c")
+        assert second.game.ply == first.game.ply and second.game.state != first.game.state
+        searcher.gate.set()
+        await asyncio.wait_for(thinking, 60)
+        (old, stale), (again, fresh) = searcher.searches
+        assert old[1] == first.game.state and again[1] == second.game.state and stale != fresh
+        assert await bot_reply(session, 5, second) == fresh
+    finally:
+        searcher.gate.set()
+        searcher.shutdown()
+        await session.close()
+
+
+async def test_a_pending_search_is_never_played_in_the_next_game_of_the_channel(db_url):
+    searcher = GatedThreads()
+    session = await open_table(db_url, executor=searcher)
+    games = session.games
+    try:
+        await games.new_game(guild_id=1, channel_id=5, game="whist", actor=ALICE, max_players=2)
+        await games.add_bot(5, ALICE, "normal")
+        await games.start(5, ALICE)
+        await games.move(5, ALICE, "take B1 b")
+        thinking = asyncio.create_task(session.autoplay.play(5, nothing))
+        await asyncio.wait_for(searcher.submitted.wait(), 60)
+        old = await games.abort(5, ALICE)
+        await games.new_game(guild_id=1, channel_id=5, game="whist", actor=ALICE, max_players=2)
+        await games.add_bot(5, ALICE, "hard")
+        await games.start(5, ALICE)
+        new = await games.move(5, ALICE, "take B1 c")
+        assert new.game.id != old.id and new.game.ply == old.ply
+        searcher.gate.set()
+        await asyncio.wait_for(thinking, 60)
+        (_, _), (again, fresh) = searcher.searches
+        assert again[1] == new.game.state and again[2] == "hard"
+        assert await bot_reply(session, 5, new) == fresh
+    finally:
+        searcher.gate.set()
+        searcher.shutdown()
+        await session.close()
+
+
+async def test_a_service_that_checks_the_game_and_its_version_itself_is_given_them(db_url, monkeypatch):
+    session = await open_table(db_url)
+    try:
+        report = await whist_against(session, 5)
+        original, guards = session.games.move, []
+
+        async def move(channel_id, actor, notation, *, token=None, game_id=None, version=None):
+            guards.append((game_id, version))
+            return await original(channel_id, actor, notation, token=token)
+
+        monkeypatch.setattr(session.games, "move", move)
+        assert await Autoplayer(session.games, None, FAST).play(5, nothing) >= 1
+        assert guards[0] == (report.game.id, report.game.version)
+    finally:
+        await session.close()
+
+
+# ------------------------------------------------------------------------------ who acts, and when not
+
+
+async def test_finding_the_bots_to_act_draws_no_board(db_url):
+    drawn = []
+
+    class CountingBoards:
+        async def render(self, game, state_json, last_move, names):
+            drawn.append(game)
+            return b"png"
+
+    session = await open_session(db_url, clock=lambda: NOW, render=True, new_seed=lambda: "seed", thinking=FAST)
+    session.games.renderer = CountingBoards()
+    games = session.games
+    try:
+        for channel in (10, 11, 12):
+            person = Actor(channel, f"player {channel}")
+            await games.new_game(guild_id=1, channel_id=channel, game="hedgehog", actor=person, max_players=2)
+            await games.add_bot(channel, person, "easy")
+            await games.start(channel, person)
+            if channel != 12:  # 10 and 11 wait for their person; at 12 the bot is left to act
+                await session.autoplay.play(channel, nothing)
+        report = await games.board(12)
+        while report.game.bot_at(report.to_move_seat) is None:
+            person = Actor(12, "player 12")
+            if report.needs_roll:
+                report = await games.roll(12, person)
+            else:
+                report = await games.move(12, person, (await games.legal_moves(12, 12))[0].value)
+        drawn.clear()
+        assert await session.autoplay.waiting_channels() == [12]
+        turn = await session.autoplay.bot_turn(12)
+        assert turn is not None and turn.needs_roll == report.needs_roll
+        assert drawn == []
+    finally:
+        await session.close()
+
+
+async def test_bots_do_not_play_on_alone_once_every_person_has_left(db_url, monkeypatch):
+    session = await open_table(db_url)
+    games = session.games
+    try:
+        report = await whist_against(session, 5)
+        assert await session.autoplay.bot_turn(5) is not None
+        await games.store.update_seat(report.game, report.game.seat_of(ALICE.user_id), NOW, removed=1)
+        alone = await games.live_game(5)
+        assert alone.status == "active" and not any(not row.removed for row in alone.humans)
+        assert await session.autoplay.bot_turn(5) is None
+        assert await session.autoplay.play(5, nothing) == 0
+        assert 5 not in await session.autoplay.waiting_channels()
+        # a tournament's table plays out, for its result
+        monkeypatch.setattr(games, "live_game", lambda _channel: asyncio.sleep(0, replace(alone, tournament_id=1)))
+        assert await session.autoplay.bot_turn(5) is not None
     finally:
         await session.close()
