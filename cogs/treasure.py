@@ -40,7 +40,9 @@ class TreasureCog(
 
     new = new_command("treasure", default_players=4)
 
-    @app_commands.command(name="arrange", description="Before the first roll: set out your coins on your home row.")
+    @app_commands.command(
+        name="arrange", description="Before the first roll, without waiting for your turn: set out your coins."
+    )
     @app_commands.describe(order="Coin values left to right from your seat, e.g. 543210 (0 null, 1 ace); or default")
     @refusals
     async def arrange(self, interaction: discord.Interaction, order: app_commands.Range[str, 1, 60]) -> None:

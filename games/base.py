@@ -240,6 +240,33 @@ class Rules(Protocol, Generic[S, M]):
     def from_json(self, d: dict[str, Any]) -> S:
         """The state back from ``to_json``; validates and raises ``BadState``."""
 
+    # Optional, outside the protocol (most games have no use for it; see ``seat_state``):
+    #     def acting_state(self, s: S, seat: int) -> S | None
+
+
+def acting_together(rules: Rules[S, M], s: S) -> bool:
+    """True while the players of ``s`` act at the same time (the optional ``acting_together(s)`` of a game
+    with ``acting_state``); when such a phase ends, the seat to move starts its turn afresh."""
+    together: Callable[[S], bool] | None = getattr(rules, "acting_together", None)
+    return bool(together is not None and together(s))
+
+
+def seat_state(rules: Rules[S, M], s: S, seat: int) -> S | None:
+    """The state in which ``seat`` reads and checks its moves now, or None when it may not act now.
+
+    The seat to move acts in ``s`` itself.  Another seat acts only in a game whose players may act
+    at the same time (Martian Treasure Hunt's face-down arrangements); such a game's rules have the
+    optional method ``acting_state(s, seat)``: ``s`` as ``seat`` may act in it, or None.  In the state
+    it returns ``seat`` is to move, so ``parse_move``, ``legal_moves`` and ``choice`` there give that
+    seat's moves, each carrying its seat; such a move is played on ``s`` itself (``play``, ``apply``;
+    ``format_move`` on ``s`` names the seat, so the log replays) and leaves the turn with the seat to
+    move.  Without the method (the default), nobody acts out of turn.
+    """
+    if rules.to_move(s) == seat:
+        return s
+    acting: Callable[[S, int], S | None] | None = getattr(rules, "acting_state", None)
+    return None if acting is None else acting(s, seat)
+
 
 def default_resign_ranks(out_order: Sequence[int], players: int, winners: Sequence[int]) -> tuple[int, ...]:
     """Ranks where ``winners`` share first, players still in follow, and those who left last.

@@ -243,9 +243,14 @@ class Roll:
 
 @dataclass(frozen=True)
 class Arrange:
-    """A seat's coin values on its home row, left to right as seen from the seat."""
+    """``seat``'s coin values on its home row, left to right as seen from the seat.
+
+    Every seat still to arrange may arrange at any moment of the arrange phase, not only the seat
+    to move (docs/rules/treasure.md, "Setting out the coins"): the move names its seat.
+    """
 
     order: tuple[int, ...]
+    seat: int
 
 
 @dataclass(frozen=True)
@@ -496,8 +501,17 @@ def _end_turn(s: TreasureState, captured: bool) -> TreasureState:
     return frozen_replace(s, phase=Phase.ROLL, turn=_next_active(s, s.turn))
 
 
+def _may_arrange(s: TreasureState, seat: int) -> bool:
+    """True while ``seat`` may set out its coins: the arrange phase, still in the game, not arranged yet."""
+    return s.phase == Phase.ARRANGE and 0 <= seat < s.players and seat not in s.out and not s.arranged[seat]
+
+
 def _after_arrange(s: TreasureState) -> TreasureState:
-    """The next seat that still has to arrange, or, once everyone has, every row set out and the first roll."""
+    """The turn after an arrangement or a leaver: it stays with the seat to move while that seat still
+    has to arrange (another seat arranged); else it passes to the next seat that still has to, or,
+    once everyone has, every row is set out and the first player rolls."""
+    if _may_arrange(s, s.turn):
+        return s
     for k in range(1, s.players + 1):
         seat = (s.turn + k) % s.players
         if seat not in s.out and not s.arranged[seat]:
@@ -609,8 +623,26 @@ class TreasureRules:
     # -- turn -----------------------------------------------------------------------------------
 
     def to_move(self, s: TreasureState) -> int | None:
-        """The seat to arrange, roll or move; None once over."""
+        """The seat to arrange, roll or move; None once over.  While arranging: the first seat in turn
+        order from the first player that has not arranged yet (the one the clock presses)."""
         return None if s.phase == "over" else s.turn
+
+    def acting_state(self, s: TreasureState, seat: int) -> TreasureState | None:
+        """``s`` as ``seat`` may arrange in it now although another seat is to move, or None.
+
+        Players arrange at the same time (docs/rules/treasure.md, "Setting out the coins"): every seat
+        still to arrange may do so at any moment, in any order.  In the state returned ``seat`` is to
+        move, so its arrangements are parsed and listed there, each naming ``seat``; played on ``s``,
+        one leaves the turn (and the clock) with the seat to move (``games.base.seat_state``).
+        """
+        if seat == s.turn or not _may_arrange(s, seat):
+            return None
+        return frozen_replace(s, turn=seat)
+
+    def acting_together(self, s: TreasureState) -> bool:
+        """True while the players set out their coins at the same time (``games.base.seat_state``), even
+        when the seat to move is the last still to do it: play, and its clock, start afresh after."""
+        return s.phase == "arrange"
 
     def pending_roll(self, s: TreasureState) -> bool:
         """True when the seat to move must roll both dice."""
@@ -623,9 +655,10 @@ class TreasureRules:
         return Roll(rng.randrange(6), rng.randrange(6))
 
     def legal_moves(self, s: TreasureState) -> Sequence[Move]:
-        """Arrangements (default first) or the rolled coin's moves; empty while a roll is pending."""
+        """The seat to move's arrangements (default first) or the rolled coin's moves; empty while a roll
+        is pending.  The other seats still to arrange have theirs in ``acting_state``."""
         if s.phase == "arrange":
-            return _ALL_ORDERS
+            return _orders(s.turn)
         if s.phase != "move" or s.dice is None:
             return []
         number, kind = s.dice
@@ -667,11 +700,12 @@ class TreasureRules:
         return s
 
     def _apply_arrange(self, s: TreasureState, m: Arrange) -> TreasureState:
-        if s.phase != "arrange":
-            raise IllegalMove("The coins are already set out; arranging happens only before the first roll.")
+        refused = _arrange_refusal(s, m.seat)
+        if refused:
+            raise IllegalMove(refused)
         if tuple(sorted(m.order)) != DEFAULT_ORDER:
             raise IllegalMove("An arrangement names each of the six coins once.")
-        seat = s.turn
+        seat = m.seat
         pending = list(s.pending or (None,) * s.players)
         pending[seat] = tuple(m.order)
         arranged = tuple(done or i == seat for i, done in enumerate(s.arranged))
@@ -751,9 +785,9 @@ class TreasureRules:
         return s
 
     def timeout_move(self, s: TreasureState) -> Move | None:
-        """Arranging: the default order.  Moving: the turn is lost (``forfeit``)."""
+        """Arranging: the default order for the seat to move.  Moving: the turn is lost (``forfeit``)."""
         if s.phase == "arrange":
-            return Arrange(DEFAULT_ORDER)
+            return Arrange(DEFAULT_ORDER, s.turn)
         if s.phase == "move":
             return Forfeit()
         return None
@@ -818,27 +852,34 @@ class TreasureRules:
         return Roll(_ROLL_NUMBER[words[0]], _ROLL_KIND[words[1]])
 
     def _parse_arrange(self, s: TreasureState, raw: str) -> Arrange:
-        rest = raw[len("arrange") :].strip()
-        if rest in ("", "default"):
+        """``arrange 543210`` for the seat to move; ``arrange 543210 green`` (as ``format_move`` writes an
+        arrangement made out of turn) for the seat named."""
+        words = re.sub(r"[,/\-]", " ", raw[len("arrange") :]).split()
+        colours = {seat_label(s, seat).lower(): seat for seat in range(s.players)}
+        seat = colours[words.pop()] if words and words[-1] in colours else s.turn
+        if words in ([], ["default"]):
             order: tuple[int, ...] = DEFAULT_ORDER
         else:
-            words = re.sub(r"[,/\-]", " ", rest).split()
-            tokens = words if len(words) > 1 else list(rest)
+            tokens = words if len(words) > 1 else list(words[0])
             if any(t not in _ROLL_NUMBER for t in tokens):
                 raise BadNotation("Name the coins left to right from your seat, e.g. arrange 543210.")
             order = tuple(_ROLL_NUMBER[t] for t in tokens)
             if tuple(sorted(order)) != DEFAULT_ORDER:
                 raise BadNotation("Name each of the six coins (0 null, 1 ace, 2-5) once, e.g. arrange 543210.")
-        if s.phase != "arrange":
-            raise IllegalMove("The coins are already set out; arranging happens only before the first roll.")
-        return Arrange(order)
+        refused = _arrange_refusal(s, seat)
+        if refused:
+            raise IllegalMove(refused)
+        return Arrange(order, seat)
 
     def format_move(self, s: TreasureState, m: Move) -> str:
         """Canonical notation: ``roll 3 queen``, ``arrange 012345``, ``3:c2-c5``, ``3:c2xc5``, ``forfeit``."""
         if isinstance(m, Roll):
             return _format_roll(m)
         if isinstance(m, Arrange):
-            return "arrange " + "".join(str(v) for v in m.order)
+            digits = "arrange " + "".join(str(v) for v in m.order)
+            if m.seat == s.turn or not 0 <= m.seat < s.players:
+                return digits  # the seat to move's (the only form before arranging was simultaneous)
+            return f"{digits} {seat_label(s, m.seat).lower()}"  # out of turn: the log names the seat
         if isinstance(m, Forfeit):
             return "forfeit"
         sep = "x" if m.dst in occupancy(s) else "-"
@@ -857,6 +898,8 @@ class TreasureRules:
         return Played(after, self._describe(s, m, after))
 
     def _describe(self, s: TreasureState, m: Move, after: TreasureState) -> str:
+        if isinstance(m, Arrange):
+            return self._describe_arrange(s, m, after)
         who = seat_label(s, s.turn)
         if isinstance(m, Roll):
             dice = f"{who} rolls {NUMBER_WORDS[m.number]} and {KINDS[m.kind]}"
@@ -866,8 +909,6 @@ class TreasureRules:
             if after.phase != Phase.MOVE:  # no coin to move that way: the turn was lost
                 return f"{dice}: their {NUMBER_WORDS[m.number]} has no {KINDS[m.kind]} move, so the turn is lost."
             return f"{dice}: {coin_name(m.number)} on {square_name(here)} moves like a {KINDS[m.kind]}."
-        if isinstance(m, Arrange):
-            return self._describe_arrange(s, after)
         if isinstance(m, Forfeit):
             return f"{who} ran out of time, so the turn is lost."
         number, kind = s.dice if s.dice else (m.value, QUEEN)
@@ -888,9 +929,9 @@ class TreasureRules:
         shown = ", ".join(f"{seat_label(s, seat)} {points[seat]}" for seat in range(s.players))
         return f"{text}. Scores: {shown}."
 
-    def _describe_arrange(self, s: TreasureState, after: TreasureState) -> str:
+    def _describe_arrange(self, s: TreasureState, m: Arrange, after: TreasureState) -> str:
         """Who has arranged, never how, until the last arrangement reveals every row at once."""
-        who = seat_label(s, s.turn)
+        who = seat_label(s, m.seat)
         if arrangements_hidden(after):
             return f"{who} has set out their coins face down; every row is shown once everyone has arranged."
         home = geometry(s.players).home
@@ -934,8 +975,12 @@ class TreasureRules:
             return f"Game over: {s.reason} Scores: {shown}."
         who = seat_label(s, s.turn)
         if s.phase == "arrange":
-            done = sum(1 for seat in active_seats(s) if s.arranged[seat])
-            doing = f"to set out their coins face down (arrange; {done} of {len(active_seats(s))} done)"
+            active = active_seats(s)
+            clockwise = [(s.turn + k) % s.players for k in range(1, s.players)]
+            waiting = [seat_label(s, seat) for seat in clockwise if _may_arrange(s, seat)]  # besides the turn
+            who = " and ".join([", ".join([who, *waiting[:-1]]), *waiting[-1:]])
+            done = sum(1 for seat in active if s.arranged[seat])
+            doing = f"to set out their coins face down, in any order (arrange; {done} of {len(active)} done)"
         elif s.phase == "roll":
             doing = "to roll"
         else:
@@ -1039,7 +1084,21 @@ def _move_coin(s: TreasureState, seat: int, value: int, here: Sq, dst: Sq) -> Tr
     return _end_turn(s, captured=taken_pyramid is not None or taken_coin is not None)
 
 
-_ALL_ORDERS: tuple[Arrange, ...] = tuple(Arrange(p) for p in permutations(DEFAULT_ORDER))
+@lru_cache(maxsize=4)
+def _orders(seat: int) -> tuple[Arrange, ...]:
+    """Every arrangement of ``seat``, the standard order first."""
+    return tuple(Arrange(p, seat) for p in permutations(DEFAULT_ORDER))
+
+
+def _arrange_refusal(s: TreasureState, seat: int) -> str | None:
+    """Why ``seat`` may not set out its coins now, or None when it may."""
+    if s.phase != Phase.ARRANGE:
+        return "The coins are already set out; arranging happens only before the first roll."
+    if not isinstance(seat, int) or not 0 <= seat < s.players or seat in s.out:
+        return "That seat is not in the game."
+    if s.arranged[seat]:
+        return f"{seat_label(s, seat)} has already set out their coins; each player arranges once."
+    return None
 
 
 # ---------------------------------------------------------------------------------------------

@@ -38,7 +38,17 @@ from bot.session.store import (
     StoreError,
 )
 from bot.session.table_messages import TableMessage, TableMessages
-from games.base import BUTTON_KINDS, GameError, NotYourTurn, OptionSpec, Outcome, Rules, resolve_options
+from games.base import (
+    BUTTON_KINDS,
+    GameError,
+    NotYourTurn,
+    OptionSpec,
+    Outcome,
+    Rules,
+    acting_together,
+    resolve_options,
+    seat_state,
+)
 from games.playout import roll_rng, setup_rng
 from renderers import render_game
 
@@ -539,18 +549,22 @@ class GameService:
 
         A move chosen from the suggestions carries the ply it was offered at (see ``stamp``); when the
         game has moved on since, it is refused, so a retry or a double click never plays it twice.
+        A seat that is not to move may play the moves its game lets it make out of turn (``seat_state``:
+        Treasure Hunt's arrangements, made at the same time); the turn and the clock stay as they were.
         """
         text, offered_at = unstamp(notation)
         async with self.unit(channel_id):
-            game, rules, state, seat = await self._turn_of(channel_id, actor, offered_at)
-            if rules.pending_roll(state):
+            game, rules, state, seat = await self._turn_of(channel_id, actor, offered_at, out_of_turn=True)
+            mine = seat_state(rules, state, seat)  # where this seat's moves are read: ``state`` on its turn
+            assert mine is not None  # ``_turn_of`` refused every other seat
+            if rules.pending_roll(mine):
                 raise ServiceError("Roll first: use the Roll button or the `roll` command.")
-            move = rules.parse_move(state, text)
-            if move not in rules.legal_moves(state):  # e.g. a clock-only default typed by hand
+            move = rules.parse_move(mine, text)
+            if move not in rules.legal_moves(mine):  # e.g. a clock-only default typed by hand
                 raise ServiceError(f"{quote(text)} is not one of your legal moves now.")
             steps: list[tuple[int | None, Any, str]] = [(seat, move, "move")]
             after = rules.apply(state, move)
-            if rules.choice(state, move).kind in ROLLS_AT_ONCE and rules.pending_roll(after):
+            if rules.choice(mine, move).kind in ROLLS_AT_ONCE and rules.pending_roll(after):
                 rng = roll_rng(game.seed, await self.store.count_rolls(game.id))
                 steps.append((rules.to_move(after), rules.roll(after, rng), "roll"))
             return await self._commit(game, rules, state, steps, token)
@@ -618,16 +632,19 @@ class GameService:
         return fresh
 
     async def legal_moves(self, channel_id: int, user_id: int) -> list[MoveOption]:
-        """Every move ``user_id`` may make now, each stamped with the ply; empty when it is not their turn."""
+        """Every move ``user_id`` may make now (on their turn, or out of turn where the game allows it),
+        each stamped with the ply; empty when they may not act."""
         game = await self.store.live_game(channel_id)
         if game is None or game.status != "active":
             return []
-        rules = rules_for(game.game)
-        state = self.state_of(game)
-        seat = rules.to_move(state)
-        if seat is None or game.user_at(seat) != user_id or rules.pending_roll(state):
+        seat = game.seat_of(user_id)
+        if seat is None or any(row.seat == seat and row.removed for row in game.seats):
             return []
-        return move_options(rules, state, game.ply)
+        rules = rules_for(game.game)
+        mine = seat_state(rules, self.state_of(game), seat)
+        if mine is None or rules.pending_roll(mine):
+            return []
+        return move_options(rules, mine, game.ply)
 
     async def choose(self, channel_id: int, actor: Actor, ply: int, index: int, *, token: str | None = None) -> Report:
         """Play the ``index``-th legal move offered at ``ply`` (a button or a menu), if still current."""
@@ -638,10 +655,15 @@ class GameService:
             raise ServiceError(BOARD_CHANGED)
         rules = rules_for(game.game)
         state = self.state_of(game)
-        legal = rules.legal_moves(state)
+        seat = game.seat_of(actor.user_id)
+        # the presser's own moves: the seat to move's, or those another seat may make out of turn (Treasure
+        # Hunt's Standard order, pressed by anyone still to arrange, sets out the presser's coins)
+        mine = seat_state(rules, state, seat) if seat is not None else None
+        legal = rules.legal_moves(mine if mine is not None else state)
         if not 0 <= index < len(legal):
             raise ServiceError(BOARD_CHANGED)
-        return await self.move(channel_id, actor, stamp(rules.format_move(state, legal[index]), ply), token=token)
+        chosen = rules.format_move(mine if mine is not None else state, legal[index])
+        return await self.move(channel_id, actor, stamp(chosen, ply), token=token)
 
     # ------------------------------------------------------------------ the living message
 
@@ -764,9 +786,10 @@ class GameService:
     # ------------------------------------------------------------------ internals
 
     async def _turn_of(
-        self, channel_id: int, actor: Actor, offered_at: int | None = None
+        self, channel_id: int, actor: Actor, offered_at: int | None = None, *, out_of_turn: bool = False
     ) -> tuple[GameRow, Rules[Any, Any], Any, int]:
-        """The game, rules, state and seat of ``actor``, who must be the one to act now.
+        """The game, rules, state and seat of ``actor``, who must be the one to act now (with
+        ``out_of_turn``, or a seat the game lets act now although it is not to move: ``seat_state``).
 
         ``offered_at`` is the ply a chosen suggestion was offered at: a stale choice is refused first.
         """
@@ -779,7 +802,7 @@ class GameService:
         rules = rules_for(game.game)
         state = self.state_of(game)
         to_move = rules.to_move(state)
-        if to_move != seat:
+        if to_move != seat and not (out_of_turn and seat_state(rules, state, seat) is not None):
             who = game.name_at(to_move) if to_move is not None else "nobody"
             raise ServiceError(str(NotYourTurn(f"It is not your turn: {who} is to move.")))
         return game, rules, state, seat
@@ -901,7 +924,11 @@ class GameService:
             last.status = "finished"
             last.outcome = outcome_to_json(outcome)
         banks = {seat: values["bank_seconds"] for seat, values in seat_updates.items() if "bank_seconds" in values}
-        last.extra_updates = await self._turn_fields(game, rules, state, now, banks)
+        # a phase played at the same time (Treasure Hunt's arrangements) is over: the turn starts afresh
+        # for the seat to move, even when it is the one that acted last
+        fresh_turn = acting_together(rules, self.state_of(game)) and not acting_together(rules, state)
+        clock_game = replace(game, turn_seat=None, turn_started_at=None) if fresh_turn else game
+        last.extra_updates = await self._turn_fields(clock_game, rules, state, now, banks)
         if outcome is None and game.tournament_id is None and not people_left(game, seat_updates):
             # the last person left: computer players do not play on alone (a tournament's table still
             # plays out, for its result)

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.client import PyramidBot
 from games.treasure import RULES, Step, TreasureState, geometry
-from tests.discord.helpers import accepted, embed_of, field, next_actor, notation, refusal, showing
+from tests.discord.helpers import accepted, embed_of, field, living_board, next_actor, notation, refusal, showing
 
 
 async def open_game(table: Any, players: int, **options: Any) -> Any:
@@ -59,9 +59,7 @@ async def test_two_players_arrange_and_play_to_the_end_with_refused_input(table,
     assert refusal(await dave.slash(table.channel, "treasure arrange", order="012345")) == (
         "You are not playing in this game."
     )
-    assert refusal(await second.slash(table.channel, "treasure arrange", order="012345")).startswith(
-        "It is not your turn"
-    )
+    assert refusal(await second.slash(table.channel, "treasure roll")).startswith("It is not your turn")
     assert refusal(await first.slash(table.channel, "treasure roll")).startswith("There is nothing to roll now")
     assert "six coins" in refusal(await first.slash(table.channel, "treasure arrange", order="0123"))
     assert "set out their coins" in refusal(await first.slash(table.channel, "treasure move", notation="3:c2-c5"))
@@ -70,7 +68,7 @@ async def test_two_players_arrange_and_play_to_the_end_with_refused_input(table,
     assert offered[0]["name"].startswith("arrange 012345 — null ")
     narrowed = await first.autocomplete(table.channel, "treasure arrange", "order", "5432")
     assert narrowed and all("5432" in notation(c) for c in narrowed)
-    assert await second.autocomplete(table.channel, "treasure arrange", "order", "") == []
+    assert len(await second.autocomplete(table.channel, "treasure arrange", "order", "")) == 25  # at the same time
 
     arranged = await first.slash(table.channel, "treasure arrange", order="5 4 3 2 1 0")
     # arrangements stay hidden until both have arranged: the channel is told who, never how
@@ -121,6 +119,63 @@ async def test_two_players_arrange_and_play_to_the_end_with_refused_input(table,
     assert any(c["components"][0]["label"] == "Rematch" for c in final.response.components)
     late = await first.slash(table.channel, "treasure roll")
     assert refusal(late).startswith("There is no game")
+
+
+async def test_ruling_the_third_player_arranges_first_without_waiting_and_nobody_sees_how(table, simcord_env):
+    # "Players arrange at the same time, so nobody sees another's row before choosing their own:
+    # arrangements stay hidden until every player has arranged."
+    bot = simcord_env.bot
+    started = await open_game(table, 3, clock=1)
+    game = await bot.service.live_game(table.channel.id)
+    state = await current_state(bot, table.channel.id)
+    by_seat = {seat: next(m for m in table.members if m.id == game.user_at(seat)) for seat in range(3)}
+    first, second, third = (by_seat[(state.turn + k) % 3] for k in range(3))
+    assert next_actor(started, table.members) == (first, "move")
+    deadline, turn_started = game.deadline, game.turn_started_at
+    assert deadline is not None
+    await table.env.advance_time(3 * 3600)
+
+    offered = await third.autocomplete(table.channel, "treasure arrange", "order", "")
+    assert notation(offered[0]) == "arrange 012345"  # offered now, two players ahead of them in turn
+    arranged = await third.slash(table.channel, "treasure arrange", order="543210")
+    assert arranged.ephemeral and arranged.response.content.startswith("Done: ")  # answered only to them
+    assert "set out their coins face down" in arranged.response.content
+    state = await current_state(bot, table.channel.id)
+    seat = (state.turn + 2) % 3
+    assert state.arranged[seat] and state.pending[seat] == (5, 4, 3, 2, 1, 0)
+    assert state.coins[seat] == geometry(3).home[seat]  # the board still shows the stand-in row, face down
+    after = await bot.service.live_game(table.channel.id)
+    assert (after.turn_seat, after.deadline, after.turn_started_at) == (game.turn_seat, deadline, turn_started)
+    board = living_board(table.env, table.channel.id)
+    assert next_actor(board_result(board), table.members) == (first, "move")  # still the first player's turn
+    assert "1 of 3 done" in field(board.embeds[0], "Status")
+    assert refusal(await third.slash(table.channel, "treasure arrange", order="012345")).startswith(
+        "It is not your turn"
+    )  # once is all
+
+    typed = await second.slash(table.channel, "treasure move", notation="arrange 2 0 5 1 4 3")  # out of turn too
+    assert typed.ephemeral and typed.response.content.startswith("Done: ")
+    for message in table.channel.history():  # nothing the channel can read names either order
+        shown = " ".join([message.content or "", *(e.description or "" for e in message.embeds)])
+        assert "543210" not in shown and "5 4 3 2 ace null" not in shown and "2 null 5 ace 4 3" not in shown, shown
+    _, log = await bot.service.history(table.channel.id)
+    assert [row.notation for row in log] == ["arrange (face down)", "arrange (face down)"]
+    assert (await bot.service.live_game(table.channel.id)).deadline == deadline
+
+    result = await first.slash(table.channel, "treasure arrange", order="default")  # the last: play starts
+    assert next_actor(result, table.members) == (first, "roll")
+    assert "5 4 3 2 ace null" in embed_of(result).description  # every row revealed at once
+    state = await current_state(bot, table.channel.id)
+    assert state.phase == "roll" and state.coins[seat] == tuple(reversed(geometry(3).home[seat]))
+
+
+def board_result(message: Any) -> Any:
+    """A channel message read like a command's result, for ``next_actor``."""
+
+    class Read:
+        response = message
+
+    return Read()
 
 
 async def test_an_undo_of_a_face_down_arrangement_never_shows_it(table, simcord_env):

@@ -186,9 +186,9 @@ def test_whist_a_follow_says_whether_it_wins_the_trick() -> None:
 
 def test_treasure_keeping_the_standard_order_is_a_button_and_a_turn_loss_a_pass() -> None:
     state = treasure.RULES.new_game(2, {}, setup_rng(0))
-    standard = check(treasure.RULES, state, treasure.Arrange(treasure.DEFAULT_ORDER))
+    standard = check(treasure.RULES, state, treasure.Arrange(treasure.DEFAULT_ORDER, state.turn))
     assert standard.kind == "accept" and standard.label == "Standard order"
-    other = check(treasure.RULES, state, treasure.Arrange((5, 4, 3, 2, 1, 0)))
+    other = check(treasure.RULES, state, treasure.Arrange((5, 4, 3, 2, 1, 0), state.turn))
     assert other.kind == "move" and other.label == "5 4 3 2 ace null"
     assert check(treasure.RULES, state, treasure.Forfeit()).kind == "pass"
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from games.base import BadNotation, BadOptions, BadState, IllegalMove, Rules
+from games.base import BadNotation, BadOptions, BadState, IllegalMove, Rules, seat_state
 from games.playout import setup_rng
 from games.treasure import (
     DEFAULT_ORDER,
@@ -184,7 +184,7 @@ def test_each_player_may_arrange_their_coins_before_the_first_turn() -> None:
     s = RULES.new_game(2, {}, setup_rng(3))
     assert s.phase == "arrange" and not RULES.pending_roll(s)
     first = s.turn
-    assert RULES.legal_moves(s)[0] == Arrange(DEFAULT_ORDER)
+    assert RULES.legal_moves(s)[0] == Arrange(DEFAULT_ORDER, first)
     s = RULES.apply(s, RULES.parse_move(s, "arrange 5 4 3 2 1 0"))
     assert RULES.to_move(s) == 1 - first and s.phase == "arrange"
     s = RULES.apply(s, RULES.parse_move(s, "arrange default"))
@@ -200,7 +200,7 @@ def test_arranging_goes_clockwise_from_the_first_player() -> None:
         order = []
         while s.phase == "arrange":
             order.append(s.turn)
-            s = RULES.apply(s, Arrange((1, 0, 2, 3, 4, 5)))
+            s = RULES.apply(s, Arrange((1, 0, 2, 3, 4, 5), s.turn))
         assert order == [(order[0] + k) % 4 for k in range(4)]
         assert s.turn == order[0]
         assert all(s.coins[seat][1] == geometry(4).home[seat][0] for seat in range(4))
@@ -216,7 +216,7 @@ def test_ruling_arrangements_stay_hidden_until_every_player_has_arranged() -> No
     seen_json = []
     for count in range(3):
         seat = s.turn
-        move = Arrange(secret[seat])
+        move = Arrange(secret[seat], seat)
         said = RULES.play(s, move).description
         s = RULES.apply(s, move)
         if count < 2:
@@ -234,11 +234,154 @@ def test_ruling_arrangements_stay_hidden_until_every_player_has_arranged() -> No
     assert "revealed" in said and "Red 5 4 3 2 ace null" in said  # the last arrangement shows every row at once
 
 
+def clockwise_from_first(s: TreasureState) -> list[int]:
+    """The seats in turn order, from the first player."""
+    return [(s.first + k) % s.players for k in range(s.players)]
+
+
+def test_ruling_players_arrange_at_the_same_time_in_any_order() -> None:
+    # "Players arrange at the same time, so nobody sees another's row before choosing their own."
+    # Every seat still to arrange may do so at any moment, whoever is to move.
+    home = geometry(4).home
+    secret = {0: (5, 4, 3, 2, 1, 0), 1: (2, 0, 5, 1, 4, 3), 2: (0, 5, 1, 4, 2, 3), 3: (3, 2, 1, 0, 5, 4)}
+    for seed in range(4):
+        s = RULES.new_game(4, {}, setup_rng(seed))
+        order = clockwise_from_first(s)
+        for seat in reversed(order):  # the last in turn order first, the seat to move last
+            assert RULES.to_move(s) == order[0]
+            acting = seat_state(RULES, s, seat)  # where that seat reads its moves (``s`` on its turn)
+            assert acting is not None and RULES.to_move(acting) == seat
+            assert Arrange(secret[seat], seat) in RULES.legal_moves(acting)
+            move = RULES.parse_move(acting, "arrange " + "".join(map(str, secret[seat])))
+            assert move == Arrange(secret[seat], seat)
+            s = RULES.apply(s, move)
+            assert s.arranged[seat]
+        assert s.phase == "roll" and RULES.to_move(s) == s.first == order[0]
+        for seat, chosen in secret.items():
+            assert tuple(home[seat][chosen.index(v)] for v in range(6)) == s.coins[seat]
+
+
+def test_ruling_the_turn_stays_with_the_first_seat_still_to_arrange() -> None:
+    s = RULES.new_game(4, {}, setup_rng(5))
+    a, b, c, d = clockwise_from_first(s)
+    s = RULES.apply(s, Arrange(DEFAULT_ORDER, c))  # out of turn: the seat to move keeps the turn
+    assert RULES.to_move(s) == a and s.phase == "arrange"
+    s = RULES.apply(s, Arrange(DEFAULT_ORDER, b))
+    assert RULES.to_move(s) == a
+    s = RULES.apply(s, Arrange(DEFAULT_ORDER, a))  # the seat to move arranges: b and c are done, so d
+    assert RULES.to_move(s) == d and s.phase == "arrange"
+    assert RULES.timeout_move(s) == Arrange(DEFAULT_ORDER, d)  # the clock presses d alone
+    s = RULES.apply(s, Arrange(DEFAULT_ORDER, d))
+    assert s.phase == "roll" and RULES.to_move(s) == a == s.first
+
+
+def test_ruling_a_seat_that_arranged_cannot_arrange_again() -> None:
+    s = RULES.new_game(3, {}, setup_rng(1))
+    first, second, third = clockwise_from_first(s)
+    s = RULES.apply(s, Arrange((5, 4, 3, 2, 1, 0), third))
+    assert seat_state(RULES, s, third) is None
+    with pytest.raises(IllegalMove, match="already set out"):
+        RULES.apply(s, Arrange(DEFAULT_ORDER, third))
+    with pytest.raises(IllegalMove, match="already set out"):
+        RULES.parse_move(s, f"arrange 012345 {RULES.seat_name(s, third).lower()}")
+    s = RULES.apply(s, Arrange(DEFAULT_ORDER, first))
+    assert RULES.to_move(s) == second  # the seat to move never holds an arrangement already made
+    with pytest.raises(IllegalMove, match="already set out"):
+        RULES.apply(s, Arrange(DEFAULT_ORDER, first))
+    assert seat_state(RULES, s, first) is None and seat_state(RULES, s, second) is s  # it is second's turn
+    s = RULES.apply(s, Arrange(DEFAULT_ORDER, second))
+    assert [seat_state(RULES, s, seat) is None for seat in (second, third)] == [True, True]  # nobody out of turn
+    with pytest.raises(IllegalMove, match="already set out"):
+        RULES.apply(s, Arrange(DEFAULT_ORDER, second))
+
+
+def test_ruling_rows_made_out_of_turn_stay_hidden_until_the_last_arrangement() -> None:
+    # "arrangements stay hidden until every player has arranged": the board, the sentence, the log's
+    # public notation and the status name who has arranged, never how.
+    s = RULES.new_game(3, {}, setup_rng(2))
+    standard = s.coins
+    first, second, third = clockwise_from_first(s)
+    secret = {third: (5, 4, 3, 2, 1, 0), second: (2, 0, 5, 1, 4, 3), first: (0, 5, 1, 4, 2, 3)}
+    for count, seat in enumerate((third, second, first)):
+        move = Arrange(secret[seat], seat)
+        notation = RULES.format_move(s, move)
+        played = RULES.play(s, move)
+        assert RULES.parse_move(s, notation) == move  # the log names an out-of-turn seat, so it replays
+        s = played.state
+        if count < 2:
+            assert seat != first and RULES.seat_name(s, seat).lower() in notation
+            assert revealed_rows(s) == (False, False, False) and s.coins == standard
+            assert RULES.public_notation(s, notation) == "arrange (face down)"
+            said = played.description
+            assert RULES.seat_name(s, seat) in said and "face down" in said
+            assert not {"null", "ace", "5", "4"} & set(said.replace(";", " ").replace(".", " ").split()), said
+            assert "null" not in RULES.status_line(s) and f"{count + 1} of 3 done" in RULES.status_line(s)
+            assert RULES.from_json(RULES.to_json(s)) == s
+        else:
+            assert notation == "arrange 051423"  # the seat to move's arrangement is written as it always was
+    assert s.phase == "roll" and revealed_rows(s) == (True, True, True) and RULES.to_move(s) == first
+    assert "revealed" in played.description and "Red" in played.description
+    home = geometry(3).home
+    for seat, order in secret.items():
+        assert tuple(home[seat][order.index(v)] for v in range(6)) == s.coins[seat]
+
+
+def test_an_out_of_turn_arrangement_is_read_only_for_a_seat_still_to_arrange() -> None:
+    s = RULES.new_game(2, {}, setup_rng(3))
+    other = 1 - s.turn
+    assert seat_state(RULES, s, s.turn) is s  # the seat to move acts in the state itself
+    assert seat_state(RULES, s, 5) is None
+    acting = seat_state(RULES, s, other)
+    assert acting is not None and RULES.legal_moves(acting)[0] == Arrange(DEFAULT_ORDER, other)
+    assert RULES.parse_move(acting, "arrange default") == Arrange(DEFAULT_ORDER, other)
+    assert RULES.parse_move(s, "arrange default") == Arrange(DEFAULT_ORDER, s.turn)  # no seat named: the turn's
+    three = RULES.new_game(3, {}, setup_rng(3))
+    leaver = (three.turn + 2) % 3
+    assert seat_state(RULES, three, leaver) is not None
+    assert seat_state(RULES, RULES.resign(three, leaver), leaver) is None  # a seat that left
+    playing = fresh(2)  # the arrange setting off: nothing to arrange
+    assert seat_state(RULES, playing, 1 - playing.turn) is None
+
+
+# A game recorded before arranging was simultaneous (every seat in turn, from Green, the first player):
+# its log replays to the same game.
+OLD_LOG = (
+    *("arrange 514230", "arrange 241503", "arrange 502431"),
+    *("roll 5 pawn", "5:a8-b8", "roll 5 bishop", "5:e10xc8", "roll 2 king", "2:e1-e2", "roll 3 bishop", "3:a4xc6"),
+    *("roll 5 bishop", "5:c8xd7", "roll 0 knight", "0:d1-f2", "roll 3 rook", "3:c6xc7", "roll 4 rook", "4:g10-g9"),
+    *("roll 0 knight", "0:f2xd3", "roll 1 bishop", "1:a7xc5", "roll 2 pawn", "2:h10-h9", "roll 5 king", "5:c1-d2"),
+    *("roll 5 pawn", "5:b8-c8"),
+)
+
+
+def test_a_log_of_arrangements_made_in_turn_replays_as_before() -> None:
+    s = RULES.new_game(3, {"stall_limit": 1}, setup_rng(7))
+    assert s.first == 1
+    for ply, notation in enumerate(OLD_LOG):
+        if ply < 3:
+            assert RULES.to_move(s) == (1 + ply) % 3  # Green, Black, Red: each arrangement is the turn's
+        move = RULES.parse_move(s, notation)
+        assert RULES.format_move(s, move) == notation
+        s = RULES.apply(s, move)
+        if ply == 2:
+            assert s.phase == "roll" and RULES.to_move(s) == 1
+            home = geometry(3).home
+            for seat, order in ((1, "514230"), (2, "241503"), (0, "502431")):
+                assert [home[seat].index(s.coins[seat][v]) for v in range(6)] == [order.index(str(v)) for v in range(6)]
+    outcome = RULES.outcome(s)
+    assert outcome is not None and outcome.ranks == (3, 1, 1) and outcome.scores == (1.0, 3.0, 3.0)
+    assert s.coins == (  # by coin value, as the game recorded them ended
+        tuple(sq(n) for n in ("d3", "h1", "e2", "g1", "f1", "d2")),
+        tuple(sq(n) for n in ("a3", "c5", "a5", "c7", "a6", "c8")),
+        tuple(sq(n) for n in ("d10", "f10", "h9", "c10", "g9", "d7")),
+    )
+
+
 def test_ruling_arrangements_are_revealed_when_the_last_one_still_to_arrange_leaves() -> None:
     s = RULES.new_game(3, {}, setup_rng(2))
     first = s.turn
-    s = RULES.apply(s, Arrange((5, 4, 3, 2, 1, 0)))
-    s = RULES.apply(s, Arrange((5, 4, 3, 2, 1, 0)))
+    s = RULES.apply(s, Arrange((5, 4, 3, 2, 1, 0), s.turn))
+    s = RULES.apply(s, Arrange((5, 4, 3, 2, 1, 0), s.turn))
     s = RULES.resign(s, s.turn)
     assert s.phase == "roll" and RULES.to_move(s) == first and revealed_rows(s) == (True, True, True)
     assert s.coins[first] == tuple(reversed(geometry(3).home[first]))
@@ -258,7 +401,7 @@ def test_arrangement_must_name_each_coin_once() -> None:
         with pytest.raises(BadNotation):
             RULES.parse_move(s, text)
     with pytest.raises(IllegalMove):
-        RULES.apply(s, Arrange((0, 0, 1, 2, 3, 4)))
+        RULES.apply(s, Arrange((0, 0, 1, 2, 3, 4), s.turn))
 
 
 def test_first_player_is_random_then_clockwise_south_west_north_east() -> None:
@@ -633,7 +776,7 @@ def test_timeout_after_the_roll_loses_the_turn_and_while_arranging_keeps_the_sta
     assert after.turn == 1 and after.phase == "roll" and after.coins == s.coins and after.quiet == 1
     assert RULES.parse_move(s, RULES.format_move(s, move)) == move
     arranging = RULES.new_game(2, {}, setup_rng(0))
-    assert RULES.timeout_move(arranging) == Arrange(DEFAULT_ORDER)
+    assert RULES.timeout_move(arranging) == Arrange(DEFAULT_ORDER, arranging.turn)
     assert RULES.timeout_move(after) is None  # before the roll the bot rolls for the player
     with pytest.raises(IllegalMove):
         RULES.apply(after, Forfeit())

@@ -114,7 +114,7 @@ def _arranging(players: int, *orders: tuple[int, ...]) -> TreasureState:
     """A game still setting out its coins, after the first seats arranged ``orders`` (secretly)."""
     state = replace(RULES.new_game(players, {}, setup_rng(0)), turn=0, first=0)
     for order in orders:
-        state = RULES.apply(state, Arrange(order))
+        state = RULES.apply(state, Arrange(order, state.turn))
     assert state.phase == "arrange"
     return state
 
@@ -148,7 +148,7 @@ def test_the_panel_says_who_has_arranged_and_the_rows_are_revealed_at_the_end() 
     state = _arranging(3, (5, 3, 1, 0, 2, 4))
     texts = layout_for("treasure", state, names=["alice", "bob", "carol"]).joined_text().splitlines()
     assert texts.count("arranged") == 1 and "5 3 1 0 2 4" not in texts
-    done = RULES.apply(RULES.apply(state, Arrange((0, 1, 2, 3, 4, 5))), Arrange((0, 1, 2, 3, 4, 5)))
+    done = RULES.apply(RULES.apply(state, Arrange((0, 1, 2, 3, 4, 5), 1)), Arrange((0, 1, 2, 3, 4, 5), 2))
     assert done.phase == "roll"
     shown = _board_texts(done)
     assert [t for t in shown if t in "012345" and len(t) == 1]  # face up once everyone has arranged

@@ -1,0 +1,170 @@
+"""Martian Treasure Hunt's coins are set out at the same time: a seat not to move arranges through the session.
+
+docs/rules/treasure.md: "Players arrange at the same time, so nobody sees another's row before choosing
+their own: arrangements stay hidden until every player has arranged."  The turn, and the clock, stay
+with the first seat still to arrange.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.session import open_session
+from bot.session.service import Actor, ServiceError, stamp
+from bot.session.timekeeper import Timekeeper
+from games.treasure import geometry
+
+T0 = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
+HOUR = timedelta(hours=1)
+ALICE, BOB, CAROL = Actor(1, "alice"), Actor(2, "bob"), Actor(3, "carol")
+PEOPLE = {a.user_id: a for a in (ALICE, BOB, CAROL)}
+
+
+class Clock:
+    """A clock the test moves by hand."""
+
+    def __init__(self) -> None:
+        self.now = T0
+
+    def __call__(self) -> datetime:
+        return self.now
+
+
+@pytest.fixture
+async def world(db_url):
+    clock = Clock()
+    session = await open_session(db_url, clock=clock, render=False, new_seed=lambda: "seed")
+    yield session, clock
+    await session.close()
+
+
+async def arranging(session, channel: int = 4) -> list[Actor]:
+    """A three-player hunt with a one-day clock and a one-day bank; the players in turn order."""
+    games = session.games
+    await games.new_game(
+        guild_id=1, channel_id=channel, game="treasure", actor=ALICE, max_players=3, clock_days=1, bank_days=1
+    )
+    await games.join(channel, BOB)
+    await games.join(channel, CAROL)
+    report = await games.start(channel, ALICE)
+    game = report.game
+    first = report.to_move_seat
+    return [PEOPLE[game.user_at((first + k) % 3)] for k in range(3)]
+
+
+async def test_the_last_in_turn_arranges_first_and_the_clock_of_the_seat_to_move_is_untouched(world):
+    session, clock = world
+    games = session.games
+    first, second, third = await arranging(session)
+    before = await games.live_game(4)
+    clock.now += 5 * HOUR
+    assert [o.notation for o in await games.legal_moves(4, third.user_id)][:2] == ["arrange 012345", "arrange 012354"]
+    report = await games.move(4, third, "arrange 543210")
+    assert not report.turn_changed and report.to_move_user == first.user_id
+    assert "face down" in report.lines[0] and "5 4 3" not in report.lines[0]
+    after = await games.live_game(4)
+    assert (after.turn_seat, after.turn_started_at, after.deadline, after.wake_at) == (
+        before.turn_seat,
+        before.turn_started_at,
+        before.deadline,
+        before.wake_at,
+    )
+    assert [(r.bank_seconds, r.missed_turns) for r in after.seats] == [
+        (r.bank_seconds, r.missed_turns) for r in before.seats
+    ]
+    assert await games.legal_moves(4, third.user_id) == []  # arranged once: nothing more to do until play starts
+    first_colour = report.rules.seat_name(report.state, before.seat_of(first.user_id)).lower()
+    with pytest.raises(ServiceError, match="not one of your legal moves"):  # nobody arranges another's coins
+        await games.move(4, second, f"arrange 543210 {first_colour}")
+    with pytest.raises(ServiceError, match="It is not your turn"):
+        await games.move(4, third, "arrange 012345")
+    with pytest.raises(ServiceError, match="It is not your turn"):
+        await games.roll(4, second)  # arranging out of turn is all a seat not to move may do
+
+    report = await games.move(4, first, "arrange default")  # the seat to move: the turn skips third
+    assert report.turn_changed and report.to_move_user == second.user_id
+    moved_on = await games.live_game(4)
+    assert moved_on.turn_started_at == clock.now and moved_on.deadline is not None
+    assert moved_on.deadline > before.deadline
+    _, log = await games.history(4)
+    assert [row.notation for row in log] == ["arrange (face down)", "arrange (face down)"]
+    report = await games.move(4, second, "arrange 2 0 5 1 4 3")
+    assert report.to_move_user == first.user_id and report.needs_roll  # every row set out: the first player rolls
+    game = await games.live_game(4)
+    assert await games.rebuild(game) == report.state  # the log, with the seat of the arrangement out of turn
+    _, log = await games.history(4)
+    colour = report.rules.seat_name(report.state, game.seat_of(third.user_id)).lower()
+    assert [row.notation for row in log] == [f"arrange 543210 {colour}", "arrange 012345", "arrange 205143"]
+    assert [row.seat for row in log] == [game.seat_of(a.user_id) for a in (third, first, second)]
+
+
+async def test_the_standard_order_pressed_by_a_player_still_to_arrange_sets_out_their_own_coins(world):
+    session, _ = world
+    games = session.games
+    first, second, _ = await arranging(session)
+    board = await games.board(4)
+    standard = next(o for o in board.options() if o.label == "Standard order")
+    report = await games.choose(4, second, board.game.ply, standard.index)
+    seat = board.game.seat_of(second.user_id)
+    assert report.state.arranged[seat] and report.state.pending[seat] == (0, 1, 2, 3, 4, 5)
+    assert not report.state.arranged[board.game.seat_of(first.user_id)] and report.to_move_user == first.user_id
+    with pytest.raises(ServiceError, match="board changed"):  # the same press again: a stale board
+        await games.move(4, first, stamp("arrange 012345", board.game.ply))
+
+
+async def test_an_undo_takes_back_an_arrangement_made_out_of_turn(world):
+    session, _ = world
+    games = session.games
+    first, second, third = await arranging(session)
+    await games.move(4, third, "arrange 543210")
+    status = await session.undo.request(4, third)
+    assert status.shown == "arrange (face down)"
+    game = await games.live_game(4)
+    for other in (first, second):
+        status = await session.undo.answer(game.id, other, True)
+    assert status.report is not None and "arrange (face down) is taken back" in status.report.lines[0]
+    state = (await games.board(4)).state
+    assert not any(state.arranged) and status.report.to_move_user == first.user_id
+    assert (await games.move(4, third, "arrange 012345")).to_move_user == first.user_id  # third arranges again
+
+
+async def test_the_clock_sets_out_the_standard_order_for_the_seat_to_move_only(world):
+    session, clock = world
+    games = session.games
+    first, second, third = await arranging(session)
+    await games.move(4, third, "arrange 543210")
+    clock.now += 3 * HOUR
+    await games.move(4, first, "arrange 2 0 5 1 4 3")  # the turn passes to second, third being done
+    clock.now += 2 * timedelta(days=1) + HOUR  # second's day and bank are gone
+    result = await Timekeeper(games).tick()
+    assert result.timeouts == 1
+    board = await games.board(4)
+    state, game = board.state, board.game
+    assert state.phase == "roll" and board.to_move_user == first.user_id  # everyone has arranged: play starts
+    home = geometry(3).home
+    seats = [game.seat_of(a.user_id) for a in (first, second, third)]
+    assert state.coins[seats[1]] == home[seats[1]]  # the standard order, null to 5 left to right
+    assert state.coins[seats[2]] == tuple(reversed(home[seats[2]]))  # third's own order, revealed with the rest
+    _, log = await games.history(4)
+    assert [row.seat for row in log] == [seats[2], seats[0], seats[1]] and "by the clock" in log[-1].description
+    assert game.turn_started_at == clock.now and game.deadline == clock.now + timedelta(days=2)  # a day and the bank
+
+
+async def test_play_starts_with_a_fresh_clock_when_the_first_player_arranges_last(world):
+    """The seat to move while coins are set out is also the first to roll: once the last row is set
+    out its turn begins, so the time it spent arranging is not taken from its first roll."""
+    session, clock = world
+    games = session.games
+    first, second, third = await arranging(session)
+    await games.move(4, second, "arrange 543210")
+    await games.move(4, third, "arrange 012345")
+    clock.now += 20 * HOUR
+    report = await games.move(4, first, "arrange default")  # the last row: play starts
+    assert report.needs_roll and report.to_move_user == first.user_id
+    game = await games.live_game(4)
+    assert game.turn_started_at == clock.now
+    assert game.deadline == clock.now + timedelta(days=2)  # the day's clock and the whole bank, afresh
+    seat = next(row for row in game.seats if row.user_id == first.user_id)
+    assert seat.bank_seconds == 86_400
