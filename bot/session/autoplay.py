@@ -15,7 +15,6 @@ the game's id and the bot plays the easy level's random move instead, with the d
 from __future__ import annotations
 
 import asyncio
-import inspect
 import logging
 import zlib
 from collections.abc import Awaitable, Callable
@@ -26,14 +25,13 @@ from typing import Any
 
 from ai import choose_move, choose_notation
 from bot.render_pool import renew_search_pool, retire_pool
-from bot.session.service import BOARD_CHANGED, Actor, GameService, Report, ServiceError, rules_for, stamp
+from bot.session.service import Actor, GameService, Report, ServiceError, rules_for, stamp
 from bot.session.store import GameRow, SeatRow
 
 log = logging.getLogger(__name__)
 
 MAX_ACTIONS = 2_000  # one call never plays more than this (a table of bots ends long before)
 STALE_RETRIES = 3  # a choice refused as stale is searched again this many times
-GUARDED_MOVE = ("game_id", "version")  # the keywords of a ``GameService.move`` that checks both itself
 
 
 @dataclass(frozen=True)
@@ -90,8 +88,6 @@ class Autoplayer:
         self.running = True  # False once stopped: no bot starts again in this process
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: dict[int, asyncio.Task[int]] = {}
-        # a service whose move checks the game and its version inside its unit of work gets them too
-        self._guarded_move = set(GUARDED_MOVE) <= inspect.signature(service.move).parameters.keys()
 
     async def bot_turn(self, channel_id: int) -> BotTurn | None:
         """The bot that must act now in the running game of ``channel_id``, if any.
@@ -181,21 +177,9 @@ class Autoplayer:
         notation = await self.choose(turn)
         if notation is None:
             return None
-        await self._still_current(turn)
-        guard: dict[str, Any] = {"game_id": turn.game.id, "version": turn.game.version} if self._guarded_move else {}
-        return await self.service.move(channel_id, turn.actor, stamp(notation, turn.game.ply), **guard)
-
-    async def _still_current(self, turn: BotTurn) -> None:
-        """Refuse a choice as stale unless the channel's game is the one searched, in the state searched.
-
-        The ply alone is not enough: an undo and another move bring it back with another position, and a
-        new game in the channel starts again at ply 0.  With the channel's lock free, nothing runs
-        between this check and the move's unit of work.
-        """
-        live = await self.service.live_game(turn.game.channel_id)
-        searched = turn.game
-        if live is None or live.id != searched.id or live.ply != searched.ply or live.state != searched.state:
-            raise ServiceError(BOARD_CHANGED)
+        searched = turn.game  # the service refuses the choice unless the game is still this one, unchanged
+        stamped = stamp(notation, searched.ply)
+        return await self.service.move(channel_id, turn.actor, stamped, game_id=searched.id, version=searched.version)
 
     async def choose(self, turn: BotTurn) -> str | None:
         """The bot's searched choice; if the search fails, the fallback move (None when there is none)."""

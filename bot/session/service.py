@@ -544,17 +544,31 @@ class GameService:
 
     # ------------------------------------------------------------------ play
 
-    async def move(self, channel_id: int, actor: Actor, notation: str, *, token: str | None = None) -> Report:
+    async def move(
+        self,
+        channel_id: int,
+        actor: Actor,
+        notation: str,
+        *,
+        token: str | None = None,
+        game_id: int | None = None,
+        version: int | None = None,
+    ) -> Report:
         """Play ``notation`` for ``actor`` in the channel's game.
 
         A move chosen from the suggestions carries the ply it was offered at (see ``stamp``); when the
         game has moved on since, it is refused, so a retry or a double click never plays it twice.
+        ``game_id`` and ``version`` (a computer player's choice) name the game and the version it was
+        searched in: any other is refused the same way, since an undo brings the ply back with another
+        position, and a new game in the channel starts again at ply 0.
         A seat that is not to move may play the moves its game lets it make out of turn (``seat_state``:
         Treasure Hunt's arrangements, made at the same time); the turn and the clock stay as they were.
         """
         text, offered_at = unstamp(notation)
         async with self.unit(channel_id):
             game, rules, state, seat = await self._turn_of(channel_id, actor, offered_at, out_of_turn=True)
+            if game_id is not None and (game.id, game.version) != (game_id, version):
+                raise ServiceError(BOARD_CHANGED)  # a computer player's choice, searched in another position
             mine = seat_state(rules, state, seat)  # where this seat's moves are read: ``state`` on its turn
             assert mine is not None  # ``_turn_of`` refused every other seat
             if rules.pending_roll(mine):

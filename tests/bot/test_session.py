@@ -204,3 +204,15 @@ async def test_computer_players_do_not_play_on_once_the_last_person_leaves(sessi
     assert report.game.deadline is None and report.outcome is None
     stored = await session.games.game(report.game.id)
     assert stored.status == "aborted" and not stored.rated
+
+
+async def test_a_choice_searched_in_another_version_of_the_game_is_refused(session):
+    report = await started(session)
+    report = await session.games.roll(5, actor_at(report))
+    actor, game = actor_at(report), report.game
+    (choice, *_) = await session.games.legal_moves(5, actor.user_id)
+    for other in ((game.id + 1, game.version), (game.id, game.version - 1)):  # another game; an older write
+        with pytest.raises(ServiceError, match="The board changed"):
+            await session.games.move(5, actor, choice.value, game_id=other[0], version=other[1])
+    played = await session.games.move(5, actor, choice.value, game_id=game.id, version=game.version)
+    assert played.game.ply == game.ply + 1
