@@ -7,37 +7,17 @@ with the first seat still to arrange.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 import pytest
 
-from bot.session import open_session
 from bot.session.service import Actor, ServiceError, stamp
 from bot.session.timekeeper import Timekeeper
 from games.treasure import geometry
 
-T0 = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 HOUR = timedelta(hours=1)
 ALICE, BOB, CAROL = Actor(1, "alice"), Actor(2, "bob"), Actor(3, "carol")
 PEOPLE = {a.user_id: a for a in (ALICE, BOB, CAROL)}
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-@pytest.fixture
-async def world(db_url):
-    clock = Clock()
-    session = await open_session(db_url, clock=clock, render=False, new_seed=lambda: "seed")
-    yield session, clock
-    await session.close()
 
 
 async def arranging(session, channel: int = 4) -> list[Actor]:

@@ -7,34 +7,14 @@ of the other games in the same tick.
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
-import pytest
+from datetime import timedelta
 
 from bot.session import open_session
 from bot.session.service import Actor
 from bot.session.timekeeper import Reminder, Timekeeper
+from tests.bot.hand_clock import T0, Clock
 
-T0 = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 HOUR = timedelta(hours=1)
-
-
-class Clock:
-    """A clock the test moves by hand."""
-
-    def __init__(self) -> None:
-        self.now = T0
-
-    def __call__(self) -> datetime:
-        return self.now
-
-
-@pytest.fixture
-async def world(db_url):
-    clock = Clock()
-    session = await open_session(db_url, clock=clock, render=False, new_seed=lambda: "seed")
-    yield session, clock
-    await session.close()
 
 
 async def two_player_game(session, channel: int) -> None:
