@@ -30,6 +30,7 @@ LEVELS = {
     "normal": "thinks a little, for a fair game",
     "hard": "thinks longest, the bot at its best",
 }
+REMOVE = "remove"  # the lobby menu's choice that takes the last computer player off the table
 LEVEL_CHOICES = [app_commands.Choice(name=f"{level}: {what}", value=level) for level, what in LEVELS.items()]
 
 
@@ -37,15 +38,18 @@ class AddBotMenu(
     discord.ui.DynamicItem[discord.ui.Select],
     template=r"pg:seat:(?P<game_id>[0-9]{1,19}):bot",
 ):
-    """The lobby's menu that seats a computer player of the chosen level."""
+    """The lobby's menu that seats a computer player of the chosen level, or takes the last one off."""
 
     def __init__(self, game_id: int, disabled: bool = False) -> None:
         select: discord.ui.Select = discord.ui.Select(
             custom_id=f"pg:seat:{game_id}:bot",
             placeholder="Add a computer player…",
             options=[
-                discord.SelectOption(label=f"{level.title()} bot", value=level, description=what)
-                for level, what in LEVELS.items()
+                *(
+                    discord.SelectOption(label=f"{level.title()} bot", value=level, description=what)
+                    for level, what in LEVELS.items()
+                ),
+                discord.SelectOption(label="Remove a bot", value=REMOVE, description="the computer player seated last"),
             ],
             disabled=disabled,
         )
@@ -66,7 +70,7 @@ class AddBotMenu(
 
         values = self.item.values if isinstance(self.item, discord.ui.Select) else []
         level = values[0] if values else ""
-        if not valid_id(self.game_id) or level not in LEVELS:
+        if not valid_id(self.game_id) or (level not in LEVELS and level != REMOVE):
             await refuse(interaction, STALE)
             return
 
@@ -75,6 +79,10 @@ class AddBotMenu(
             game = await service.game(self.game_id)
             if game is None or game.status != "open":
                 raise ServiceError("This game is not waiting for players any more.")
+            if level == REMOVE:
+                left, name = await service.remove_bot(game.channel_id, actor_of(interaction))
+                await table.show_lobby(interaction, left, f"{name} leaves the table (a computer player).")
+                return
             seated = await service.add_bot(game.channel_id, actor_of(interaction), level)
             added = seated.seats[-1].display_name
             await table.show_lobby(interaction, seated, f"{added} takes a seat (a computer player).")

@@ -434,6 +434,21 @@ class GameService:
             await self.store.set_seats(game, seated, self.clock())
             return await self._reload(game)
 
+    async def remove_bot(self, channel_id: int, actor: Actor) -> tuple[GameRow, str]:
+        """Take the computer player seated last off the open game of ``channel_id``; the game and its name."""
+        async with self.unit(channel_id):
+            game = await self._live(channel_id)
+            if game.status != "open":
+                raise ServiceError("This game has already started.")
+            if actor.user_id != game.creator_id and not actor.can_manage and game.seat_of(actor.user_id) is None:
+                raise ServiceError("Only the players of this game can take a bot off it.")
+            bots = [row for row in game.seats if row.is_bot]
+            if not bots:
+                raise ServiceError("There is no computer player at this table.")
+            seated = [row for row in game.seats if row is not bots[-1]]
+            await self.store.set_seats(game, seated, self.clock())
+            return await self._reload(game), bots[-1].display_name
+
     async def leave(self, channel_id: int, actor: Actor) -> GameRow:
         """Give up a seat before the start; the game closes when its last player leaves."""
         async with self.unit(channel_id):

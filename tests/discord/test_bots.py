@@ -76,6 +76,11 @@ async def test_a_bot_added_from_the_lobby_menu_plays_and_the_game_is_unrated(tab
     stranger = await table.members[4].select(opened.response.message, ["easy"])
     assert refusal(stranger) == "Only the players of this game can add a bot to it."
     assert refusal(await bob.select(opened.response.message, ["easy"])).startswith("This game is full")
+    removed = await bob.select(opened.response.message, ["remove"])  # one bot too many: taken off again
+    assert "Hard bot leaves the table" in removed.response.content
+    none_left = await bob.select(opened.response.message, ["remove"])
+    assert refusal(none_left) == "There is no computer player at this table."
+    await alice.select(opened.response.message, ["hard"])
     started = await alice.click(opened.response.message, label="Start")
     assert started is not None
     rng = random.Random(5)
@@ -280,6 +285,6 @@ async def test_every_place_a_level_is_picked_offers_the_same_levels_in_the_same_
                     picked[command.qualified_name] = [(c.value, c.name) for c in param.choices]
     assert {"combat new", "hedgehog new", "treasure new", "whist new", "assassin new", "game bot"} <= set(picked)
     menu = AddBotMenu(1).item.options
-    in_the_lobby = [(o.value, f"{o.value}: {o.description}") for o in menu]
+    in_the_lobby = [(o.value, f"{o.value}: {o.description}") for o in menu if o.value != "remove"]
     assert [value for value, _ in in_the_lobby] == ["easy", "normal", "hard"]
     assert all(choices == in_the_lobby for choices in picked.values()), picked
