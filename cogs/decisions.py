@@ -7,11 +7,12 @@ with one sentence and a double press plays once.  What a control does runs here,
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from typing import Any, cast
 
 import discord
 
-from bot.session import MoveOption, Report
+from bot.session import Actor, GameService, MoveOption, Report
 from cogs.buttons import STALE, GameButton, valid_id
 
 MENU_LIMIT = 25  # Discord's options per select menu
@@ -117,27 +118,31 @@ class MoveMenu(
 
 async def play_choice(interaction: discord.Interaction, game_id: int, ply: int, index: int) -> None:
     """Play what a control offered, for whoever pressed it."""
-    from bot.session import ServiceError
-    from cogs import table
-    from cogs.replies import actor_of, bot_of, refuse, run_guarded
-
-    if not valid_id(game_id):
-        await refuse(interaction, STALE)
-        return
-
-    async def work() -> None:
-        bot = bot_of(interaction)
-        game = await bot.service.game(game_id)
-        if game is None or game.status != "active":
-            raise ServiceError("This board belongs to a game that is not running any more.")
-        work = bot.service.choose(game.channel_id, actor_of(interaction), ply, index, token=interaction.token)
-        await table.act(interaction, game.channel_id, work)
-
-    await run_guarded(interaction, f"choice in game {game_id}", work())
+    await _on_running_game(
+        interaction,
+        game_id,
+        f"choice in game {game_id}",
+        lambda service, channel_id, actor: service.choose(channel_id, actor, ply, index, token=interaction.token),
+    )
 
 
 async def play_roll(interaction: discord.Interaction, game_id: int, ply: int | None) -> None:
     """Roll for whoever pressed Roll; ``ply`` is where the button was offered (None on an older button)."""
+    await _on_running_game(
+        interaction,
+        game_id,
+        f"roll button of game {game_id}",
+        lambda service, channel_id, actor: service.roll(channel_id, actor, offered_at=ply, token=interaction.token),
+    )
+
+
+async def _on_running_game(
+    interaction: discord.Interaction,
+    game_id: int,
+    what: str,
+    action: Callable[[GameService, int, Actor], Awaitable[Report]],
+) -> None:
+    """Run a control's ``action`` (service, channel, presser) on its game while it runs, and show the result."""
     from bot.session import ServiceError
     from cogs import table
     from cogs.replies import actor_of, bot_of, refuse, run_guarded
@@ -149,13 +154,11 @@ async def play_roll(interaction: discord.Interaction, game_id: int, ply: int | N
     async def work() -> None:
         service = bot_of(interaction).service
         game = await service.game(game_id)
-        live = await service.live_game(game.channel_id) if game is not None else None
-        if game is None or live is None or live.id != game_id:
-            raise ServiceError("This button belongs to a game that has ended.")
-        work = service.roll(game.channel_id, actor_of(interaction), offered_at=ply, token=interaction.token)
-        await table.act(interaction, game.channel_id, work)
+        if game is None or game.status != "active":  # a running game is its channel's live one
+            raise ServiceError("This board belongs to a game that is not running any more.")
+        await table.act(interaction, game.channel_id, action(service, game.channel_id, actor_of(interaction)))
 
-    await run_guarded(interaction, f"roll button of game {game_id}", work())
+    await run_guarded(interaction, what, work())
 
 
 def controls(report: Report) -> discord.ui.View | None:

@@ -25,7 +25,7 @@ from typing import Any
 
 from ai import choose_move, choose_notation
 from bot.render_pool import renew_search_pool, retire_pool
-from bot.session.service import Actor, GameService, Report, ServiceError, rules_for, stamp
+from bot.session.service import Actor, GameService, Report, ServiceError, people_left, rules_for, stamp
 from bot.session.store import GameRow, SeatRow
 
 log = logging.getLogger(__name__)
@@ -73,11 +73,6 @@ class Thinking:
 Show = Callable[[Report], Awaitable[None]]
 
 
-def people_playing(game: GameRow) -> bool:
-    """True when a person still plays in ``game`` (a seat held by a person and not left)."""
-    return any(not row.removed for row in game.humans)
-
-
 class Autoplayer:
     """Plays the bots of every game, one game at a time per channel, off the event loop."""
 
@@ -98,7 +93,7 @@ class Autoplayer:
         game = await self.service.live_game(channel_id)
         if game is None or game.status != "active" or not game.has_bots or game.state is None:
             return None
-        if game.tournament_id is None and not people_playing(game):
+        if game.tournament_id is None and not people_left(game):
             return None
         rules = rules_for(game.game)
         state = self.service.state_of(game)
@@ -199,7 +194,7 @@ class Autoplayer:
         """The easy level's random choice with the decision's seed, else the game's timeout move."""
         rules = rules_for(turn.game.game)
         try:
-            state = rules.from_json(turn.game.state or {})
+            state = self.service.state_of(turn.game)
             try:
                 return rules.format_move(state, choose_move(rules, state, "easy", turn.seed))
             except Exception:

@@ -421,11 +421,7 @@ class GameService:
         if level not in AI_LEVELS:
             raise ServiceError(f"A bot's level is one of {', '.join(AI_LEVELS)}.")
         async with self.unit(channel_id):
-            game = await self._live(channel_id)
-            if game.status != "open":
-                raise ServiceError("This game has already started.")
-            if actor.user_id != game.creator_id and not actor.can_manage and game.seat_of(actor.user_id) is None:
-                raise ServiceError("Only the players of this game can add a bot to it.")
+            game = await self._lobby_for_bots(channel_id, actor, "add a bot to it")
             if len(game.seats) >= game.max_players:
                 raise ServiceError(f"This game is full ({game.max_players} players).")
             user_id = min([row.user_id for row in game.seats if row.is_bot] + [0]) - 1
@@ -437,17 +433,22 @@ class GameService:
     async def remove_bot(self, channel_id: int, actor: Actor) -> tuple[GameRow, str]:
         """Take the computer player seated last off the open game of ``channel_id``; the game and its name."""
         async with self.unit(channel_id):
-            game = await self._live(channel_id)
-            if game.status != "open":
-                raise ServiceError("This game has already started.")
-            if actor.user_id != game.creator_id and not actor.can_manage and game.seat_of(actor.user_id) is None:
-                raise ServiceError("Only the players of this game can take a bot off it.")
+            game = await self._lobby_for_bots(channel_id, actor, "take a bot off it")
             bots = [row for row in game.seats if row.is_bot]
             if not bots:
                 raise ServiceError("There is no computer player at this table.")
             seated = [row for row in game.seats if row is not bots[-1]]
             await self.store.set_seats(game, seated, self.clock())
             return await self._reload(game), bots[-1].display_name
+
+    async def _lobby_for_bots(self, channel_id: int, actor: Actor, doing: str) -> GameRow:
+        """The open game of ``channel_id``, whose seated players (or opener, or a manager) may ``doing``."""
+        game = await self._live(channel_id)
+        if game.status != "open":
+            raise ServiceError("This game has already started.")
+        if actor.user_id != game.creator_id and not actor.can_manage and game.seat_of(actor.user_id) is None:
+            raise ServiceError(f"Only the players of this game can {doing}.")
+        return game
 
     async def leave(self, channel_id: int, actor: Actor) -> GameRow:
         """Give up a seat before the start; the game closes when its last player leaves."""
@@ -592,10 +593,11 @@ class GameService:
             if move not in rules.legal_moves(mine):  # e.g. a clock-only default typed by hand
                 raise ServiceError(f"{quote(text)} is not one of your legal moves now.")
             steps: list[tuple[int | None, Any, str]] = [(seat, move, "move")]
-            after = rules.apply(state, move)
-            if rules.choice(mine, move).kind in ROLLS_AT_ONCE and rules.pending_roll(after):
-                rng = roll_rng(game.seed, await self.store.count_rolls(game.id))
-                steps.append((rules.to_move(after), rules.roll(after, rng), "roll"))
+            if rules.choice(mine, move).kind in ROLLS_AT_ONCE:  # the dice are thrown with the decision
+                after = rules.apply(state, move)
+                if rules.pending_roll(after):
+                    rng = roll_rng(game.seed, await self.store.count_rolls(game.id))
+                    steps.append((rules.to_move(after), rules.roll(after, rng), "roll"))
             return await self._commit(game, rules, state, steps, token)
 
     async def roll(
@@ -688,11 +690,11 @@ class GameService:
         # the presser's own moves: the seat to move's, or those another seat may make out of turn (Treasure
         # Hunt's Standard order, pressed by anyone still to arrange, sets out the presser's coins)
         mine = seat_state(rules, state, seat) if seat is not None else None
-        legal = rules.legal_moves(mine if mine is not None else state)
+        where = state if mine is None else mine
+        legal = rules.legal_moves(where)
         if not 0 <= index < len(legal):
             raise ServiceError(BOARD_CHANGED)
-        chosen = rules.format_move(mine if mine is not None else state, legal[index])
-        return await self.move(channel_id, actor, stamp(chosen, ply), token=token)
+        return await self.move(channel_id, actor, stamp(rules.format_move(where, legal[index]), ply), token=token)
 
     # ------------------------------------------------------------------ the living message
 
@@ -1054,11 +1056,10 @@ class Delivery:
         return self.row.id
 
 
-def people_left(game: GameRow, seat_updates: dict[int, dict[str, Any]]) -> bool:
-    """True when a person still plays in ``game`` once ``seat_updates`` (removals) are applied."""
-    return any(
-        not row.is_bot and not row.removed and not seat_updates.get(row.seat, {}).get("removed") for row in game.seats
-    )
+def people_left(game: GameRow, seat_updates: dict[int, dict[str, Any]] | None = None) -> bool:
+    """True when a person still plays in ``game`` (once ``seat_updates``, removals, are applied)."""
+    removing = {seat for seat, values in (seat_updates or {}).items() if values.get("removed")}
+    return any(not row.removed and row.seat not in removing for row in game.humans)
 
 
 def report_event(

@@ -7,6 +7,7 @@ iteration budget, a game against bots is the same every time it is played.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import threading
@@ -332,7 +333,10 @@ class GatedThreads(ThreadPoolExecutor):
         return super().submit(gated)
 
 
-async def test_a_choice_searched_before_an_undo_and_another_move_is_not_played(db_url):
+@contextlib.asynccontextmanager
+async def bot_thinking_after_my_move(db_url):
+    """A Whist table of alice and a normal bot, alice's first pick made and the bot's search held at its
+    start: the session, the held searcher, alice's report and the bot's task."""
     searcher = GatedThreads()
     session = await open_table(db_url, executor=searcher)
     games = session.games
@@ -343,6 +347,16 @@ async def test_a_choice_searched_before_an_undo_and_another_move_is_not_played(d
         first = await games.move(5, ALICE, "take B1 b")
         thinking = asyncio.create_task(session.autoplay.play(5, nothing))
         await asyncio.wait_for(searcher.submitted.wait(), 60)  # the bot searches the position after B1 b
+        yield session, searcher, first, thinking
+    finally:
+        searcher.gate.set()
+        searcher.shutdown()
+        await session.close()
+
+
+async def test_a_choice_searched_before_an_undo_and_another_move_is_not_played(db_url):
+    async with bot_thinking_after_my_move(db_url) as (session, searcher, first, thinking):
+        games = session.games
         await session.undo.request(5, ALICE)
         second = await games.move(5, ALICE, "take B1 c")
         assert second.game.ply == first.game.ply and second.game.state != first.game.state
@@ -351,23 +365,11 @@ async def test_a_choice_searched_before_an_undo_and_another_move_is_not_played(d
         (old, stale), (again, fresh) = searcher.searches
         assert old[1] == first.game.state and again[1] == second.game.state and stale != fresh
         assert await bot_reply(session, 5, second) == fresh
-    finally:
-        searcher.gate.set()
-        searcher.shutdown()
-        await session.close()
 
 
 async def test_a_pending_search_is_never_played_in_the_next_game_of_the_channel(db_url):
-    searcher = GatedThreads()
-    session = await open_table(db_url, executor=searcher)
-    games = session.games
-    try:
-        await games.new_game(guild_id=1, channel_id=5, game="whist", actor=ALICE, max_players=2)
-        await games.add_bot(5, ALICE, "normal")
-        await games.start(5, ALICE)
-        await games.move(5, ALICE, "take B1 b")
-        thinking = asyncio.create_task(session.autoplay.play(5, nothing))
-        await asyncio.wait_for(searcher.submitted.wait(), 60)
+    async with bot_thinking_after_my_move(db_url) as (session, searcher, _first, thinking):
+        games = session.games
         old = await games.abort(5, ALICE)
         await games.new_game(guild_id=1, channel_id=5, game="whist", actor=ALICE, max_players=2)
         await games.add_bot(5, ALICE, "hard")
@@ -379,10 +381,6 @@ async def test_a_pending_search_is_never_played_in_the_next_game_of_the_channel(
         (_, _), (again, fresh) = searcher.searches
         assert again[1] == new.game.state and again[2] == "hard"
         assert await bot_reply(session, 5, new) == fresh
-    finally:
-        searcher.gate.set()
-        searcher.shutdown()
-        await session.close()
 
 
 async def test_a_service_that_checks_the_game_and_its_version_itself_is_given_them(db_url, monkeypatch):
