@@ -125,10 +125,16 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
                 rows.append((2, None, f"<#{game.channel_id}> {rules.title}: waiting for players"))
                 continue
             seat = await self.bot.service.to_move(game)
+            acting = await self.bot.service.acting_people(game)
             yours = seat is not None and game.user_at(seat) == interaction.user.id
-            left = f", deadline {discord.utils.format_dt(game.deadline, 'R')}" if game.deadline else ""
-            label = "**your turn**" if yours else f"{game.name_at(seat) if seat is not None else '—'} to play"
-            rows.append((0 if yours else 1, game.deadline, f"<#{game.channel_id}> {rules.title}: {label}{left}"))
+            together = not yours and game.seat_of(interaction.user.id) in acting  # e.g. Treasure Hunt's coins
+            left = f", deadline {discord.utils.format_dt(game.deadline, 'R')}" if game.deadline and not together else ""
+            label = f"{game.name_at(seat) if seat is not None else '—'} to play"
+            if yours or together:
+                label = "**your turn**" if yours else "**you may play now** (at the same time as others)"
+            rows.append(
+                (0 if yours or together else 1, game.deadline, f"<#{game.channel_id}> {rules.title}: {label}{left}")
+            )
         rows.sort(key=lambda r: (r[0], r[1] is None, r[1] or interaction.created_at))
         embed = discord.Embed(title="Your games", description="\n".join(r[2] for r in rows)[:4000])
         await answer(interaction, embed=embed, ephemeral=True)

@@ -107,14 +107,27 @@ def report_payload(
         payload["allowed_mentions"] = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(u) for u in players], replied_user=False
         )
-    elif ping and report.turn_changed and report.to_move_user is not None and report.to_move_user > 0:
-        payload["content"] = f"{mention(report.to_move_user)}, your turn."
-        payload["allowed_mentions"] = only_user(report.to_move_user)
+    elif ping and report.turn_changed and (acting := turn_pings(report)):
+        together = " (you all play this part at the same time)" if len(acting) > 1 else ""
+        payload["content"] = f"{listing([mention(user) for user in acting])}, your turn{together}."
+        payload["allowed_mentions"] = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(u) for u in acting], replied_user=False
+        )
     if report.png is not None:
         payload["file"] = discord.File(_bytes_io(report.png), filename=BOARD_FILE)
     if view is not None:
         payload["view"] = view
     return payload
+
+
+def turn_pings(report: Report) -> list[int]:
+    """The people a new turn mentions: the one to move; at the start of a game that opens with a phase
+    everyone plays at the same time (Treasure Hunt's coins), everyone who may act in it."""
+    acting = [user for user in report.acting_users if user > 0]
+    to_move = report.to_move_user
+    if report.game.ply == 0:
+        return acting
+    return [to_move] if to_move is not None and to_move in acting else []
 
 
 def report_view(report: Report) -> discord.ui.View | None:
@@ -126,11 +139,14 @@ def report_view(report: Report) -> discord.ui.View | None:
 
 def reminder_text(reminder: Reminder) -> str:
     """The words of a turn reminder."""
+    where = f"{reminder.title} (game #{reminder.game_id}) in <#{reminder.channel_id}>"
+    if reminder.together:
+        return (
+            f"Reminder: you may play now in {where}: everyone plays this part at the same time. "
+            "Your own clock starts only when the turn comes to you."
+        )
     left = format_span(timedelta(seconds=reminder.seconds_left))
-    return (
-        f"Reminder: it is your turn in {reminder.title} (game #{reminder.game_id}) in <#{reminder.channel_id}>. "
-        f"Time left: {left}."
-    )
+    return f"Reminder: it is your turn in {where}. Time left: {left}."
 
 
 def format_span(span: timedelta) -> str:
@@ -152,6 +168,11 @@ def format_span(span: timedelta) -> str:
 def plural(count: int, noun: str, many: str | None = None) -> str:
     """``1 day``, ``2 days``; ``many`` for irregular plurals."""
     return f"{count} {noun if count == 1 else many or noun + 's'}"
+
+
+def listing(items: list[str]) -> str:
+    """Items as a sentence lists them: ``a``, ``a and b``, ``a, b and c``."""
+    return " and ".join([", ".join(items[:-1]), items[-1]]) if len(items) > 1 else "".join(items)
 
 
 def players_range(least: int, most: int) -> str:

@@ -268,6 +268,16 @@ def seat_state(rules: Rules[S, M], s: S, seat: int) -> S | None:
     return None if acting is None else acting(s, seat)
 
 
+def acting_seats(rules: Rules[S, M], s: S, seats: Sequence[int]) -> list[int]:
+    """The seats among ``seats`` that may act in ``s`` now: the seat to move first, then, in a phase
+    played at the same time (``acting_together``), every other seat that may act (``seat_state``)."""
+    to_move = rules.to_move(s)
+    first = [seat for seat in seats if seat == to_move]
+    if not acting_together(rules, s):
+        return first
+    return first + [seat for seat in seats if seat != to_move and seat_state(rules, s, seat) is not None]
+
+
 def default_resign_ranks(out_order: Sequence[int], players: int, winners: Sequence[int]) -> tuple[int, ...]:
     """Ranks where ``winners`` share first, players still in follow, and those who left last.
 

@@ -45,6 +45,7 @@ from games.base import (
     OptionSpec,
     Outcome,
     Rules,
+    acting_seats,
     acting_together,
     resolve_options,
     seat_state,
@@ -114,6 +115,14 @@ class Report(Generic[S, M]):
         """The user who must act now."""
         seat = self.to_move_seat
         return None if seat is None else self.game.user_at(seat)
+
+    @property
+    def acting_users(self) -> list[int]:
+        """The people who may act now: the one to move first, then, in a phase played at the same time
+        (Treasure Hunt's face-down arrangements), everyone else who may act in it."""
+        if self.state is None or self.outcome is not None:
+            return []
+        return [user for user in map(self.game.user_at, people_acting(self.game, self.rules, self.state)) if user]
 
     @property
     def needs_roll(self) -> bool:
@@ -728,6 +737,12 @@ class GameService:
         """The seat that must act now in a started game."""
         return None if game.state is None else rules_for(game.game).to_move(self.state_of(game))
 
+    async def acting_people(self, game: GameRow) -> list[int]:
+        """The seats of the people who may act now in a started game (``people_acting``)."""
+        if game.state is None or game.status != "active":
+            return []
+        return people_acting(game, rules_for(game.game), self.state_of(game))
+
     async def player_prefs(self, guild_id: int | None, user_id: int) -> dict[str, Any]:
         """A player's notification and vacation settings."""
         return await self.store.player_prefs(guild_id, user_id)
@@ -1054,6 +1069,12 @@ class Delivery:
     def id(self) -> int:
         """The delivery record's id."""
         return self.row.id
+
+
+def people_acting(game: GameRow, rules: Rules[S, M], state: S) -> list[int]:
+    """The seats of the people still in ``game`` who may act in ``state`` now: the seat to move first,
+    then, in a phase played at the same time, everyone else who may act in it (``acting_seats``)."""
+    return acting_seats(rules, state, [row.seat for row in game.humans if not row.removed])
 
 
 def people_left(game: GameRow, seat_updates: dict[int, dict[str, Any]] | None = None) -> bool:

@@ -20,7 +20,7 @@ from datetime import timedelta
 from typing import Any, TypeVar
 
 from bot import clocks
-from bot.session.service import GameService, ServiceError, report_event, rules_for
+from bot.session.service import GameService, ServiceError, people_acting, report_event, rules_for
 from bot.session.store import GameRow, NewDelivery, NewMove
 from games.base import Rules
 from games.playout import roll_rng
@@ -42,6 +42,7 @@ class Reminder:
     channel_id: int
     title: str
     seconds_left: int
+    together: bool = False  # may act now beside the seat to move, whose clock this is (Treasure Hunt's coins)
 
     @classmethod
     def from_payload(cls, payload: dict[str, Any]) -> Reminder:
@@ -52,6 +53,7 @@ class Reminder:
             int(payload["channel_id"]),
             str(payload["title"]),
             int(payload["seconds_left"]),
+            bool(payload.get("together", False)),
         )
 
 
@@ -115,17 +117,17 @@ class Timekeeper:
         assert game.turn_started_at is not None and game.deadline is not None
         due = clocks.reminders_due(game.turn_started_at, game.deadline, game.reminders_sent, now)
         wake = clocks.next_wake(game.turn_started_at, game.deadline, due)
-        user_id = game.user_at(game.turn_seat) if game.turn_seat is not None else None
         events = []
-        if due > game.reminders_sent and user_id is not None:
-            reminder = Reminder(
-                user_id,
-                game.id,
-                game.channel_id,
-                rules_for(game.game).title,
-                int((game.deadline - now).total_seconds()),
-            )
-            events.append(NewDelivery("reminder", "scheduler", reminder.__dict__, user_id=user_id))
+        if due > game.reminders_sent:
+            # the seat to move, and in a phase played at the same time everyone else who may act in it
+            rules = rules_for(game.game)
+            for seat in people_acting(game, rules, self.service.state_of(game)):
+                user_id = game.user_at(seat)
+                if user_id is None:
+                    continue
+                left = int((game.deadline - now).total_seconds())
+                reminder = Reminder(user_id, game.id, game.channel_id, rules.title, left, seat != game.turn_seat)
+                events.append(NewDelivery("reminder", "scheduler", reminder.__dict__, user_id=user_id))
         # written with its delivery record: a reminder is never sent twice, nor lost if the bot stops here
         await self.service.store.update_game(game, now, events=events, reminders_sent=due, wake_at=wake)
         return bool(events)

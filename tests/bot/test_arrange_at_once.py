@@ -12,7 +12,8 @@ from datetime import timedelta
 import pytest
 
 from bot.session.service import Actor, ServiceError, stamp
-from bot.session.timekeeper import Timekeeper
+from bot.session.timekeeper import Reminder, Timekeeper
+from cogs.messages import reminder_text
 from games.treasure import geometry
 
 HOUR = timedelta(hours=1)
@@ -148,3 +149,23 @@ async def test_play_starts_with_a_fresh_clock_when_the_first_player_arranges_las
     assert game.deadline == clock.now + timedelta(days=2)  # the day's clock and the whole bank, afresh
     seat = next(row for row in game.seats if row.user_id == first.user_id)
     assert seat.bank_seconds == 86_400
+
+
+async def test_everyone_still_to_arrange_is_reminded_and_only_the_seat_to_move_of_its_time(world):
+    session, clock = world
+    games = session.games
+    first, second, third = await arranging(session)
+    await games.move(4, third, "arrange 543210")  # third is done: nothing to remind them of
+    game = await games.live_game(4)
+    clock.now = game.deadline - HOUR
+    result = await Timekeeper(games).tick()
+    assert result.reminders == 1 and result.timeouts == 0
+    items = await games.claim_deliveries()
+    reminders = {
+        r.user_id: r for r in (Reminder.from_payload(i.row.payload) for i in items if i.row.kind == "reminder")
+    }
+    assert set(reminders) == {first.user_id, second.user_id}
+    assert not reminders[first.user_id].together and reminders[first.user_id].seconds_left == 3600
+    assert reminders[second.user_id].together  # may arrange now; their own clock has not started
+    assert "your own clock starts only when the turn comes to you" in reminder_text(reminders[second.user_id]).lower()
+    assert reminder_text(reminders[first.user_id]).endswith("Time left: 1 hour.")

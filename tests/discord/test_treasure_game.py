@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from bot.client import PyramidBot
+from cogs.messages import report_payload
 from games.treasure import RULES, Step, TreasureState, geometry
 from tests.discord.helpers import accepted, embed_of, field, living_board, next_actor, notation, refusal, showing
 
@@ -271,3 +273,32 @@ async def test_a_restarted_bot_continues_the_hunt(table, simcord_env, make_bot):
     if kind == "move":
         assert actor is first
         assert await first.autocomplete(table.channel, "treasure move", "notation", "")
+
+
+async def test_everyone_still_to_arrange_is_called_at_the_start_and_sees_it_in_game_mine(table, simcord_env):
+    # "Players arrange at the same time": the start calls every player, not only the first in turn
+    bot = simcord_env.bot
+    started = await open_game(table, 3, clock=1)
+    state = await current_state(bot, table.channel.id)
+    game = await bot.service.live_game(table.channel.id)
+    by_seat = {seat: next(m for m in table.members if m.id == game.user_at(seat)) for seat in range(3)}
+    first, second, third = (by_seat[(state.turn + k) % 3] for k in range(3))
+    call = showing(started).content
+    assert call == (
+        f"{first.mention}, {second.mention} and {third.mention}, your turn (you all play this part at the same time)."
+    )
+
+    board = await bot.service.board(table.channel.id)
+    allowed = report_payload(replace(board, turn_changed=True))["allowed_mentions"]
+    assert {user.id for user in allowed.users} == {first.id, second.id, third.id}  # and nobody else is pinged
+
+    listed = embed_of(await second.slash(table.channel, "game mine")).description
+    assert "**you may play now** (at the same time as others)" in listed and "deadline" not in listed
+    assert "**your turn**" in embed_of(await first.slash(table.channel, "game mine")).description
+
+    await third.slash(table.channel, "treasure arrange", order="543210")
+    listed = embed_of(await third.slash(table.channel, "game mine")).description
+    assert f"{first.name} to play" in listed  # arranged: nothing more to do until play starts
+
+    passed_on = await first.slash(table.channel, "treasure arrange", order="default")
+    assert showing(passed_on).content == f"{second.mention}, your turn."  # their own clock starts now
