@@ -215,7 +215,11 @@ class Lobby(commands.Cog):
                 raise ServiceError("Only the players of that game can ask for a rematch.")
             fresh = await self.bot.service.rematch(game, actor)
             bots = sum(row.is_bot for row in fresh.seats)
-            against = f" against the same {plural(bots, 'computer player')}" if bots else ""
+            against = (
+                (" against the same computer player" if bots == 1 else f" against the same {bots} computer players")
+                if bots
+                else ""
+            )
             ask = "press Start" if len(fresh.seats) == fresh.max_players else "press Join to play again"
             await table.show_lobby(interaction, fresh, f"{actor.name} asks for a rematch{against}: {ask}.")
 

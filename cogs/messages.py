@@ -78,6 +78,8 @@ def report_embed(report: Report, title_suffix: str = "", *, lines: list[str] | N
             value=outcome_text(game, report.outcome, lambda s: rules.seat_name(report.state, s))[:1024],
             inline=False,
         )
+    elif report.game.status == "aborted":
+        embed.add_field(name="Result", value="The game ended without a result; it is unrated.", inline=False)
     elif report.state is not None:
         seat = report.to_move_seat
         acting = f"{who(game, seat)} ({rules.seat_name(report.state, seat)})" if seat is not None else "—"

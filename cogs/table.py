@@ -170,7 +170,9 @@ def retired(record: TableMessage, game: GameRow) -> dict[str, Any]:
         embed = lobby_embed(game, rules.title, rules.min_players)
         embed.set_footer(text=f"Game #{game.id} · started" if game.status != "aborted" else f"Game #{game.id} · closed")
         return {"embed": embed, "view": lobby_view(game.id, disabled=True)}
-    return {"embed": summary_embed(rules.title, game.id, list(record.lines)), "attachments": [], "view": None}
+    # the mention that called its player ("@alice, your turn.") goes too: that turn is over
+    summary = summary_embed(rules.title, game.id, list(record.lines))
+    return {"content": None, "embed": summary, "attachments": [], "view": None}
 
 
 async def retire(bot: PyramidBot, record: TableMessage, game: GameRow) -> None:

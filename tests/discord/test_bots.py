@@ -157,6 +157,10 @@ async def test_resigning_a_practice_game_ends_it_instead_of_leaving_bots_to_play
     resigned = await alice.slash(table.channel, "game resign")
     board = showing(resigned)
     assert "the game ends here, without a result" in board.embeds[0].description
+    # nobody is to move any more: no "To roll" field, and no board that would still name one
+    assert [f.name for f in board.embeds[0].fields] == ["Result"]
+    assert field(board.embeds[0], "Result") == "The game ended without a result; it is unrated."
+    assert not board.attachments and board.embeds[0].image.url is None
     assert button_labels(board) == ["Rematch"]
     game = await simcord_env.bot.service.latest_game(table.channel.id)
     assert game.status == "aborted"

@@ -99,6 +99,7 @@ async def test_a_whole_game_posts_at_most_one_board_per_turn_hand_over(table, ga
     # only the newest board keeps a picture and controls; the others are summaries of their turn
     *older, newest = boards
     assert all(not m.attachments and not m.components for m in older)
+    assert all(not m.content for m in older)  # no "@alice, your turn." left on a turn that is over
     assert newest.attachments and newest.embeds[0].image.url == "attachment://board.png"
     # the end pings every player, with the Rematch button
     assert all(m.mention in newest.content for m in members)
