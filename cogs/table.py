@@ -1,8 +1,9 @@
 """A game's living message: one public message per turn, edited while the turn goes on.
 
 Before the start it is the lobby, edited as players join and leave.  Once the game runs it is the
-board of the turn under way: each roll, step or decline of that turn edits it; a new message is posted
-only when the turn passes to another player (pinging them) or the game ends (pinging everyone).  The
+board of the turn under way: each roll, step or decline of that turn edits it, and so do the turns of
+computer players that follow it; a new message is posted only when the turn passes to another person
+(pinging them) or the game ends (pinging everyone).  The
 message it replaces becomes a short summary of its turn, without board or controls, so no old button
 stays pressable and no old board is mistaken for the current one.
 """
@@ -50,7 +51,8 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
     """
     bot = bot_of(interaction)
     record = await bot.service.table_message(report.game.id)
-    if record is not None and record.kind == "board" and not report.turn_changed and report.outcome is None:
+    if follows_on(record, report):
+        assert record is not None
         lines = [*record.lines, *report.lines]
         payload = report_payload(report, report_view(report), lines=lines, ping=False)
         if not await edit_pressed(interaction, record, lambda: as_edit(payload)):
@@ -64,9 +66,26 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
         message_id = await answer_at(interaction, **report_payload(report, report_view(report)))
         if old is not None:
             await retire(bot, old, report.game)
-        record = TableMessage(report.game.id, channel_of_answer(interaction), message_id, "board")
+        record = board_record(report, channel_of_answer(interaction), message_id)
         await remember(bot, record, report.lines, report.delivery_id)
     after(bot, report)
+
+
+def follows_on(record: TableMessage | None, report: Report) -> bool:
+    """True when ``report`` is shown by editing the living board ``record`` rather than posting a new one.
+
+    It does while the turn goes on, and while computer players take their turns after it, until the turn
+    comes to a person (a new message pings them) or the game ends (a new message pings everyone).
+    """
+    if record is None or record.kind != "board" or report.outcome is not None:
+        return False
+    seat = report.to_move_seat
+    return not report.turn_changed or (seat is not None and report.game.bot_at(seat) is not None)
+
+
+def board_record(report: Report, channel_id: int, message_id: int) -> TableMessage:
+    """A new living board showing ``report``."""
+    return TableMessage(report.game.id, channel_id, message_id, "board")
 
 
 async def edit_pressed(
@@ -87,7 +106,8 @@ async def show_in_channel(bot: PyramidBot, report: Report) -> None:
     from cogs.announcer import announcer_of
 
     record = await bot.service.table_message(report.game.id)
-    if record is not None and record.kind == "board" and not report.turn_changed and report.outcome is None:
+    if follows_on(record, report):
+        assert record is not None
         lines = [*record.lines, *report.lines]
         if await edit(bot, record, report_payload(report, report_view(report), lines=lines, ping=False)):
             await remember(bot, record, lines, report.delivery_id)
@@ -99,9 +119,7 @@ async def show_in_channel(bot: PyramidBot, report: Report) -> None:
     if channel is None:
         return
     message = await channel.send(**report_payload(report, report_view(report)))
-    await remember(
-        bot, TableMessage(report.game.id, message.channel.id, message.id, "board"), report.lines, report.delivery_id
-    )
+    await remember(bot, board_record(report, message.channel.id, message.id), report.lines, report.delivery_id)
     after(bot, report)
 
 
@@ -110,7 +128,7 @@ async def adopt(bot: PyramidBot, report: Report, message: discord.Message) -> No
     record = await bot.service.table_message(report.game.id)
     if record is not None and record.message_id != message.id:
         await retire(bot, record, report.game)
-    await remember(bot, TableMessage(report.game.id, message.channel.id, message.id, "board"), report.lines)
+    await remember(bot, board_record(report, message.channel.id, message.id), report.lines)
 
 
 LOBBY_ACTIONS = ("join", "leave", "start")

@@ -67,7 +67,12 @@ async def test_the_player_is_answered_before_the_old_living_message_is_edited(
     calls: list[str] = []
     _fake(monkeypatch, calls)
     report = SimpleNamespace(
-        game=SimpleNamespace(id=1), turn_changed=turn_changed, outcome=None, lines=["Bob took R2 b."], delivery_id=7
+        game=SimpleNamespace(id=1, bot_at=lambda seat: None),
+        to_move_seat=1,  # a person: a new message calls them
+        turn_changed=turn_changed,
+        outcome=None,
+        lines=["Bob took R2 b."],
+        delivery_id=7,
     )
     await table.show(_slash_command(), report)  # type: ignore[arg-type]
     assert calls == ["answer", "edit old message", "remember"]

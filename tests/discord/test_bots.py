@@ -62,6 +62,18 @@ async def test_one_person_plays_a_whole_practice_game_against_two_bots(table, si
     assert "alice" in result and "Normal bot" in result
     game = await simcord_env.bot.service.latest_game(table.channel.id)
     assert game is not None and game.status == "finished" and not game.rated
+
+    # the bots' turns follow on the message of alice's turn: a new message only when her turn comes
+    _, log = await simcord_env.bot.service.history(table.channel.id)
+    seats = [row.seat for row in log]
+    hers = game.seat_of(alice.id)
+    her_turns = sum(1 for ply, seat in enumerate(seats) if seat == hers and (ply == 0 or seats[ply - 1] != hers))
+    bot_turns = sum(1 for ply, seat in enumerate(seats) if seat != hers and (ply == 0 or seats[ply - 1] == hers))
+    boards = [m for m in table.channel.history() if m.embeds and m.embeds[0].title == "Der Marsigelwettkampf"]
+    assert bot_turns >= 5 and her_turns <= len(boards) <= her_turns + 2  # the opening board and the result besides
+    said = " ".join(m.embeds[0].description or "" for m in boards)
+    missing = [row.description for row in log if row.seat != hers and row.description not in said]
+    assert not missing  # every bot move was shown
     assert simcord_env.errors == []
 
 
