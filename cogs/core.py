@@ -92,7 +92,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
             f"{rules.title} — game #{game.id}",
             f"Players: {players_line(game)}",
             f"Options: {options_line(game.game, game.options, changed_only=False)}",
-            f"Seed: {game.seed}",
+            # the seed decides every roll still to come: it is told once nothing is left to roll
+            f"Seed: {game.seed}" if game.status in ("finished", "aborted") else "Seed: told when the game is over",
             "",
         ]
         for row in moves:

@@ -223,6 +223,10 @@ async def test_history_and_an_animated_replay_with_one_frame_per_ply_plus_one(ta
     history = await spectator.slash(table.channel, "game history")
     assert history.response.attachments[0].filename.endswith(".txt")
     assert embed_of(history).footer.text.startswith("64 moves")
+    listing = (await history.response.attachments[0].read()).decode()
+    game = await table.env.bot.service.live_game(table.channel.id)
+    # the seed would tell every roll to come: kept back while the game runs
+    assert "Seed: told when the game is over" in listing and game.seed not in listing
     replay = await spectator.slash(table.channel, "game replay")
     posted = [replay.response, *replay.followups]
     assert any(m.content == "Replay ready: 65 frames." for m in posted)  # the progress message of a long game
