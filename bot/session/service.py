@@ -692,11 +692,11 @@ class GameService:
         game = await self._live(channel_id)
         if game.status != "active" or game.state is None:
             raise ServiceError("This game is not running.")
-        if ply != game.ply:
-            raise ServiceError(BOARD_CHANGED)
         rules = rules_for(game.game)
         state = self.state_of(game)
         seat = game.seat_of(actor.user_id)
+        if ply != game.ply and not (seat is not None and still_together(rules, state, seat)):
+            raise ServiceError(BOARD_CHANGED)
         # the presser's own moves: the seat to move's, or those another seat may make out of turn (Treasure
         # Hunt's Standard order, pressed by anyone still to arrange, sets out the presser's coins)
         mine = seat_state(rules, state, seat) if seat is not None else None
@@ -844,13 +844,19 @@ class GameService:
         if game.status != "active":
             raise ServiceError("The game has not started yet: wait for the start.")
         seat = self._seat_in_play(game, actor)
-        if offered_at is not None and offered_at != game.ply:
-            raise ServiceError(BOARD_CHANGED)
         rules = rules_for(game.game)
         state = self.state_of(game)
+        if (
+            offered_at is not None
+            and offered_at != game.ply
+            and not (out_of_turn and still_together(rules, state, seat))
+        ):
+            raise ServiceError(BOARD_CHANGED)
         to_move = rules.to_move(state)
         if to_move != seat and not (out_of_turn and seat_state(rules, state, seat) is not None):
             who = game.name_at(to_move) if to_move is not None else "nobody"
+            if acting_together(rules, state) and seat_state(rules, state, seat) is None:  # e.g. arranging twice
+                raise ServiceError(f"You have already played your part of this phase: {who} is to move.")
             raise ServiceError(str(NotYourTurn(f"It is not your turn: {who} is to move.")))
         return game, rules, state, seat
 
@@ -1070,6 +1076,15 @@ class Delivery:
     def id(self) -> int:
         """The delivery record's id."""
         return self.row.id
+
+
+def still_together(rules: Rules[S, M], state: S, seat: int) -> bool:
+    """True when ``seat`` may still act in a phase everyone plays at the same time (Treasure Hunt's coins).
+
+    There a choice offered a few plies ago is still good: what the others did meanwhile changes
+    nothing of this seat's own moves, and a seat acts once in such a phase, so nothing is played twice.
+    """
+    return acting_together(rules, state) and seat_state(rules, state, seat) is not None
 
 
 def people_acting(game: GameRow, rules: Rules[S, M], state: S) -> list[int]:

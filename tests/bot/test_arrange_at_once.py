@@ -59,7 +59,7 @@ async def test_the_last_in_turn_arranges_first_and_the_clock_of_the_seat_to_move
     first_colour = report.rules.seat_name(report.state, before.seat_of(first.user_id)).lower()
     with pytest.raises(ServiceError, match="not one of your legal moves"):  # nobody arranges another's coins
         await games.move(4, second, f"arrange 543210 {first_colour}")
-    with pytest.raises(ServiceError, match="It is not your turn"):
+    with pytest.raises(ServiceError, match="You have already played your part of this phase"):
         await games.move(4, third, "arrange 012345")
     with pytest.raises(ServiceError, match="It is not your turn"):
         await games.roll(4, second)  # arranging out of turn is all a seat not to move may do
@@ -91,8 +91,26 @@ async def test_the_standard_order_pressed_by_a_player_still_to_arrange_sets_out_
     seat = board.game.seat_of(second.user_id)
     assert report.state.arranged[seat] and report.state.pending[seat] == (0, 1, 2, 3, 4, 5)
     assert not report.state.arranged[board.game.seat_of(first.user_id)] and report.to_move_user == first.user_id
-    with pytest.raises(ServiceError, match="board changed"):  # the same press again: a stale board
-        await games.move(4, first, stamp("arrange 012345", board.game.ply))
+    with pytest.raises(ServiceError, match="it was already played"):  # the same press again: once only
+        await games.choose(4, second, board.game.ply, standard.index)
+
+
+async def test_arrangements_chosen_at_the_same_time_are_all_played_though_each_makes_the_others_stale(world):
+    # "Players arrange at the same time": what another player sets out meanwhile changes nothing of
+    # one's own choice, so a suggestion or a press offered before it is still played
+    session, _ = world
+    games = session.games
+    first, second, third = await arranging(session)
+    board = await games.board(4)
+    standard = next(o for o in board.options() if o.label == "Standard order")
+    offered = stamp("arrange 543210", board.game.ply)  # the suggestion's value, as the menu sent it
+    await games.move(4, third, "arrange 012345")
+    report = await games.move(4, second, offered)  # stale by one ply
+    assert report.state.arranged[board.game.seat_of(second.user_id)]
+    report = await games.choose(4, first, board.game.ply, standard.index)  # stale by two: the last row
+    assert report.state.phase == "roll"  # every row set out: play starts
+    with pytest.raises(ServiceError, match="board changed"):  # once play starts a stale choice is refused again
+        await games.choose(4, second, board.game.ply, standard.index)
 
 
 async def test_an_undo_takes_back_an_arrangement_made_out_of_turn(world):

@@ -9,7 +9,18 @@ from typing import Any
 from bot.client import PyramidBot
 from cogs.messages import report_payload
 from games.treasure import RULES, Step, TreasureState, geometry
-from tests.discord.helpers import accepted, embed_of, field, living_board, next_actor, notation, refusal, showing
+from tests.discord.helpers import (
+    accepted,
+    custom_id,
+    embed_of,
+    field,
+    living_board,
+    next_actor,
+    notation,
+    press_at_once,
+    refusal,
+    showing,
+)
 
 
 async def open_game(table: Any, players: int, **options: Any) -> Any:
@@ -151,8 +162,8 @@ async def test_ruling_the_third_player_arranges_first_without_waiting_and_nobody
     board = living_board(table.env, table.channel.id)
     assert next_actor(board_result(board), table.members) == (first, "move")  # still the first player's turn
     assert "1 of 3 done" in field(board.embeds[0], "Status")
-    assert refusal(await third.slash(table.channel, "treasure arrange", order="012345")).startswith(
-        "It is not your turn"
+    assert refusal(await third.slash(table.channel, "treasure arrange", order="012345")) == (
+        f"You have already played your part of this phase: {first.name} is to move."
     )  # once is all
 
     typed = await second.slash(table.channel, "treasure move", notation="arrange 2 0 5 1 4 3")  # out of turn too
@@ -302,3 +313,24 @@ async def test_everyone_still_to_arrange_is_called_at_the_start_and_sees_it_in_g
 
     passed_on = await first.slash(table.channel, "treasure arrange", order="default")
     assert showing(passed_on).content == f"{second.mention}, your turn."  # their own clock starts now
+
+
+async def test_two_players_pressing_standard_order_at_the_same_instant_both_set_out_their_coins(table, simcord_env):
+    # "Players arrange at the same time": two presses at once are two arrangements, not a refusal
+    bot = simcord_env.bot
+    started = await open_game(table, 3)
+    state = await current_state(bot, table.channel.id)
+    game = await bot.service.live_game(table.channel.id)
+    first, second, third = (
+        next(m for m in table.members if m.id == game.user_at((state.turn + k) % 3)) for k in range(3)
+    )
+    board = showing(started)
+    press = custom_id(board, "Standard order")
+    answers = await press_at_once(table.env, table.guild.id, [(second, board, press), (third, board, press)])
+    assert all(answer.acknowledged for answer in answers)
+    state = await current_state(bot, table.channel.id)
+    assert [state.arranged[game.seat_of(m.id)] for m in (second, third)] == [True, True]
+    again = await third.click(living_board(table.env, table.channel.id), label="Standard order")  # once more
+    assert refusal(again) == f"You have already played your part of this phase: {first.name} is to move."
+    _, log = await bot.service.history(table.channel.id)
+    assert [row.notation for row in log] == ["arrange (face down)", "arrange (face down)"]
