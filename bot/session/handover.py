@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Collection
 from dataclasses import dataclass, replace
 from datetime import datetime
+from typing import Any
 
 from ai import LEVELS as AI_LEVELS
 from bot.session.service import Actor, GameService, Report, ServiceError, bot_name, report_event, rules_for
@@ -49,6 +50,15 @@ class HandoverStatus:
 def voters(game: GameRow, seat: int) -> list[int]:
     """The people who must agree: every person still playing, except the player of ``seat``."""
     return [row.user_id for row in game.seats if not row.removed and not row.is_bot and row.seat != seat]
+
+
+def still_open(game: GameRow, pending: dict[str, Any] | None) -> bool:
+    """True when ``pending`` is a proposal that can still be answered: the game runs and its seat is
+    still a person's, in the game (a player who resigned or was removed takes the proposal with them)."""
+    if pending is None or game.status != "active":
+        return False
+    target = next((row for row in game.seats if row.seat == pending["seat"]), None)
+    return target is not None and not target.removed and not target.is_bot
 
 
 def handover_reason(game: GameRow, target: SeatRow, actor: Actor, *, absent: bool, now: datetime) -> str | None:
@@ -106,21 +116,12 @@ class HandoverDesk:
             must_agree = voters(game, target.seat)
             if not must_agree:
                 raise ServiceError("A table of only computer players does not play: someone must stay at it.")
-            if await service.store.seat_request(game.id) is not None:
+            if still_open(game, await service.store.seat_request(game.id)):
                 raise ServiceError(PENDING)
             accepted = [actor.user_id] if actor.user_id in must_agree else []
-            await service.store.set_seat_request(
-                game.id,
-                {
-                    "seat": target.seat,
-                    "level": level,
-                    "requester_id": actor.user_id,
-                    "accepted": accepted,
-                    "created_at": service.clock(),
-                },
-            )
+            request = {"seat": target.seat, "level": level, "requester_id": actor.user_id, "accepted": accepted}
             status = HandoverStatus(game, actor.user_id, target, level, reason, [])
-            return await self._maybe_apply(status, accepted, token)
+            return await self._maybe_apply(status, {**request, "created_at": service.clock()}, token)
 
     async def proposed_player(self, game_id: int) -> int | None:
         """The person whose seat the pending proposal of ``game_id`` would hand to a bot, if any."""
@@ -143,9 +144,12 @@ class HandoverDesk:
         service = self.service
         async with service.game_unit(game_id) as game:
             pending = await service.store.seat_request(game.id)
-            target = next((row for row in game.seats if pending and row.seat == pending["seat"]), None)
-            if pending is None or game.status != "active" or target is None or target.removed or target.is_bot:
+            if not still_open(game, pending):
+                if pending is not None:  # its seat has left the game, or the game is over: cleared
+                    await service.store.set_seat_request(game.id, None)
                 raise ServiceError(GONE)
+            assert pending is not None
+            target = next(row for row in game.seats if row.seat == pending["seat"])
             status = HandoverStatus(game, pending["requester_id"], target, pending["level"], "", [])
             if actor.user_id == target.user_id and not accept:  # the player is back and keeps the seat
                 await service.store.set_seat_request(game.id, None)
@@ -169,9 +173,9 @@ class HandoverDesk:
                 status.withdrawn = True
                 return status
             status.reason = reason
-            accepted = [*pending["accepted"], actor.user_id]
-            await service.store.set_seat_request(game.id, {**pending, "accepted": accepted})
-            return await self._maybe_apply(status, accepted, token)
+            return await self._maybe_apply(
+                status, {**pending, "accepted": [*pending["accepted"], actor.user_id]}, token
+            )
 
     @staticmethod
     def _target(game: GameRow, user_id: int) -> SeatRow:
@@ -188,10 +192,13 @@ class HandoverDesk:
             )
         return row
 
-    async def _maybe_apply(self, status: HandoverStatus, accepted: list[int], token: str | None) -> HandoverStatus:
+    async def _maybe_apply(self, status: HandoverStatus, request: dict[str, Any], token: str | None) -> HandoverStatus:
+        """Store ``request`` while someone must still agree; else seat the bot, which clears the proposal
+        in the same write (a crash between two writes cannot leave it behind, answered)."""
         game, target = status.game, status.seat
-        status.waiting_for = [uid for uid in voters(game, target.seat) if uid not in accepted]
+        status.waiting_for = [uid for uid in voters(game, target.seat) if uid not in request["accepted"]]
         if status.waiting_for:
+            await self.service.store.set_seat_request(game.id, request)
             return status
         service = self.service
         rules = rules_for(game.game)

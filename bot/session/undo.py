@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass
+from typing import Any
 
 from bot.session.service import Actor, GameService, Report, ServiceError, report_event, rules_for
 from bot.session.store import GameRow, MoveRow
@@ -74,17 +75,8 @@ class UndoDesk:
             target = undo_target(log, bot_seats(game))
             if target is None:
                 raise ServiceError("There is no move to take back.")
-            accepted = [actor.user_id]
-            await service.store.set_undo_request(
-                game.id,
-                {
-                    "ply": game.ply,
-                    "requester_id": actor.user_id,
-                    "accepted": accepted,
-                    "created_at": service.clock(),
-                },
-            )
-            return await self._maybe_apply(game, actor.user_id, accepted, log, target, token)
+            request = {"ply": game.ply, "requester_id": actor.user_id, "accepted": [actor.user_id]}
+            return await self._maybe_apply(game, {**request, "created_at": service.clock()}, log, target, token)
 
     async def answer(self, game_id: int, actor: Actor, accept: bool, *, token: str | None = None) -> UndoStatus:
         """Accept or refuse the pending request of ``game_id``."""
@@ -104,22 +96,19 @@ class UndoDesk:
                 return UndoStatus(game, pending["requester_id"], [], target, shown, refused_by=actor.user_id)
             if actor.user_id in pending["accepted"]:
                 raise ServiceError("You have already accepted this undo.")
-            accepted = [*pending["accepted"], actor.user_id]
-            await service.store.set_undo_request(game.id, {**pending, "accepted": accepted})
-            return await self._maybe_apply(game, pending["requester_id"], accepted, log, target, token)
+            request = {**pending, "accepted": [*pending["accepted"], actor.user_id]}
+            return await self._maybe_apply(game, request, log, target, token)
 
     async def _maybe_apply(
-        self,
-        game: GameRow,
-        requester: int,
-        accepted: list[int],
-        log: list[MoveRow],
-        target: MoveRow,
-        token: str | None,
+        self, game: GameRow, request: dict[str, Any], log: list[MoveRow], target: MoveRow, token: str | None
     ) -> UndoStatus:
+        """Store ``request`` while someone must still agree; else take the move back, which clears the
+        request in the same write (a crash between two writes cannot leave it behind, answered)."""
+        requester, accepted = request["requester_id"], request["accepted"]
         waiting = [uid for uid in voters(game) if uid not in accepted]
         status = UndoStatus(game, requester, waiting, target, self._shown(game, target))
         if waiting:
+            await self.service.store.set_undo_request(game.id, request)
             return status
         service = self.service
         rules = rules_for(game.game)

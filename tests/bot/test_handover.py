@@ -8,6 +8,7 @@ import pytest
 
 from bot.session import open_session
 from bot.session.service import Actor, ServiceError
+from bot.session.store import StaleVersion
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 ALICE, BOB, CAROL, DAVE = Actor(1, "alice"), Actor(2, "bob"), Actor(3, "carol"), Actor(4, "dave")
@@ -179,3 +180,35 @@ async def test_an_agreement_withdraws_the_proposal_once_its_player_is_back(sessi
     status = await session.handover.request(9, asker, absent.user_id, "hard", absent=True)
     still_gone = await session.handover.answer(status.game.id, other, True, left_server=[absent.user_id])
     assert still_gone.report is not None and not still_gone.withdrawn
+
+
+async def test_a_proposal_whose_player_resigned_is_cleared_and_blocks_nothing(session):
+    report = await started(session)
+    target = PEOPLE[report.to_move_user]
+    asker, other = [a for a in (ALICE, BOB, CAROL) if a is not target]
+    status = await session.handover.request(9, asker, target.user_id, "hard", absent=True)
+    assert status.waiting_for == [other.user_id]
+    await session.games.resign(9, target)  # the seat leaves the game, and its proposal with it
+    with pytest.raises(ServiceError, match="There is no proposal waiting"):
+        await session.handover.answer(status.game.id, other, True, left_server=[target.user_id])
+    assert (await snapshot(session))[1] is None
+    status = await session.handover.request(9, asker, asker.user_id, "normal")  # a new proposal is heard
+    assert status.waiting_for == [other.user_id]
+
+
+async def test_a_failed_write_while_seating_the_bot_leaves_no_proposal_behind(session, monkeypatch):
+    await started(session, players=(ALICE, BOB), game="whist")
+    store = session._store
+    real = store.hand_seat_to_bot
+
+    async def fails_once(*args, **kwargs):
+        monkeypatch.setattr(store, "hand_seat_to_bot", real)
+        raise StaleVersion("the game was changed by another write")
+
+    monkeypatch.setattr(store, "hand_seat_to_bot", fails_once)
+    with pytest.raises(ServiceError):
+        await session.handover.request(9, ALICE, BOB.user_id, "normal", absent=True)
+    game, pending = await snapshot(session)
+    assert pending is None and not game.has_bots  # nothing half done: the same request may be made again
+    status = await session.handover.request(9, ALICE, BOB.user_id, "normal", absent=True)
+    assert status.report is not None and (await session.games.live_game(9)).has_bots

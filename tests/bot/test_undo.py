@@ -8,6 +8,7 @@ import pytest
 
 from bot.session import Thinking, open_session
 from bot.session.service import Actor, Report, ServiceError
+from bot.session.store import StaleVersion
 from bot.session.undo import undo_target
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
@@ -147,3 +148,29 @@ def test_the_target_is_the_last_move_and_never_crosses_a_resignation():
     assert undo_target([row(0, "roll"), row(1, "move"), row(2, "roll")]).ply == 1
     assert undo_target([row(0, "move"), row(1, "resign"), row(2, "roll")]) is None
     assert undo_target([row(0, "roll")]) is None
+
+
+async def test_a_failed_write_while_taking_back_leaves_no_request_behind(db_url, monkeypatch):
+    session = await open_session(
+        db_url, clock=lambda: NOW, render=False, new_seed=lambda: "seed", thinking=Thinking(None, 20)
+    )
+    try:
+        await session.games.new_game(guild_id=1, channel_id=9, game="hedgehog", actor=ALICE, max_players=2)
+        await session.games.add_bot(9, ALICE, "easy")
+        await session.games.start(9, ALICE)
+        moved = await play_until_moved(session, ALICE, PEOPLE)
+        store = session._store
+        real = store.truncate_moves
+
+        async def fails_once(*args, **kwargs):
+            monkeypatch.setattr(store, "truncate_moves", real)
+            raise StaleVersion("the game was changed by another write")
+
+        monkeypatch.setattr(store, "truncate_moves", fails_once)
+        with pytest.raises(ServiceError):
+            await session.undo.request(9, ALICE)
+        assert await store.undo_request((await session.games.live_game(9)).id) is None
+        status = await session.undo.request(9, ALICE)  # asked again: done, not "already waiting"
+        assert status.report is not None and status.report.lines[0].startswith(f"alice takes back {moved}")
+    finally:
+        await session.close()
