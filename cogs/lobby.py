@@ -87,7 +87,7 @@ async def open_game(
         await created_thread.send(
             f"{actor.name} opened a game of {rules.title}.",
             embed=lobby_embed(game, rules.title, rules.min_players),
-            view=table.lobby_view(game.id),
+            view=table.lobby_view(game),
             allowed_mentions=NO_PINGS,
         )
         await answer(

@@ -36,13 +36,18 @@ LEVEL_CHOICES = [app_commands.Choice(name=f"{level}: {what}", value=level) for l
 
 class AddBotMenu(
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"pg:seat:(?P<game_id>[0-9]{1,19}):bot",
+    template=r"pg:seat:(?P<game_id>[0-9]{1,19}):bot(?::(?P<seats>[0-9]{1,3}))?",
 ):
-    """The lobby's menu that seats a computer player of the chosen level, or takes the last one off."""
+    """The lobby's menu that seats a computer player of the chosen level, or takes the last one off.
 
-    def __init__(self, game_id: int, disabled: bool = False) -> None:
+    Its id carries the number of seats taken when it was shown: a choice made against another table
+    (sent twice, or after someone joined) is refused.  Menus shown before it carried one are not checked.
+    """
+
+    def __init__(self, game_id: int, seats: int | None = None, disabled: bool = False) -> None:
+        taken = "" if seats is None else f":{seats}"
         select: discord.ui.Select = discord.ui.Select(
-            custom_id=f"pg:seat:{game_id}:bot",
+            custom_id=f"pg:seat:{game_id}:bot{taken}",
             placeholder="Add a computer player…",
             options=[
                 *(
@@ -55,12 +60,13 @@ class AddBotMenu(
         )
         super().__init__(select)
         self.game_id = game_id
+        self.seats = seats
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> AddBotMenu:
-        made = cls(int(match["game_id"]))
+        made = cls(int(match["game_id"]), int(match["seats"]) if match["seats"] is not None else None)
         made.item = cast(discord.ui.Select[Any], item)
         return made
 
@@ -80,10 +86,10 @@ class AddBotMenu(
             if game is None or game.status != "open":
                 raise ServiceError("This game is not waiting for players any more.")
             if level == REMOVE:
-                left, name = await service.remove_bot(game.channel_id, actor_of(interaction))
+                left, name = await service.remove_bot(game.channel_id, actor_of(interaction), seats=self.seats)
                 await table.show_lobby(interaction, left, f"{name} leaves the table (a computer player).")
                 return
-            seated = await service.add_bot(game.channel_id, actor_of(interaction), level)
+            seated = await service.add_bot(game.channel_id, actor_of(interaction), level, seats=self.seats)
             added = seated.seats[-1].display_name
             await table.show_lobby(interaction, seated, f"{added} takes a seat (a computer player).")
 

@@ -134,10 +134,12 @@ async def adopt(bot: PyramidBot, report: Report, message: discord.Message) -> No
 LOBBY_ACTIONS = ("join", "leave", "start")
 
 
-def lobby_view(game_id: int, *, disabled: bool = False) -> discord.ui.View:
-    """The lobby's controls: Join, Leave and Start, and the menu that adds a computer player."""
-    view = buttons(game_id, *LOBBY_ACTIONS, disabled=disabled)
-    view.add_item(AddBotMenu(game_id, disabled=disabled))
+def lobby_view(game: GameRow, *, disabled: bool = False) -> discord.ui.View:
+    """The lobby's controls: Join, Leave and Start, and the menu that adds a computer player (which
+    carries the number of seats taken, so a choice sent twice, or against a table that changed, is
+    refused instead of seating or removing a second bot)."""
+    view = buttons(game.id, *LOBBY_ACTIONS, disabled=disabled)
+    view.add_item(AddBotMenu(game.id, len(game.seats), disabled=disabled))
     return view
 
 
@@ -149,7 +151,7 @@ async def show_lobby(interaction: discord.Interaction, game: GameRow, note: str)
     payload: dict[str, Any] = {
         "content": note,
         "embed": lobby_embed(game, rules.title, rules.min_players),
-        "view": lobby_view(game.id, disabled=game.status != "open"),
+        "view": lobby_view(game, disabled=game.status != "open"),
         "allowed_mentions": NO_PINGS,
     }
     if record is not None and record.kind == "lobby":
@@ -187,7 +189,7 @@ def retired(record: TableMessage, game: GameRow) -> dict[str, Any]:
     if record.kind == "lobby":
         embed = lobby_embed(game, rules.title, rules.min_players)
         embed.set_footer(text=f"Game #{game.id} · started" if game.status != "aborted" else f"Game #{game.id} · closed")
-        return {"embed": embed, "view": lobby_view(game.id, disabled=True)}
+        return {"embed": embed, "view": lobby_view(game, disabled=True)}
     # the mention that called its player ("@alice, your turn.") goes too: that turn is over
     summary = summary_embed(rules.title, game.id, list(record.lines))
     return {"content": None, "embed": summary, "attachments": [], "view": None}

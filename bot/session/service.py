@@ -67,6 +67,7 @@ DELIVERY_LEASE = timedelta(seconds=120)  # a claimed delivery not marked done by
 STAMP = re.compile(r"^(?P<notation>.*?)\s*@(?P<ply>[0-9]{1,9})$", re.DOTALL)
 ROLLS_AT_ONCE = ("reroll",)  # a decision that asks for the dice again: they are thrown with it, one press
 ALL_PEOPLE_LEFT = "Nobody is left to play against the computer players: the game ends here, without a result."
+TABLE_CHANGED = "The table changed since you chose that: look at the lobby and choose again."
 BOARD_CHANGED = (
     "The board changed since you chose that move: it was already played, or another came first. "
     "Look at the board and choose again."
@@ -426,12 +427,13 @@ class GameService:
             await self.store.set_seats(game, seated, self.clock())
             return await self._reload(game)
 
-    async def add_bot(self, channel_id: int, actor: Actor, level: str) -> GameRow:
-        """Seat a computer player of ``level`` in the open game of ``channel_id`` (its opener or a manager)."""
+    async def add_bot(self, channel_id: int, actor: Actor, level: str, *, seats: int | None = None) -> GameRow:
+        """Seat a computer player of ``level`` in the open game of ``channel_id`` (its opener or a manager);
+        ``seats``, when given, is how many seats the table had when asked (a menu's choice sent twice)."""
         if level not in AI_LEVELS:
             raise ServiceError(f"A bot's level is one of {', '.join(AI_LEVELS)}.")
         async with self.unit(channel_id):
-            game = await self._lobby_for_bots(channel_id, actor, "add a bot to it")
+            game = await self._lobby_for_bots(channel_id, actor, "add a bot to it", seats)
             if len(game.seats) >= game.max_players:
                 raise ServiceError(f"This game is full ({game.max_players} players).")
             user_id = min([row.user_id for row in game.seats if row.is_bot] + [0]) - 1
@@ -440,10 +442,11 @@ class GameService:
             await self.store.set_seats(game, seated, self.clock())
             return await self._reload(game)
 
-    async def remove_bot(self, channel_id: int, actor: Actor) -> tuple[GameRow, str]:
-        """Take the computer player seated last off the open game of ``channel_id``; the game and its name."""
+    async def remove_bot(self, channel_id: int, actor: Actor, *, seats: int | None = None) -> tuple[GameRow, str]:
+        """Take the computer player seated last off the open game of ``channel_id``; the game and its name.
+        ``seats`` as for ``add_bot``."""
         async with self.unit(channel_id):
-            game = await self._lobby_for_bots(channel_id, actor, "take a bot off it")
+            game = await self._lobby_for_bots(channel_id, actor, "take a bot off it", seats)
             bots = [row for row in game.seats if row.is_bot]
             if not bots:
                 raise ServiceError("There is no computer player at this table.")
@@ -451,13 +454,16 @@ class GameService:
             await self.store.set_seats(game, seated, self.clock())
             return await self._reload(game), bots[-1].display_name
 
-    async def _lobby_for_bots(self, channel_id: int, actor: Actor, doing: str) -> GameRow:
-        """The open game of ``channel_id``, whose seated players (or opener, or a manager) may ``doing``."""
+    async def _lobby_for_bots(self, channel_id: int, actor: Actor, doing: str, seats: int | None) -> GameRow:
+        """The open game of ``channel_id``, whose seated players (or opener, or a manager) may ``doing``,
+        with ``seats`` seats taken when given."""
         game = await self._live(channel_id)
         if game.status != "open":
             raise ServiceError("This game has already started.")
         if actor.user_id != game.creator_id and not actor.can_manage and game.seat_of(actor.user_id) is None:
             raise ServiceError(f"Only the players of this game can {doing}.")
+        if seats is not None and seats != len(game.seats):
+            raise ServiceError(TABLE_CHANGED)
         return game
 
     async def leave(self, channel_id: int, actor: Actor) -> GameRow:

@@ -61,16 +61,31 @@ async def emit_at_once(env: Any, guild_id: int, interactions: list[Emitted], *, 
 
 async def press_at_once(env: Any, guild_id: int, presses: list[tuple[Any, Any, str]]) -> list[Any]:
     """Press buttons at the same instant: each (member, message, custom id); the interactions' results."""
+    return await _components_at_once(
+        env, guild_id, [(m, msg, {"custom_id": c, "component_type": 2}) for m, msg, c in presses]
+    )
+
+
+async def select_at_once(env: Any, guild_id: int, choices: list[tuple[Any, Any, str, list[str]]]) -> list[Any]:
+    """Choose in menus at the same instant: each (member, message, custom id, values); the results."""
+    return await _components_at_once(
+        env,
+        guild_id,
+        [(m, msg, {"custom_id": c, "component_type": 3, "values": values}) for m, msg, c, values in choices],
+    )
+
+
+async def _components_at_once(env: Any, guild_id: int, uses: list[tuple[Any, Any, dict[str, Any]]]) -> list[Any]:
     from simcord.backend import serializers
     from simcord.enums import InteractionType
     from simcord.results import InteractionResult
 
     emitted: list[Emitted] = []
-    for member, message, custom_id in presses:
-        raw = env.backend.get_message(message.channel_id, message.id)
+    for member, message, data in uses:
+        channel_id = getattr(message, "channel_id", None) or message.channel.id
+        raw = env.backend.get_message(channel_id, message.id)
         extra = {"message": dict(serializers.message_payload(env.backend, raw))}
-        data = {"custom_id": custom_id, "component_type": 2}
-        emitted.append((member.id, InteractionType.MESSAGE_COMPONENT, message.channel_id, data, extra, message.id))
+        emitted.append((member.id, InteractionType.MESSAGE_COMPONENT, channel_id, data, extra, message.id))
     return [InteractionResult(env, record) for record in await emit_at_once(env, guild_id, emitted)]
 
 

@@ -11,8 +11,20 @@ import re
 from typing import Any
 
 import simcord
+from simcord.results import ResponseMessage
 
-from tests.discord.helpers import accepted, button_labels, embed_of, field, living_board, notation, refusal, showing
+from bot.session.service import TABLE_CHANGED
+from tests.discord.helpers import (
+    accepted,
+    button_labels,
+    embed_of,
+    field,
+    living_board,
+    notation,
+    refusal,
+    select_at_once,
+    showing,
+)
 
 MENTION = re.compile(r"<@!?(\d+)>")
 QUICK = {"ai_workers": 0, "ai_max_iterations": 20}
@@ -304,3 +316,35 @@ async def test_every_place_a_level_is_picked_offers_the_same_levels_in_the_same_
     in_the_lobby = [(o.value, f"{o.value}: {o.description}") for o in menu if o.value != "remove"]
     assert [value for value, _ in in_the_lobby] == ["easy", "normal", "hard"]
     assert all(choices == in_the_lobby for choices in picked.values()), picked
+
+
+async def test_a_lobby_menu_choice_sent_twice_at_once_seats_or_removes_one_bot_only(table, simcord_env, make_bot):
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    alice = table.members[0]
+    opened = await alice.slash(table.channel, "assassin new", players=5)
+    lobby = opened.response.message
+    menu = lobby_menu_id(lobby)
+    assert menu.endswith(":bot:1")  # the seats taken, when the menu was shown
+    both = await select_at_once(table.env, table.guild.id, [(alice, lobby, menu, ["easy"])] * 2)
+    game = await simcord_env.bot.service.live_game(table.channel.id)
+    assert [row.display_name for row in game.seats] == ["alice", "Easy bot"]
+    refused = [answer for answer in both if answer.ephemeral]
+    assert len(refused) == 1 and (refused[0].followups or [refused[0].response])[-1].content == TABLE_CHANGED
+
+    await alice.select(lobby, ["normal"])  # the lobby's menu, shown again with the seats now taken
+    menu = lobby_menu_id(ResponseMessage(table.env, table.env.backend.get_message(table.channel.id, lobby.id)))
+    assert menu.endswith(":bot:3")
+    await select_at_once(table.env, table.guild.id, [(alice, lobby, menu, ["remove"])] * 2)
+    game = await simcord_env.bot.service.live_game(table.channel.id)
+    assert [row.display_name for row in game.seats] == ["alice", "Easy bot"]  # the last one only
+    assert simcord_env.errors == []
+
+
+def lobby_menu_id(message: Any) -> str:
+    """The custom id of the add-a-bot menu under a lobby."""
+    for row in message.components:
+        for child in row["components"] if isinstance(row, dict) else row.children:
+            item = child if isinstance(child, dict) else {"type": child.type.value, "custom_id": child.custom_id}
+            if item["type"] == 3:
+                return str(item["custom_id"])
+    raise AssertionError("no menu under the lobby")
