@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Awaitable
 from datetime import datetime
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,7 @@ from cogs.base import channel_of, post_board
 from cogs.decisions import play_roll
 from cogs.help import RulesCommand
 from cogs.messages import NO_PINGS, options_line, players_line, plural
-from cogs.replies import actor_of, answer, escape_user_text, refusals, run_guarded, tell
+from cogs.replies import actor_of, answer, escape_user_text, paced_here, refusals, run_guarded, tell
 from renderers.replay import animate
 
 if TYPE_CHECKING:
@@ -68,8 +69,11 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
     @app_commands.command(name="resign", description="Resign from this channel's game.")
     @refusals
     async def resign(self, interaction: discord.Interaction) -> None:
-        report = await self.bot.service.resign(channel_of(interaction), actor_of(interaction), token=interaction.token)
-        await table.show(interaction, report)
+        await table.act(
+            interaction,
+            channel_of(interaction),
+            self.bot.service.resign(channel_of(interaction), actor_of(interaction), token=interaction.token),
+        )
 
     @app_commands.command(
         name="abort", description="End this channel's game without a result (creator or server manager)."
@@ -148,15 +152,16 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
     @app_commands.command(name="undo", description="Ask the other players to take back the last move.")
     @refusals
     async def undo(self, interaction: discord.Interaction) -> None:
-        status = await self.bot.undo.request(channel_of(interaction), actor_of(interaction), token=interaction.token)
-        await self._post_undo(interaction, status)
+        asked = self.bot.undo.request(channel_of(interaction), actor_of(interaction), token=interaction.token)
+        await paced_here(interaction, self._post_undo(interaction, asked))
 
     async def _answer_undo(self, interaction: discord.Interaction, game_id: int, accept: bool) -> None:
         """A player pressed Accept or Refuse under an undo request."""
-        status = await self.bot.undo.answer(game_id, actor_of(interaction), accept, token=interaction.token)
-        await self._post_undo(interaction, status)
+        answered = self.bot.undo.answer(game_id, actor_of(interaction), accept, token=interaction.token)
+        await paced_here(interaction, self._post_undo(interaction, answered))
 
-    async def _post_undo(self, interaction: discord.Interaction, status: UndoStatus) -> None:
+    async def _post_undo(self, interaction: discord.Interaction, work: Awaitable[UndoStatus]) -> None:
+        status = await work
         if status.refused_by is not None:
             await answer(interaction, content=f"{interaction.user.display_name} refused the undo; the game goes on.")
         elif status.report is not None:

@@ -15,7 +15,7 @@ from bot.session import GameRow, ServiceError, rules_for
 from cogs import buttons as game_buttons
 from cogs import table
 from cogs.messages import NO_PINGS, lobby_embed, plural
-from cogs.replies import actor_of, answer, bot_of, run_guarded
+from cogs.replies import actor_of, answer, bot_of, paced_here, run_guarded
 from cogs.seats import AddBotMenu, add_bots
 
 if TYPE_CHECKING:
@@ -140,6 +140,10 @@ async def start(interaction: discord.Interaction, channel_id: int, *, confirmed:
 
     Below the table size asked for at creation, the starter first confirms with a button.
     """
+    await paced_here(interaction, _start(interaction, channel_id, confirmed))
+
+
+async def _start(interaction: discord.Interaction, channel_id: int, confirmed: bool) -> None:
     bot = bot_of(interaction)
     actor = actor_of(interaction)
     game = await bot.service.check_start(channel_id, actor)
@@ -223,7 +227,7 @@ class Lobby(commands.Cog):
             ask = "press Start" if len(fresh.seats) == fresh.max_players else "press Join to play again"
             await table.show_lobby(interaction, fresh, f"{actor.name} asks for a rematch{against}: {ask}.")
 
-        await run_guarded(interaction, f"rematch button of game {game_id}", work())
+        await run_guarded(interaction, f"rematch button of game {game_id}", paced_here(interaction, work()))
 
 
 async def setup(bot: PyramidBot) -> None:

@@ -327,6 +327,12 @@ async def paced(interaction: discord.Interaction, channel_id: int, work: Awaitab
     return await pacer.run(channel_id, work, acknowledge)
 
 
+async def paced_here(interaction: discord.Interaction, work: Awaitable[Any]) -> Any:
+    """``paced`` in the channel the interaction came from (its game's channel or thread): for actions
+    other than moves that may wait for the channel or draw a board (start, undo, resign, seats)."""
+    return await paced(interaction, interaction.channel_id or 0, work)
+
+
 async def tell(interaction: discord.Interaction, message: str) -> None:
     """Answer only the caller, in one sentence."""
     await answer(interaction, content=message, ephemeral=True)

@@ -72,7 +72,7 @@ class AddBotMenu(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         from cogs import table
-        from cogs.replies import actor_of, bot_of, refuse, run_guarded
+        from cogs.replies import actor_of, bot_of, paced_here, refuse, run_guarded
 
         values = self.item.values if isinstance(self.item, discord.ui.Select) else []
         level = values[0] if values else ""
@@ -93,7 +93,7 @@ class AddBotMenu(
             added = seated.seats[-1].display_name
             await table.show_lobby(interaction, seated, f"{added} takes a seat (a computer player).")
 
-        await run_guarded(interaction, f"add-bot menu of game {self.game_id}", work())
+        await run_guarded(interaction, f"add-bot menu of game {self.game_id}", paced_here(interaction, work()))
 
 
 async def add_bots(bot: PyramidBot, channel_id: int, actor: Actor, count: int, level: str) -> None:
@@ -145,16 +145,20 @@ def handover_choices(game: GameRow | None, typed: str) -> list[discord.app_comma
 async def propose_handover(interaction: discord.Interaction, player: str, level: str) -> None:
     """``/game bot``: propose that a computer player of ``level`` takes over ``player``'s seat."""
     from cogs.base import channel_of
-    from cogs.replies import actor_of, bot_of, quote_input
+    from cogs.replies import actor_of, bot_of, paced_here, quote_input
 
     if not player.strip().isdigit() or not valid_id(int(player.strip())):
         raise ServiceError(f"{quote_input(player)} is not a player of this game: pick one from the list.")
     user_id = int(player.strip())
-    absent = await _left_server(interaction.guild, user_id)
-    status = await bot_of(interaction).handover.request(
-        channel_of(interaction), actor_of(interaction), user_id, level, absent=absent, token=interaction.token
-    )
-    await _post_handover(interaction, status)
+
+    async def work() -> None:
+        absent = await _left_server(interaction.guild, user_id)
+        status = await bot_of(interaction).handover.request(
+            channel_of(interaction), actor_of(interaction), user_id, level, absent=absent, token=interaction.token
+        )
+        await _post_handover(interaction, status)
+
+    await paced_here(interaction, work())
 
 
 async def _left_server(guild: discord.Guild | None, user_id: int) -> bool:
@@ -176,16 +180,19 @@ async def answer_handover(interaction: discord.Interaction, game_id: int, accept
 
     An agreement first asks Discord whether the proposal's player is still out of the server: the
     proposal holds only while its reason does."""
-    from cogs.replies import actor_of, bot_of
+    from cogs.replies import actor_of, bot_of, paced_here
 
-    desk = bot_of(interaction).handover
-    left: list[int] = []
-    if accept:
-        player = await desk.proposed_player(game_id)
-        if player is not None and await _left_server(interaction.guild, player):
-            left.append(player)
-    status = await desk.answer(game_id, actor_of(interaction), accept, left_server=left, token=interaction.token)
-    await _post_handover(interaction, status)
+    async def work() -> None:
+        desk = bot_of(interaction).handover
+        left: list[int] = []
+        if accept:
+            player = await desk.proposed_player(game_id)
+            if player is not None and await _left_server(interaction.guild, player):
+                left.append(player)
+        status = await desk.answer(game_id, actor_of(interaction), accept, left_server=left, token=interaction.token)
+        await _post_handover(interaction, status)
+
+    await paced_here(interaction, work())
 
 
 async def _post_handover(interaction: discord.Interaction, status: HandoverStatus) -> None:

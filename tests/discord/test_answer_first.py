@@ -122,3 +122,38 @@ async def test_the_short_line_and_the_answer_are_never_both_the_first_response()
     assert await _answered(pacer, think=0.005) == (["the board"], [])
     assert pacer.stats.slow == 1  # the short line was due, found the answer out, and stayed silent
     assert await _answered(pacer, think=0.05) == ([WORKING], ["the board"])  # sent first: the board follows
+
+
+async def test_start_undo_its_answer_and_resign_are_acknowledged_first_when_the_process_is_busy(
+    table: Any, simcord_env: Any, make_bot: Any
+) -> None:
+    # every action that may wait for its channel or draw a board goes through the pacer, not moves only:
+    # with the process counted as overloaded each is acknowledged at once, and its answer follows
+    from bot.pacing import OVERLOADED
+    from tests.discord.helpers import next_actor, notation
+
+    await simcord_env.restart_bot(make_bot(busy_in_flight=0))
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "hedgehog new", players=2)
+    await bob.click(opened.response.message, label="Join")
+    started = await alice.click(opened.response.message, label="Start")
+    assert started.response.content == OVERLOADED and started.followups[-1].embeds[0].title == "Der Marsigelwettkampf"
+    result = started
+    for _ in range(4):  # the first player rolls and moves
+        actor, kind = next_actor(result, table.members)
+        assert actor is not None
+        if kind == "roll":
+            result = await actor.slash(table.channel, "hedgehog roll")
+            continue
+        choices = await actor.autocomplete(table.channel, "hedgehog move", "notation", "")
+        result = await actor.slash(table.channel, "hedgehog move", notation=notation(choices[-1]))
+        break
+    assert actor is not None
+    asked = await actor.slash(table.channel, "game undo")
+    assert asked.response.content == OVERLOADED and "asks to take back" in asked.followups[-1].content
+    other = bob if actor is alice else alice
+    taken = await other.click(asked.followups[-1], label="Accept undo")
+    assert taken.response.content == OVERLOADED and "is taken back" in taken.followups[-1].embeds[0].description
+    resigned = await alice.slash(table.channel, "game resign")
+    assert resigned.response.content == OVERLOADED and "resigns" in resigned.followups[-1].embeds[0].description
+    assert simcord_env.errors == []
