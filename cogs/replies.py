@@ -38,7 +38,11 @@ log = logging.getLogger(__name__)
 
 FIRST_RESPONSE = "first-response"  # the key of that lock in ``interaction.extras``
 
-SORRY = "Something went wrong on our side (ref {ref}); nothing was changed. Please try again."
+# a failure may come after the action was stored whole (drawing or sending its answer): never "nothing changed"
+SORRY = (
+    "Something went wrong on our side (ref {ref}). Nothing is half done: look at the board (/game board) and "
+    "try again if your action is not on it."
+)
 NO_REASON = "That did not work; nothing was changed."
 
 # Discord's limits on what a bot may send (https://discord.com/developers/docs/resources/message).

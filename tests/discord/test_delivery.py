@@ -87,3 +87,19 @@ async def test_two_presses_of_roll_at_once_roll_once_where_the_same_player_rolls
         result = next(a for a in answers if not a.ephemeral)
         state = service.state_of(after)
         rolled_again += rules.pending_roll(state) and rules.to_move(state) == rules.to_move(service.state_of(before))
+
+
+async def test_a_failure_after_the_move_was_stored_never_tells_the_player_nothing_changed(table, monkeypatch, caplog):
+    started = await start_hedgehog(table)
+    actor, _ = next_actor(started, table.members)
+
+    async def answer_fails(interaction, report):
+        raise RuntimeError("the answer could not be sent")  # the roll is stored whole before this
+
+    monkeypatch.setattr(cogs.table, "show", answer_fails)
+    failed = await actor.slash(table.channel, "hedgehog roll")
+    said = refusal(failed)
+    assert said.startswith("Something went wrong on our side (ref ") and "nothing was changed" not in said
+    assert "Nothing is half done: look at the board" in said
+    game = await table.env.bot.service.live_game(table.channel.id)
+    assert [row.kind for row in await table.env.bot.service.store.moves(game.id)] == ["roll"]  # it stands
