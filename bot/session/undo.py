@@ -2,7 +2,9 @@
 
 What is taken back: the most recent move a person made (not a dice roll, not a computer player's
 move), with every entry after it: the dice rolled after it and the computer players' replies.  A
-bot's move alone is never the target, as the bot would only play again.  Computer players never vote:
+bot's move alone is never the target, as the bot would only play again.  Nor is a move that ended a
+phase played face down (Treasure Hunt's last arrangement), with what came after it: everyone has seen
+the hidden rows since, and a player could set out theirs again knowing them.  Computer players never vote:
 when no other person is still playing (a practice game against bots), the move is taken back at once.
 The state is rebuilt from the shortened move log.  Dice are drawn from the game's seed and the number
 of rolls so far, so a roll taken back comes up the same when rolled again: undoing cannot re-roll the
@@ -17,6 +19,11 @@ from typing import Any
 
 from bot.session.service import Actor, GameService, Report, ServiceError, report_event, rules_for
 from bot.session.store import GameRow, MoveRow
+from games.base import acting_together
+
+REVEALED = (
+    "That move cannot be taken back: what was set out face down has been revealed since, and everyone has seen it."
+)
 
 
 @dataclass
@@ -75,6 +82,11 @@ class UndoDesk:
             target = undo_target(log, bot_seats(game))
             if target is None:
                 raise ServiceError("There is no move to take back.")
+            rules = rules_for(game.game)
+            if acting_together(rules, await service.rebuild(game, upto=target.ply)) and not acting_together(
+                rules, service.state_of(game)
+            ):
+                raise ServiceError(REVEALED)
             request = {"ply": game.ply, "requester_id": actor.user_id, "accepted": [actor.user_id]}
             return await self._maybe_apply(game, {**request, "created_at": service.clock()}, log, target, token)
 

@@ -187,3 +187,21 @@ async def test_everyone_still_to_arrange_is_reminded_and_only_the_seat_to_move_o
     assert reminders[second.user_id].together  # may arrange now; their own clock has not started
     assert "your own clock starts only when the turn comes to you" in reminder_text(reminders[second.user_id]).lower()
     assert reminder_text(reminders[first.user_id]).endswith("Time left: 1 hour.")
+
+
+async def test_the_arrangement_that_revealed_every_row_cannot_be_taken_back(world):
+    # "arrangements stay hidden until every player has arranged": once revealed, nobody may set out
+    # their coins again knowing the others' rows
+    session, _ = world
+    games = session.games
+    first, second, third = await arranging(session)
+    await games.move(4, second, "arrange 543210")
+    await games.move(4, third, "arrange 012345")
+    status = await session.undo.request(4, third)  # before the reveal: an ordinary undo request
+    assert status.waiting_for and status.report is None
+    await session.undo.answer(status.game.id, first, False)
+    await games.move(4, first, "arrange default")  # the last row: every row is revealed
+    with pytest.raises(ServiceError, match="revealed since"):
+        await session.undo.request(4, first)
+    with pytest.raises(ServiceError, match="revealed since"):
+        await session.undo.request(4, second)
