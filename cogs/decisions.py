@@ -26,6 +26,7 @@ BUTTON_STYLES = {
     "stay": discord.ButtonStyle.secondary,
 }
 MAX_BUTTONS = 10  # at most two rows of quick decisions; more become the menu
+MESSAGE_ROWS = 5  # Discord's rows of controls per message
 
 
 class PickButton(
@@ -80,14 +81,22 @@ class RollButton(
 
 class MoveMenu(
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"pg:menu:(?P<game_id>[0-9]{1,19}):(?P<ply>[0-9]{1,9})",
+    template=r"pg:menu:(?P<game_id>[0-9]{1,19}):(?P<ply>[0-9]{1,9})(?::(?P<part>[0-9]))?",
 ):
-    """A menu of up to 25 legal moves offered at ``ply``."""
+    """A menu of up to 25 legal moves offered at ``ply``; ``part`` numbers it among several, where the
+    moves take more than one menu (its values are the moves' indices among all, so any part plays)."""
 
-    def __init__(self, game_id: int, ply: int, options: list[MoveOption] | None = None) -> None:
+    def __init__(
+        self,
+        game_id: int,
+        ply: int,
+        options: list[MoveOption] | None = None,
+        part: int | None = None,
+        placeholder: str = "Choose your move…",
+    ) -> None:
         select: discord.ui.Select = discord.ui.Select(
-            custom_id=f"pg:menu:{game_id}:{ply}",
-            placeholder="Choose your move…",
+            custom_id=f"pg:menu:{game_id}:{ply}" + ("" if part is None else f":{part}"),
+            placeholder=placeholder[:150],
             options=[
                 discord.SelectOption(
                     label=o.label[:100] or o.notation[:100], value=str(o.index), description=o.hint[:100] or None
@@ -103,7 +112,7 @@ class MoveMenu(
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> MoveMenu:
-        made = cls(int(match["game_id"]), int(match["ply"]))
+        made = cls(int(match["game_id"]), int(match["ply"]), part=int(match["part"]) if match["part"] else None)
         made.item = cast(discord.ui.Select[Any], item)
         return made
 
@@ -174,16 +183,40 @@ def controls(report: Report) -> discord.ui.View | None:
     if report.needs_roll:
         view.add_item(RollButton(game.id, game.ply))
         return view
-    options = report.options()
+    quick, menus = laid_out(report.options())
+    for option in quick:
+        view.add_item(PickButton(game.id, game.ply, option.index, option.label, option.kind))
+    for part, chunk in enumerate(menus):
+        if len(menus) == 1:
+            view.add_item(MoveMenu(game.id, game.ply, chunk))
+            continue
+        start = part * MENU_LIMIT + 1
+        where = f"Moves {start}-{start + len(chunk) - 1}: {chunk[0].label} … {chunk[-1].label}"
+        view.add_item(MoveMenu(game.id, game.ply, chunk, part, where))
+    return view if view.children else None
+
+
+def laid_out(options: list[MoveOption]) -> tuple[list[MoveOption], list[list[MoveOption]]]:
+    """The quick decisions shown as buttons, and the other moves cut into menus of 25.
+
+    A message holds five rows: a row of up to five buttons, or one menu.  The moves take as many menus
+    as the rows left over allow; when they need more, no menu is shown (a part of them would hide the
+    rest) and the player types the move, which the board then says (``needs_typing``).
+    """
     quick = [o for o in options if o.quick]
     rest = [o for o in options if not o.quick]
     if len(options) <= BUTTON_ROW:  # a handful of answers: a button each
         quick, rest = options, []
-    for option in quick[:MAX_BUTTONS]:
-        view.add_item(PickButton(game.id, game.ply, option.index, option.label, option.kind))
-    if rest and len(rest) <= MENU_LIMIT:
-        view.add_item(MoveMenu(game.id, game.ply, rest))
-    return view if view.children else None
+    quick = quick[:MAX_BUTTONS]
+    rows_left = MESSAGE_ROWS - -(-len(quick) // BUTTON_ROW)
+    menus = [rest[i : i + MENU_LIMIT] for i in range(0, len(rest), MENU_LIMIT)]
+    return quick, menus if len(menus) <= rows_left else []
+
+
+def needs_typing(options: list[MoveOption]) -> bool:
+    """True when some of ``options`` are on no button or menu: the player types them (``/<game> move``)."""
+    quick, menus = laid_out(options)
+    return len(quick) + sum(len(menu) for menu in menus) < len(options)
 
 
 DYNAMIC_ITEMS = (PickButton, RollButton, MoveMenu)

@@ -86,6 +86,11 @@ def report_embed(report: Report, title_suffix: str = "", *, lines: list[str] | N
         action = "roll" if report.needs_roll else "move"
         embed.add_field(name="To " + action, value=acting, inline=True)
         embed.add_field(name="Status", value=rules.status_line(report.state)[:1024], inline=False)
+        from cogs.decisions import needs_typing  # the controls' module draws on this one
+
+        if needs_typing(report.options()):  # more moves than the controls under the board hold
+            typed = f"Type `/{game.game} move`: the notation box lists your moves as you type."
+            embed.add_field(name="More moves than the menus hold", value=typed, inline=False)
         if game.deadline is not None:
             embed.add_field(name="Deadline", value=discord.utils.format_dt(game.deadline, "R"), inline=True)
     embed.set_footer(text=f"Game #{game.id} · move {game.ply}{table_note(game)}")

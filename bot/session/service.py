@@ -105,6 +105,7 @@ class Report(Generic[S, M]):
     outcome: Outcome | None = None
     turn_changed: bool = False
     delivery_id: int | None = None
+    _options: list[MoveOption] | None = field(default=None, repr=False, compare=False)
 
     @property
     def to_move_seat(self) -> int | None:
@@ -135,7 +136,9 @@ class Report(Generic[S, M]):
         buttons and menu under the board: labels and hints, without the log's sentence for each."""
         if self.state is None or self.outcome is not None or self.needs_roll or self.game.status != "active":
             return []
-        return move_options(self.rules, self.state, self.game.ply, describe=False)
+        if self._options is None:  # read by the board's text and its controls alike
+            self._options = move_options(self.rules, self.state, self.game.ply, describe=False)
+        return self._options
 
 
 @dataclass(frozen=True)

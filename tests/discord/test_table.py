@@ -12,7 +12,10 @@ import random
 import discord
 import pytest
 
-from tests.discord.helpers import accepted, next_actor, showing
+from bot.session import MoveOption
+from cogs.decisions import laid_out, needs_typing
+from cogs.messages import report_embed
+from tests.discord.helpers import accepted, field, next_actor, showing
 
 TABLES = {"hedgehog": 3, "whist": 2, "treasure": 2, "combat": 2, "assassin": 3}
 TITLES = {
@@ -30,17 +33,17 @@ def board_messages(channel, title: str) -> list[discord.Message]:
     return [m for m in channel.history() if m.embeds and m.embeds[0].title == title and not m.flags.ephemeral]
 
 
-def controls_of(message: discord.Message) -> tuple[list[discord.Button], list[str]]:
-    """The decision buttons and the menu options under a board."""
+def controls_of(message: discord.Message) -> tuple[list[discord.Button], list[tuple[str, str]]]:
+    """The decision buttons and the menu options (the menu's custom id, the option's value) under a board."""
     buttons: list[discord.Button] = []
-    options: list[str] = []
+    options: list[tuple[str, str]] = []
     for row in message.components:
         assert isinstance(row, discord.ActionRow), row
         for item in row.children:
             if isinstance(item, discord.Button) and (item.custom_id or "").startswith("pg:pick:"):
                 buttons.append(item)
             elif isinstance(item, discord.SelectMenu):
-                options.extend(option.value for option in item.options)
+                options.extend((str(item.custom_id), option.value) for option in item.options)
     return buttons, options
 
 
@@ -60,13 +63,13 @@ async def play_through_the_table(table, game: str, started, rng: random.Random, 
             result = await actor.click(board, label="Roll")
         else:
             buttons, options = controls_of(board)
-            picks = [("button", b.custom_id) for b in buttons] + [("menu", v) for v in options]
+            picks = [(str(b.custom_id), None) for b in buttons] + [(menu, value) for menu, value in options]
             if picks:
-                how, what = rng.choice(picks)
-                if how == "button":
-                    result = await actor.click(board, custom_id=what)
+                control, value = rng.choice(picks)
+                if value is None:
+                    result = await actor.click(board, custom_id=control)
                 else:
-                    result = await actor.select(board, [what])
+                    result = await actor.select(board, [value], custom_id=control)
             else:
                 choices = await actor.autocomplete(channel, f"{game} move", "notation", "")
                 assert choices, "no control and no suggestion for the player to act"
@@ -89,7 +92,8 @@ async def test_a_whole_game_posts_at_most_one_board_per_turn_hand_over(table, ga
     for member in members[1:]:
         await member.click(opened.response.message, label="Join")
     started = await members[0].slash(table.channel, f"{game} start")
-    _final, handovers, _typed = await play_through_the_table(table, game, started, random.Random(3))
+    _final, handovers, typed = await play_through_the_table(table, game, started, random.Random(3))
+    assert typed == 0  # every move was on a button or one of the menus (five rows hold 125 moves)
     boards = board_messages(table.channel, TITLES[game])
     assert handovers > 0
     ratio = (len(boards) - 2) / handovers  # the first board and the result are not hand-overs
@@ -146,3 +150,31 @@ async def test_a_lobby_footer_gives_the_tables_range_of_players(table):
     assert "· 1-3 players ·" in hedgehog.response.embeds[0].footer.text
     rules = await alice.slash(table.channel, "rules", game="whist")
     assert rules.response.embeds[0].footer.text.startswith("2 players · ")
+
+
+def options(quick: int, moves: int) -> list[MoveOption]:
+    """``quick`` yes/no decisions and ``moves`` ordinary moves, as a position offers them."""
+    made = [MoveOption(f"q{i} @1", f"q{i}", f"Q{i}", "", quick=True, index=i) for i in range(quick)]
+    return made + [MoveOption(f"m{i} @1", f"m{i}", f"M{i}", "", index=quick + i) for i in range(moves)]
+
+
+def test_moves_beyond_one_menu_are_cut_into_menus_while_the_message_has_rows_for_them() -> None:
+    quick, menus = laid_out(options(0, 56))  # the Assassination Game's victim: 56 squares
+    assert quick == [] and [len(menu) for menu in menus] == [25, 25, 6]
+    quick, menus = laid_out(options(1, 99))  # "No move" takes a row: four menus are left
+    assert len(quick) == 1 and [len(menu) for menu in menus] == [25, 25, 25, 24] and not needs_typing(options(1, 99))
+    quick, menus = laid_out(options(1, 101))  # a part of them in menus would hide the rest: none, typed
+    assert len(quick) == 1 and menus == [] and needs_typing(options(1, 101))
+    assert laid_out(options(0, 4)) == (options(0, 4), [])  # a handful: a button each
+
+
+async def test_the_board_says_to_type_when_the_moves_are_more_than_the_menus_hold(table) -> None:
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "treasure new", players=2)
+    await bob.click(opened.response.message, label="Join")
+    await alice.click(opened.response.message, label="Start")
+    report = await table.env.bot.service.board(table.channel.id)  # 720 arrangements, the standard one a button
+    embed = report_embed(report)
+    assert field(embed, "More moves than the menus hold") == (
+        "Type `/treasure move`: the notation box lists your moves as you type."
+    )
