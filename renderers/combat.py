@@ -37,6 +37,7 @@ from games.combat import (
     Fight,
     Hop,
     HopTry,
+    Piece,
     Step,
     Swap,
     home_squares,
@@ -130,6 +131,7 @@ def _compose(state: CombatState, last_move: object | None, names: Sequence[str] 
         last_move_frame(draw, _inset(square_box(index), 2), 5)
     _draw_stacks(image, state)
     _draw_last_move(image, state, last_move)
+    _draw_stack_labels(image, state)  # over the arrows, so no arrow hides a code or a pip count
     _draw_panel(image, state, panel)
     return image
 
@@ -263,31 +265,43 @@ def _draw_header(image: Image.Image, state: CombatState, names: Sequence[str] | 
 # ----------------------------------------------------------------------------------------------
 
 
+def _pinned(stack: Sequence[Piece], k: int) -> bool:
+    """True when the ``k``-th pyramid of ``stack`` has an opponent's above it: it cannot move."""
+    return any(q.owner != stack[k].owner for q in stack[k + 1 :])
+
+
 def _draw_stacks(image: Image.Image, state: CombatState) -> None:
-    draw = ImageDraw.Draw(image)
-    reserve = {r for r in state.reserve if r >= 0}
+    """The pyramids of every square, and the caps (their codes and pip counts come after the arrows)."""
     from renderers.pyramids import paste_pyramid  # local: the one sprite paster, kept out of the public names
 
     for index, stack in enumerate(state.board):
         if not stack:
             continue
-        left, top, right, bottom = square_box(index)
+        left, _, _, bottom = square_box(index)
         name = square_name(index)
         cx, base = left + STACK_X, bottom - 5
-        codes: list[tuple[str, bool]] = []
         for k, piece in enumerate(stack):
             letter = seat_letter(piece.owner)
             # a pyramid with an opponent pyramid above it cannot move: edged in the warning colour
-            pinned = any(q.owner != piece.owner for q in stack[k + 1 :])
+            pinned = _pinned(stack, k)
             y = base - k * STEP
             paste_pyramid(image, cx, y, piece.pips, letter, SCALE, outline=MARK if pinned else None, outline_width=3)
             w, h = pyramid_size_px(piece.pips, SCALE)
             geometry.note_piece(f"{letter}{piece.pips}", name, (cx - w / 2, y - h, cx + w / 2, y))
-            codes.append((f"{letter}{piece.pips}", pinned))
+        if index in state.capped:
+            paste_pyramid(image, cx, base - len(stack) * STEP, 1, "K", SCALE * 0.8)
+
+
+def _draw_stack_labels(image: Image.Image, state: CombatState) -> None:
+    """Beside every stack its codes, top piece first, and in the corner its pips, cap or spare tag."""
+    draw = ImageDraw.Draw(image)
+    reserve = {r for r in state.reserve if r >= 0}
+    for index, stack in enumerate(state.board):
+        if not stack:
+            continue
+        left, top, right, bottom = square_box(index)
+        codes = [(f"{seat_letter(piece.owner)}{piece.pips}", _pinned(stack, k)) for k, piece in enumerate(stack)]
         capped = index in state.capped
-        if capped:
-            y = base - len(stack) * STEP
-            paste_pyramid(image, cx, y, 1, "K", SCALE * 0.8)
         # codes, top piece first, in a column beside the stack
         for row, (code, pinned) in enumerate(reversed(codes)):
             cy = bottom - 12 - (len(codes) - 1 - row) * 18  # clear of the pip tag above
