@@ -30,9 +30,10 @@ def mention(user_id: int | None) -> str:
 
 
 def who(game: GameRow, seat: int) -> str:
-    """The player at ``seat`` as a message names them: a mention, or a bot's name."""
+    """The player at ``seat`` as a message names them: a mention, or a bot's name (which says it is one:
+    "Hard bot"; the field adds the seat's colour in brackets)."""
     row = game.bot_at(seat)
-    return f"{row.display_name} (computer)" if row is not None else mention(game.user_at(seat))
+    return row.display_name if row is not None else mention(game.user_at(seat))
 
 
 def players_line(game: GameRow) -> str:

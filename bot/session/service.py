@@ -538,7 +538,10 @@ class GameService:
             raise ServiceError("A game needs at least one person at the table, not only bots.")
         if count < rules.min_players:
             need = rules.min_players - count
-            raise ServiceError(f"{rules.title} needs {rules.min_players} players; {need} more must join.")
+            raise ServiceError(
+                f"{rules.title} needs {rules.min_players} players; {need} more must join "
+                "(or add a computer player with the lobby's menu)."
+            )
         return game
 
     async def create_seated_game(
