@@ -49,8 +49,15 @@ async def post_board(interaction: discord.Interaction, bot: PyramidBot, with_pla
     payload = report_payload(report)
     payload.pop("content", None)
     payload["allowed_mentions"] = NO_PINGS
+    embed = payload["embed"]
     if with_players:
-        payload["embed"].insert_field_at(0, name="Players", value=players_line(report.game)[:1024], inline=False)
+        embed.insert_field_at(0, name="Players", value=players_line(report.game)[:1024], inline=False)
+    living = await bot.service.table_message(report.game.id)
+    if report.game.status == "active":  # a copy that will not follow the game: say so, and where the live one is
+        embed.title = f"{embed.title} · as of move {report.game.ply}"
+        if living is not None and living.kind == "board" and interaction.guild_id is not None:
+            link = f"https://discord.com/channels/{interaction.guild_id}/{living.channel_id}/{living.message_id}"
+            embed.add_field(name="Live board", value=f"[The game's own message]({link}) follows every move.")
     await answer(interaction, **payload)
 
 

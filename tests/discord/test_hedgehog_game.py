@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import random
 
-from tests.discord.helpers import accepted, embed_of, field, next_actor, notation, play_turns, refusal, showing
+from tests.discord.helpers import (
+    accepted,
+    embed_of,
+    field,
+    next_actor,
+    notation,
+    play_turns,
+    refusal,
+    showing,
+)
 
 
 async def open_game(table, players: int = 3, **options):
@@ -138,6 +147,9 @@ async def test_rematch_status_and_rules(table):
     status = await carol.slash(table.channel, "game status")  # a spectator may look
     assert field(embed_of(status), "Players") == "1. alice, 2. bob"
     assert status.response.attachments[0].filename == "board.png"
+    # a copy that will not follow the game says when it was taken, and links the living message
+    assert embed_of(status).title == "Der Marsigelwettkampf · as of move 0"
+    assert f"/{table.channel.id}/{showing(started).id})" in field(embed_of(status), "Live board")
     first, _ = next_actor(started, table.members)
     resigned = await first.slash(table.channel, "game resign")
     winner = bob if first is alice else alice
