@@ -299,6 +299,15 @@ def score(s: WhistState, seat: int) -> int:
     return len(kept) + 2 * solid_count(kept)
 
 
+def score_words(s: WhistState, seat: int) -> str:
+    """``South 5 (3 trees + 2 for 1 solid)``: the score, and where it has solid trees how it is made up
+    (docs/rules/whist.md, "Scoring": the kept pyramids are regrouped into as many solid trees as they form)."""
+    kept = kept_trees(s, seat)
+    solids = solid_count(kept)
+    made_of = f" ({len(kept)} tree{'s' if len(kept) != 1 else ''} + {2 * solids} for {solids} solid)" if solids else ""
+    return f"{SEAT_NAMES[seat]} {score(s, seat)}{made_of}"
+
+
 def scores(s: WhistState) -> tuple[int, int]:
     """Both seats' scores so far."""
     return score(s, 0), score(s, 1)
@@ -665,11 +674,11 @@ class WhistRules:
         if s.led is None:
             return f"{who} leads {shown}."
         leader = 1 - seat
-        north, south = scores(after)
+        shown_scores = ", ".join(score_words(after, k) for k in (0, 1))
         return (
             f"{who} follows with {shown}. "
             + explain(s.led, tree, SEAT_NAMES[leader], who)
-            + f" Scores: North {north}, South {south}."
+            + f" Scores: {shown_scores}."
         )
 
     def choice(self, s: WhistState, m: Move) -> Choice:

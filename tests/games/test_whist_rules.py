@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
+from dataclasses import replace
 
 import pytest
 
@@ -552,3 +553,14 @@ def test_each_answer_to_a_lead_says_whether_it_wins_in_its_label():
     assert RULES.choice(s, Play(tree("K3 Y2 G1"))).label == "K3 Y2 G1 (mixed) · loses"
     lead = trick_state(north="B3 B2 B1", south="K3 Y2 G1", turn=NORTH)
     assert RULES.choice(lead, Play(tree("B3 B2 B1"))).label == "B3 B2 B1 (solid blue)"
+
+
+def test_a_score_with_a_solid_tree_says_how_it_is_made_up():
+    # "Scoring": the kept pyramids are regrouped into solid trees, worth 2 more each
+    won = Trick(SOUTH, tree("K3 R2 Y1"), tree("B3 B2 G1"))
+    assert won.winner == SOUTH
+    s = trick_state(north="G3 G2 B1", south="R3 K2 K1", turn=SOUTH, led="G3 G2 B1", tricks=(won,))
+    s = replace(s, stashes=(stash(""), stash("R3 K2 K1")))
+    text = RULES.play(s, Play(tree("R3 K2 K1"))).description
+    # K3 kept before, K2 and K1 now: one solid black tree besides the two trees kept
+    assert text.endswith("Scores: North 0, South 4 (2 trees + 2 for 1 solid).")
