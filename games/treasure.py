@@ -952,16 +952,19 @@ class TreasureRules:
             return make_choice("pass", "Lose the turn", "The turn passes without a move.")
         if isinstance(m, Roll):
             return make_choice("roll", "Roll", "Roll the number and type dice together.")
-        label = self.format_move(s, m)
+        # the label names the squares and what is taken; the notation ("3:f1xf3") is for typing
+        route = f"{square_name(m.src)} → {square_name(m.dst)}"
         target = occupancy(s).get(m.dst)
         if target and target[0] == "pyramid":
             pips = int(target[1])
             taking = f"takes a {SIZE_WORDS[pips]} pyramid (+{PIPS_POINTS[pips]})"
+            label = f"{route} · {SIZE_WORDS[pips]} +{PIPS_POINTS[pips]}"
             return make_choice("move", label, f"{coin_name(m.value).capitalize()} {taking}.")
         if target and target[0] == "coin":
             coin = f"{seat_label(s, int(target[1]))}'s {NUMBER_WORDS[int(target[2])]}"
+            label = f"{route} · {coin} +{COIN_POINTS}"
             return make_choice("move", label, f"{coin_name(m.value).capitalize()} captures {coin} (+{COIN_POINTS}).")
-        return make_choice("move", label, f"{coin_name(m.value).capitalize()} moves to {square_name(m.dst)}.")
+        return make_choice("move", route, f"{coin_name(m.value).capitalize()} moves to {square_name(m.dst)}.")
 
     def seat_name(self, s: TreasureState, seat: int) -> str:
         """Red (South, Suns), Green (West, Crowns), Black (North, Moons) or Blue (East, Arms)."""
