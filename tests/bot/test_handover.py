@@ -8,7 +8,7 @@ import pytest
 
 from bot.session import open_session
 from bot.session.service import Actor, ServiceError
-from bot.session.store import StaleVersion
+from tests.bot.failing import fail_once
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 ALICE, BOB, CAROL, DAVE = Actor(1, "alice"), Actor(2, "bob"), Actor(3, "carol"), Actor(4, "dave")
@@ -198,14 +198,7 @@ async def test_a_proposal_whose_player_resigned_is_cleared_and_blocks_nothing(se
 
 async def test_a_failed_write_while_seating_the_bot_leaves_no_proposal_behind(session, monkeypatch):
     await started(session, players=(ALICE, BOB), game="whist")
-    store = session._store
-    real = store.hand_seat_to_bot
-
-    async def fails_once(*args, **kwargs):
-        monkeypatch.setattr(store, "hand_seat_to_bot", real)
-        raise StaleVersion("the game was changed by another write")
-
-    monkeypatch.setattr(store, "hand_seat_to_bot", fails_once)
+    fail_once(monkeypatch, session._store, "hand_seat_to_bot")
     with pytest.raises(ServiceError):
         await session.handover.request(9, ALICE, BOB.user_id, "normal", absent=True)
     game, pending = await snapshot(session)

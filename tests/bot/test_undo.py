@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import AsyncIterator
 from datetime import UTC, datetime
+from typing import Any
 
 import pytest
 
 from bot.session import Thinking, open_session
 from bot.session.service import Actor, Report, ServiceError
-from bot.session.store import StaleVersion
 from bot.session.undo import undo_target
+from tests.bot.failing import fail_once
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 ALICE, BOB, CAROL = Actor(1, "alice"), Actor(2, "bob"), Actor(3, "carol")
@@ -122,7 +125,9 @@ async def test_computer_players_never_vote_and_their_replies_go_back_with_the_mo
         await session.close()
 
 
-async def test_against_computer_players_alone_my_move_is_taken_back_at_once(db_url):
+@contextlib.asynccontextmanager
+async def against_a_bot(db_url: str) -> AsyncIterator[tuple[Any, str]]:
+    """A practice game of alice against an easy bot, once she has made a move: the session and her move."""
     session = await open_session(
         db_url, clock=lambda: NOW, render=False, new_seed=lambda: "seed", thinking=Thinking(None, 20)
     )
@@ -130,15 +135,19 @@ async def test_against_computer_players_alone_my_move_is_taken_back_at_once(db_u
         await session.games.new_game(guild_id=1, channel_id=9, game="hedgehog", actor=ALICE, max_players=2)
         await session.games.add_bot(9, ALICE, "easy")
         await session.games.start(9, ALICE)
-        moved = await play_until_moved(session, ALICE, PEOPLE)
+        yield session, await play_until_moved(session, ALICE, PEOPLE)
+    finally:
+        await session.close()
+
+
+async def test_against_computer_players_alone_my_move_is_taken_back_at_once(db_url):
+    async with against_a_bot(db_url) as (session, moved):
         status = await session.undo.request(9, ALICE)
         assert status.waiting_for == [] and status.report is not None
         assert status.report.lines == [f"alice takes back the move **{moved}**, with the moves after it."]
         assert status.report.to_move_user == ALICE.user_id and not status.report.needs_roll  # her dice stay
         _, log = await session.games.history(9)
         assert (log[-1].seat, log[-1].kind) == (0, "roll")  # the bot's reply went back with her move
-    finally:
-        await session.close()
 
 
 def test_the_target_is_the_last_move_and_never_crosses_a_resignation():
@@ -153,26 +162,10 @@ def test_the_target_is_the_last_move_and_never_crosses_a_resignation():
 
 
 async def test_a_failed_write_while_taking_back_leaves_no_request_behind(db_url, monkeypatch):
-    session = await open_session(
-        db_url, clock=lambda: NOW, render=False, new_seed=lambda: "seed", thinking=Thinking(None, 20)
-    )
-    try:
-        await session.games.new_game(guild_id=1, channel_id=9, game="hedgehog", actor=ALICE, max_players=2)
-        await session.games.add_bot(9, ALICE, "easy")
-        await session.games.start(9, ALICE)
-        moved = await play_until_moved(session, ALICE, PEOPLE)
-        store = session._store
-        real = store.truncate_moves
-
-        async def fails_once(*args, **kwargs):
-            monkeypatch.setattr(store, "truncate_moves", real)
-            raise StaleVersion("the game was changed by another write")
-
-        monkeypatch.setattr(store, "truncate_moves", fails_once)
+    async with against_a_bot(db_url) as (session, moved):
+        fail_once(monkeypatch, session._store, "truncate_moves")
         with pytest.raises(ServiceError):
             await session.undo.request(9, ALICE)
-        assert await store.undo_request((await session.games.live_game(9)).id) is None
+        assert await session._store.undo_request((await session.games.live_game(9)).id) is None
         status = await session.undo.request(9, ALICE)  # asked again: done, not "already waiting"
         assert status.report is not None and status.report.lines[0].startswith(f"alice takes back the move **{moved}**")
-    finally:
-        await session.close()

@@ -2,15 +2,14 @@
 tests/games/test_combat_rules.py leaves unchecked or only half checked.
 
 Each test is written from the ruling's text (quoted above its assertions); positions are built with
-the engine's own constructor (``RULES.new_game``) and ``dataclasses.replace``, then played forward in
-the game's notation.
+``position`` of the rule tests (the engine's own constructor and ``dataclasses.replace``), then played
+forward in the game's notation.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import replace
-from typing import Any
 
 import pytest
 
@@ -28,66 +27,9 @@ from games.combat import (
     OVER,
     RULES,
     SWAP,
-    CombatState,
-    Phase,
-    Piece,
     square,
-    start_squares,
 )
-
-LETTERS = {"R": 0, "Y": 1, "B": 2, "G": 3}
-RED, YELLOW, BLUE, GREEN = 0, 1, 2, 3
-
-
-def sq(names: str) -> tuple[int, ...]:
-    """Square indices of space-separated names."""
-    return tuple(square(n) for n in names.split())
-
-
-def position(
-    players: int = 2,
-    stacks: dict[str, str] | None = None,
-    *,
-    variant: str = "standard",
-    current: int = RED,
-    phase: Phase = MOVE,
-    **fields: Any,
-) -> CombatState:
-    """A game with exactly ``stacks`` on the board (``"R3/Y1"`` bottom to top; ``"Y2@c6"`` names the
-    start square a pyramid began on, otherwise the first of its owner's start squares not yet used)."""
-    state = RULES.new_game(players, {"variant": variant}, random.Random(0))
-    board: list[tuple[Piece, ...]] = [() for _ in range(36)]
-    used: set[tuple[int, int, int]] = set()
-    for name, text in (stacks or {}).items():
-        pieces = []
-        for token in text.split("/"):
-            code, _, origin = token.partition("@")
-            owner, pips = LETTERS[code[0]], int(code[1])
-            free = [x for x in start_squares(owner) if (owner, pips, x) not in used]
-            where = square(origin) if origin else free[0]
-            used.add((owner, pips, where))
-            pieces.append(Piece(owner, pips, where))
-        board[square(name)] = tuple(pieces)
-    fields.setdefault("reserve", tuple(-1 for _ in range(players)))
-    return replace(state, board=tuple(board), current=current, phase=phase, **fields)
-
-
-def play(state: CombatState, *moves: str) -> CombatState:
-    """Apply moves written in notation."""
-    for text in moves:
-        state = RULES.apply(state, RULES.parse_move(state, text))
-    return state
-
-
-def legal(state: CombatState) -> set[str]:
-    """The notation of every legal move."""
-    return {RULES.format_move(state, m) for m in RULES.legal_moves(state)}
-
-
-def at(state: CombatState, name: str) -> str:
-    """The stack on a square, bottom to top."""
-    return "/".join(f"{'RYBG'[p.owner]}{p.pips}" for p in state.board[square(name)])
-
+from tests.games.test_combat_rules import RED, YELLOW, at, legal, play, position, sq
 
 # ----------------------------------------------------------------------------------------------
 # Board and setup

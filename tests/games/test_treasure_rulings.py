@@ -7,7 +7,6 @@ the engine's state type and ``RULES.new_game``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import replace
 
 import pytest
@@ -15,51 +14,7 @@ import pytest
 from games.base import IllegalMove
 from games.playout import setup_rng
 from games.treasure import RULES, Phase, Step, TreasureState, geometry
-
-PAWN = 0
-
-
-def sq(name: str) -> tuple[int, int]:
-    """(file, rank), both from 0, of a square name such as ``c4``."""
-    return ord(name[0]) - 97, int(name[1:]) - 1
-
-
-def names(squares: Iterable[tuple[int, int]]) -> list[str]:
-    """Sorted square names."""
-    return sorted(f"{chr(97 + f)}{r + 1}" for f, r in squares)
-
-
-def position(
-    players: int,
-    coins: dict[int, dict[int, str]],
-    pyramids: dict[str, int] | None = None,
-    turn: int = 0,
-    dice: tuple[int, int] | None = None,
-) -> TreasureState:
-    """A state with exactly the listed coins (value -> square per seat; others captured) and pyramids."""
-    rows = []
-    for seat in range(players):
-        row: list[tuple[int, int] | None] = [None] * 6
-        for value, name in coins.get(seat, {}).items():
-            row[value] = sq(name)
-        rows.append(tuple(row))
-    return TreasureState(
-        players=players,
-        stall_limit=40,
-        phase=Phase.MOVE if dice else Phase.ROLL,
-        turn=turn,
-        first=0,
-        arranged=(True,) * players,
-        coins=tuple(rows),
-        pyramids=tuple(sorted((sq(n), "Y", p) for n, p in (pyramids or {}).items())),
-        treasure=((),) * players,
-        prisoners=((),) * players,
-        dice=dice,
-        quiet=0,
-        out=(),
-        ranks=None,
-        reason="",
-    )
+from tests.games.test_treasure_rules import PAWN, names, position, sq
 
 
 def targets(s: TreasureState) -> list[str]:
