@@ -32,6 +32,7 @@ import asyncio
 import cProfile
 import gc
 import json
+import logging
 import os
 import random
 import resource
@@ -158,6 +159,20 @@ def gc_pauses() -> list[tuple[int, float]]:
 
     gc.callbacks.append(timed)
     return pauses
+
+
+class ErrorCount(logging.Handler):
+    """Counts what the bot logs as an error (a failure it answered with an apology, a crash in a task):
+    a run that looks fast while every hand-over fails must not pass unseen."""
+
+    def __init__(self) -> None:
+        super().__init__(level=logging.ERROR)
+        self.count = 0
+        self.last = ""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.count += 1
+        self.last = record.getMessage()[:200]
 
 
 def gc_summary(pauses: list[tuple[int, float]]) -> dict[str, dict[str, Any]]:
@@ -575,6 +590,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
                 await asyncio.sleep(2.0)
 
         history.trim()
+        errors = ErrorCount()
+        logging.getLogger().addHandler(errors)
         pauses = gc_pauses()
         profiler = cProfile.Profile() if args.profile else None
         if profiler is not None:
@@ -585,6 +602,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             await asyncio.gather(housekeeping(), *(play(i) for i in range(args.channels)))
         finally:
             restore()
+            logging.getLogger().removeHandler(errors)
             if wire is not None:
                 wire.uninstall()
         elapsed = time.perf_counter() - started
@@ -641,6 +659,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             "database_mb": round(db_bytes / 1024 / 1024, 1) if db_bytes else None,
             "transport": args.transport,
             "unanswered_routes": dict(wire.unknown_routes) if wire is not None else {},
+            "errors_logged": errors.count,
+            "last_error_logged": errors.last,
             "settings": overrides,
         }
     return result

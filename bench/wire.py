@@ -286,6 +286,8 @@ class Wire:
         for key in ("content", "embeds", "components"):
             if key in body:
                 message[key] = body[key]
+        if message.get("content") is None:  # an edit with a null content clears the text, as Discord does
+            message["content"] = ""
         if "attachments" in body or files:
             message["attachments"] = [self._attachment(message["channel_id"], file) for file in files]
         message["mentions"] = [self.users[int(i)] for i in MENTION.findall(message["content"]) if int(i) in self.users]

@@ -64,10 +64,10 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
         if old is not None and await edit_pressed(interaction, old, partial(retired, old, report.game)):
             old = None
         message_id = await answer_at(interaction, **report_payload(report, report_view(report)))
+        record = board_record(report, channel_of_answer(interaction), message_id)
+        await remember(bot, record, report.lines, report.delivery_id)  # first: the new board is the game's
         if old is not None:
             await retire(bot, old, report.game)
-        record = board_record(report, channel_of_answer(interaction), message_id)
-        await remember(bot, record, report.lines, report.delivery_id)
     after(bot, report)
 
 
@@ -113,13 +113,15 @@ async def show_in_channel(bot: PyramidBot, report: Report) -> None:
             await remember(bot, record, lines, report.delivery_id)
             after(bot, report)
             return
-    if record is not None:
-        await retire(bot, record, report.game)
     channel = await announcer_of(bot).channel(report.game.channel_id)
     if channel is None:
+        if record is not None:
+            await retire(bot, record, report.game)
         return
     message = await channel.send(**report_payload(report, report_view(report)))
     await remember(bot, board_record(report, message.channel.id, message.id), report.lines, report.delivery_id)
+    if record is not None:
+        await retire(bot, record, report.game)
     after(bot, report)
 
 
@@ -196,8 +198,15 @@ def retired(record: TableMessage, game: GameRow) -> dict[str, Any]:
 
 
 async def retire(bot: PyramidBot, record: TableMessage, game: GameRow) -> None:
-    """Turn the old living message into its summary (a deleted message is simply left alone)."""
-    await edit(bot, record, retired(record, game), raw=True)
+    """Turn the old living message into its summary (a deleted message is simply left alone).
+
+    Only the old message's looks are at stake: a failure is logged and goes no further, so the new
+    board, already recorded, stays the game's living message.
+    """
+    try:
+        await edit(bot, record, retired(record, game), raw=True)
+    except Exception:
+        log.exception("living message %s of game %s not retired", record.message_id, record.game_id)
 
 
 async def edit(bot: PyramidBot, record: TableMessage, payload: dict[str, Any], *, raw: bool = False) -> bool:

@@ -33,6 +33,7 @@ def test_a_short_load_run_plays_every_move_it_sends(transport, options):
     assert figures["failed_moves"] == 0 and figures["board_read_errors"] == 0
     assert figures["late_acks_first_answer"]["none"] == 0  # every move was answered
     assert figures["unanswered_routes"] == {}  # the bot asked the lean Discord for nothing it does not serve
+    assert figures["errors_logged"] == 0, figures["last_error_logged"]  # and nothing failed on the way
     assert figures["rss_series_mb"] and all(value > 0 for value in figures["rss_series_mb"])
 
 

@@ -18,6 +18,7 @@ from bot.session.table_messages import TableMessage
 from cogs import table
 from cogs.replies import answer, paced
 
+RETIRE = table.retire
 OLD = TableMessage(game_id=1, channel_id=10, message_id=99, kind="board", lines=("Alice took R1 a.",))
 
 
@@ -75,7 +76,33 @@ async def test_the_player_is_answered_before_the_old_living_message_is_edited(
         delivery_id=7,
     )
     await table.show(_slash_command(), report)  # type: ignore[arg-type]
-    assert calls == ["answer", "edit old message", "remember"]
+    # a new board is recorded as the game's before the old one is retired
+    expected = (
+        ["answer", "remember", "edit old message"] if turn_changed else ["answer", "edit old message", "remember"]
+    )
+    assert calls == expected
+
+
+async def test_an_old_board_that_cannot_be_retired_leaves_the_new_one_recorded(monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[str] = []
+    _fake(monkeypatch, calls)
+    monkeypatch.setattr(table, "retire", RETIRE)  # the real one, over an edit that fails unexpectedly
+
+    async def edit(bot: Any, record: TableMessage, payload: Any, **kwargs: Any) -> bool:
+        raise TypeError("expected string or bytes-like object")
+
+    monkeypatch.setattr(table, "edit", edit)
+    monkeypatch.setattr(table, "retired", lambda record, game: {})
+    report = SimpleNamespace(
+        game=SimpleNamespace(id=1, bot_at=lambda seat: None),
+        to_move_seat=1,
+        turn_changed=True,
+        outcome=None,
+        lines=["Bob took R2 b."],
+        delivery_id=7,
+    )
+    await table.show(_slash_command(), report)  # type: ignore[arg-type]
+    assert calls == ["answer", "remember"]  # answered, the new board recorded; the failure only logged
 
 
 class SlowResponse:
