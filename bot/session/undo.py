@@ -131,10 +131,10 @@ class UndoDesk:
         after = {row.kind for row in log if row.ply > target.ply}
         also = "" if not after else ", with the dice after it" if after == {"roll"} else ", with the moves after it"
         if len(accepted) > 1:
-            lines = [f"By agreement, the move **{shown}** is taken back{also}."]
+            lines = [f'By agreement, the move "{shown}" is taken back{also}.']
         else:  # nobody else to ask: a practice game against computer players, or a game alone
             seat = game.seat_of(requester)
-            lines = [f"{game.name_at(seat) if seat is not None else 'A player'} takes back the move **{shown}**{also}."]
+            lines = [f'{game.name_at(seat) if seat is not None else "A player"} takes back the move "{shown}"{also}.']
         event = report_event(lines, token, turn_changed=True)
         ids = await service.store.truncate_moves(game, target.ply, rules.to_json(state), now, events=[event], **fields)
         fresh = await service.store.game(game.id)

@@ -123,7 +123,7 @@ async def test_an_undo_takes_back_an_arrangement_made_out_of_turn(world):
     game = await games.live_game(4)
     for other in (first, second):
         status = await session.undo.answer(game.id, other, True)
-    assert status.report is not None and "the move **arrange (face down)** is taken back" in status.report.lines[0]
+    assert status.report is not None and 'the move "arrange (face down)" is taken back' in status.report.lines[0]
     state = (await games.board(4)).state
     assert not any(state.arranged) and status.report.to_move_user == first.user_id
     assert (await games.move(4, third, "arrange 012345")).to_move_user == first.user_id  # third arranges again

@@ -119,7 +119,7 @@ async def test_computer_players_never_vote_and_their_replies_go_back_with_the_mo
         assert status.waiting_for == [BOB.user_id] and status.report is None  # the bot is not asked
         status = await session.undo.answer(status.game.id, BOB, True)
         assert status.report is not None and status.report.lines[0].startswith(
-            f"By agreement, the move **{moved}** is taken back"
+            f'By agreement, the move "{moved}" is taken back'
         )
     finally:
         await session.close()
@@ -144,7 +144,7 @@ async def test_against_computer_players_alone_my_move_is_taken_back_at_once(db_u
     async with against_a_bot(db_url) as (session, moved):
         status = await session.undo.request(9, ALICE)
         assert status.waiting_for == [] and status.report is not None
-        assert status.report.lines == [f"alice takes back the move **{moved}**, with the moves after it."]
+        assert status.report.lines == [f'alice takes back the move "{moved}", with the moves after it.']
         assert status.report.to_move_user == ALICE.user_id and not status.report.needs_roll  # her dice stay
         _, log = await session.games.history(9)
         assert (log[-1].seat, log[-1].kind) == (0, "roll")  # the bot's reply went back with her move
@@ -168,4 +168,4 @@ async def test_a_failed_write_while_taking_back_leaves_no_request_behind(db_url,
             await session.undo.request(9, ALICE)
         assert await session._store.undo_request((await session.games.live_game(9)).id) is None
         status = await session.undo.request(9, ALICE)  # asked again: done, not "already waiting"
-        assert status.report is not None and status.report.lines[0].startswith(f"alice takes back the move **{moved}**")
+        assert status.report is not None and status.report.lines[0].startswith(f'alice takes back the move "{moved}"')

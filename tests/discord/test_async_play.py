@@ -196,7 +196,7 @@ async def test_undo_by_consent_refused_then_accepted_and_the_dice_stay_the_same(
     assert refusal(await other.click(asked.response.message, label="Accept undo")).startswith("There is no undo")
     asked = await first.slash(table.channel, "game undo")
     accepted = await other.click(asked.response.message, label="Accept undo")
-    assert "By agreement, the move **pass** is taken back." in embed_of(accepted).description
+    assert 'By agreement, the move "pass" is taken back.' in embed_of(accepted).description
     actor, kind = next_actor(accepted, table.members)
     assert actor is first and kind == "move"  # the roll stands: no re-roll by undoing
     history = await other.slash(table.channel, "game history")

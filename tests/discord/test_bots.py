@@ -154,7 +154,7 @@ async def test_undo_against_a_bot_takes_back_my_move_and_its_reply_at_once(table
     assert moved is not None
     undo = await alice.slash(table.channel, "game undo")
     assert not undo.ephemeral, undo.response.content  # the board, not an apology: nobody else to ask
-    assert f"alice takes back the move **{moved}**, with the moves after it." in embed_of(undo).description
+    assert f'alice takes back the move "{moved}", with the moves after it.' in embed_of(undo).description
     await simcord_env.bot.autoplay.wait()
     member, kind, _ = acting(living_board(table.env, table.channel.id), table.members)
     assert (member, kind) == (alice, "move")  # her dice stay; the bot's reply is gone with her move

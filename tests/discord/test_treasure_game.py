@@ -200,7 +200,7 @@ async def test_an_undo_of_a_face_down_arrangement_never_shows_it(table, simcord_
     assert not asked.ephemeral
     assert asked.response.content.startswith(f"{second.mention} asks to take back **arrange (face down)**.")
     taken = await first.click(asked.response.message, label="Accept undo")
-    assert "By agreement, the move **arrange (face down)** is taken back." in embed_of(taken).description
+    assert 'By agreement, the move "arrange (face down)" is taken back.' in embed_of(taken).description
     for message in table.channel.history():  # nothing the channel can read names the order
         shown = " ".join([message.content or "", *(e.description or "" for e in message.embeds)])
         assert "543210" not in shown and "5 4 3 2 1 0" not in shown, shown
