@@ -89,8 +89,10 @@ def report_embed(report: Report, title_suffix: str = "", *, lines: list[str] | N
         embed.add_field(name="Status", value=rules.status_line(report.state)[:1024], inline=False)
         from cogs.decisions import needs_typing  # the controls' module draws on this one
 
-        if needs_typing(report.options()):  # more moves than the controls under the board hold
-            typed = f"Type `/{game.game} move`: the notation box lists your moves as you type."
+        options = report.options()
+        if needs_typing(options):  # more moves than the controls under the board hold
+            example = next((o.notation for o in options if not o.quick), options[-1].notation)
+            typed = f"Type `/{game.game} move` (such as `{example}`): the notation box lists your moves as you type."
             embed.add_field(name="More moves than the menus hold", value=typed, inline=False)
         if game.deadline is not None:
             embed.add_field(name="Deadline", value=discord.utils.format_dt(game.deadline, "R"), inline=True)

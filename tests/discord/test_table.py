@@ -176,5 +176,5 @@ async def test_the_board_says_to_type_when_the_moves_are_more_than_the_menus_hol
     report = await table.env.bot.service.board(table.channel.id)  # 720 arrangements, the standard one a button
     embed = report_embed(report)
     assert field(embed, "More moves than the menus hold") == (
-        "Type `/treasure move`: the notation box lists your moves as you type."
+        "Type `/treasure move` (such as `arrange 012354`): the notation box lists your moves as you type."
     )
