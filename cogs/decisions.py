@@ -192,6 +192,8 @@ def controls(report: Report) -> discord.ui.View | None:
             continue
         start = part * MENU_LIMIT + 1
         where = f"Moves {start}-{start + len(chunk) - 1}: {chunk[0].label} … {chunk[-1].label}"
+        if len(chunk) == 1:
+            where = f"Move {start}: {chunk[0].label}"
         view.add_item(MoveMenu(game.id, game.ply, chunk, part, where))
     return view if view.children else None
 

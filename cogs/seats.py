@@ -222,19 +222,33 @@ async def _post_handover(interaction: discord.Interaction, status: HandoverStatu
     waiting = " ".join(mention(uid) for uid in status.waiting_for)
     because = f" ({escape_user_text(status.reason)})" if status.reason else ""
     view = buttons.buttons(status.game.id, "seat-yes", "seat-no")
-    if pressed is not None and not interaction.response.is_done():  # an agreement: the question, updated
+    if pressed is not None:  # an agreement: the question, updated (never a second question)
         agreed = f"{escape_user_text(interaction.user.display_name)} agrees; still waiting for {waiting}."
-        await interaction.response.edit_message(content=f"{pressed.content}\n{agreed}"[:2000], view=view)
+        content = f"{pressed.content}\n{agreed}"[:2000]
+        if not interaction.response.is_done():
+            await interaction.response.edit_message(content=content, view=view)
+            return
+        try:  # the pacer answered first ("busy"): the question is edited, the presser told privately
+            await pressed.edit(content=content, view=view)
+        except discord.HTTPException as error:
+            log.info("could not update the proposal %s: %s", pressed.id, error)
+        await answer(interaction, content=agreed, ephemeral=True)
         return
     await answer(
         interaction,
-        content=f"{mention(status.requester_id)} proposes that a {status.level} computer player takes over "
+        content=f"{mention(status.requester_id)} proposes that {article(status.level)} {status.level} computer player "
+        "takes over "
         f"{target}'s seat{because}. The game would no longer be rated. {waiting}: do you agree?",
         view=view,
         allowed_mentions=discord.AllowedMentions(
             users=[discord.Object(u) for u in status.waiting_for], everyone=False, roles=False
         ),
     )
+
+
+def article(word: str) -> str:
+    """``a`` or ``an`` before ``word`` (``an easy``, ``a normal``)."""
+    return "an" if word[:1].lower() in "aeiou" else "a"
 
 
 async def _close_proposal(message: discord.Message | None, line: str) -> None:

@@ -54,7 +54,7 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
     if follows_on(record, report):
         assert record is not None
         lines = [*record.lines, *report.lines]
-        payload = report_payload(report, report_view(report), lines=lines, ping=False)
+        payload = followed_on(report, lines)
         if not await edit_pressed(interaction, record, lambda: as_edit(payload)):
             await tell(interaction, "Done: " + " ".join(report.lines)[:1900])
             await edit(bot, record, payload)
@@ -77,10 +77,19 @@ def follows_on(record: TableMessage | None, report: Report) -> bool:
     It does while the turn goes on, and while computer players take their turns after it, until the turn
     comes to a person (a new message pings them) or the game ends (a new message pings everyone).
     """
-    if record is None or record.kind != "board" or report.outcome is not None:
-        return False
+    if record is None or record.kind != "board" or report.outcome is not None or report.game.status != "active":
+        return False  # an ended game (with or without a result) has a message of its own
     seat = report.to_move_seat
     return not report.turn_changed or (seat is not None and report.game.bot_at(seat) is not None)
+
+
+def followed_on(report: Report, lines: list[str]) -> dict[str, Any]:
+    """The living board edited to show ``report`` after ``lines``; once the turn has passed to a computer
+    player, the call of the person whose turn it was ("@alice, your turn.") goes from it."""
+    payload = report_payload(report, report_view(report), lines=lines, ping=False)
+    if report.turn_changed:
+        payload["content"] = None
+    return payload
 
 
 def board_record(report: Report, channel_id: int, message_id: int) -> TableMessage:
@@ -109,7 +118,7 @@ async def show_in_channel(bot: PyramidBot, report: Report) -> None:
     if follows_on(record, report):
         assert record is not None
         lines = [*record.lines, *report.lines]
-        if await edit(bot, record, report_payload(report, report_view(report), lines=lines, ping=False)):
+        if await edit(bot, record, followed_on(report, lines)):
             await remember(bot, record, lines, report.delivery_id)
             after(bot, report)
             return
@@ -178,8 +187,9 @@ def on_message(interaction: discord.Interaction, record: TableMessage) -> bool:
 
 
 def as_edit(payload: dict[str, Any]) -> dict[str, Any]:
-    """A send payload as an edit: the board replaces the attachments, the content is left alone."""
-    edited = {k: v for k, v in payload.items() if k not in ("file", "content")}
+    """A send payload as an edit: the board replaces the attachments, the content is left alone unless
+    the payload clears it (``content: None``)."""
+    edited = {k: v for k, v in payload.items() if k != "file" and (k != "content" or v is None)}
     edited["attachments"] = [payload["file"]] if "file" in payload else []
     edited.setdefault("view", None)
     return edited

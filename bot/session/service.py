@@ -122,7 +122,7 @@ class Report(Generic[S, M]):
     def acting_users(self) -> list[int]:
         """The people who may act now: the one to move first, then, in a phase played at the same time
         (Treasure Hunt's face-down arrangements), everyone else who may act in it."""
-        if self.state is None or self.outcome is not None:
+        if self.state is None or self.outcome is not None or self.game.status != "active":
             return []
         return [user for user in map(self.game.user_at, people_acting(self.game, self.rules, self.state)) if user]
 

@@ -68,7 +68,7 @@ async def test_the_player_is_answered_before_the_old_living_message_is_edited(
     calls: list[str] = []
     _fake(monkeypatch, calls)
     report = SimpleNamespace(
-        game=SimpleNamespace(id=1, bot_at=lambda seat: None),
+        game=SimpleNamespace(id=1, status="active", bot_at=lambda seat: None),
         to_move_seat=1,  # a person: a new message calls them
         turn_changed=turn_changed,
         outcome=None,
@@ -94,7 +94,7 @@ async def test_an_old_board_that_cannot_be_retired_leaves_the_new_one_recorded(m
     monkeypatch.setattr(table, "edit", edit)
     monkeypatch.setattr(table, "retired", lambda record, game: {})
     report = SimpleNamespace(
-        game=SimpleNamespace(id=1, bot_at=lambda seat: None),
+        game=SimpleNamespace(id=1, status="active", bot_at=lambda seat: None),
         to_move_seat=1,
         turn_changed=True,
         outcome=None,
@@ -184,3 +184,27 @@ async def test_start_undo_its_answer_and_resign_are_acknowledged_first_when_the_
     resigned = await alice.slash(table.channel, "game resign")
     assert resigned.response.content == OVERLOADED and "resigns" in resigned.followups[-1].embeds[0].description
     assert simcord_env.errors == []
+
+
+async def test_a_board_followed_on_by_a_computer_players_turn_loses_the_call_of_the_person_before(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    calls: list[str] = []
+    _fake(monkeypatch, calls)
+    sent: list[dict[str, Any]] = []
+
+    async def edit(bot: Any, record: TableMessage, payload: Any, **kwargs: Any) -> bool:
+        sent.append(payload)
+        return True
+
+    monkeypatch.setattr(table, "edit", edit)
+    report = SimpleNamespace(
+        game=SimpleNamespace(id=1, status="active", bot_at=lambda seat: object()),  # a bot is to move now
+        to_move_seat=1,
+        turn_changed=True,
+        outcome=None,
+        lines=["Bob took R2 b."],
+        delivery_id=7,
+    )
+    await table.show(_slash_command(), report)  # type: ignore[arg-type]
+    assert sent == [{"content": None}]  # the board follows on, without "@bob, your turn."

@@ -181,8 +181,8 @@ async def test_resigning_a_practice_game_ends_it_instead_of_leaving_bots_to_play
     resigned = await alice.slash(table.channel, "game resign")
     board = showing(resigned)
     assert "the game ends here, without a result" in board.embeds[0].description
-    # nobody is to move any more: no "To roll" field, and no board that would still name one
-    assert [f.name for f in board.embeds[0].fields] == ["Result"]
+    # nobody is to move any more: no "To roll" field, no call, and no board that would still name one
+    assert [f.name for f in board.embeds[0].fields] == ["Result"] and "your turn" not in (board.content or "")
     assert field(board.embeds[0], "Result") == "The game ended without a result; it is unrated."
     assert not board.attachments and board.embeds[0].image.url is None
     assert button_labels(board) == ["Rematch"]
@@ -348,3 +348,29 @@ def lobby_menu_id(message: Any) -> str:
             if item["type"] == 3:
                 return str(item["custom_id"])
     raise AssertionError("no menu under the lobby")
+
+
+async def test_a_partial_agreement_answered_busy_updates_the_one_question(table, simcord_env, make_bot):
+    # with every action acknowledged first ("busy"), an Agree that leaves someone still to answer edits
+    # the question instead of posting a second one, and tells the presser privately
+    await simcord_env.restart_bot(make_bot(busy_in_flight=0, **QUICK))
+    alice, bob, carol, dave = table.members[:4]
+    opened = await alice.slash(table.channel, "hedgehog new", players=4)
+    for member in (bob, carol, dave):
+        await member.click(opened.response.message, label="Join")
+    await alice.click(opened.response.message, label="Start")
+    table.guild.remove_member(dave)
+    await simcord_env.settle()
+    asked = await alice.slash(table.channel, "game bot", player=str(dave.id), level="easy")
+    question = asked.followups[-1]
+    assert "proposes that an easy computer player takes over dave's seat" in question.content
+    agreed = await bob.click(question, label="Agree")
+    assert agreed.ephemeral and agreed.followups[-1].content == f"bob agrees; still waiting for <@{carol.id}>."
+    updated = table.env.backend.messages[table.channel.id][question.id]
+    assert updated.content.endswith(f"bob agrees; still waiting for <@{carol.id}>.") and updated.components
+    questions = [m for m in table.channel.history() if "do you agree?" in (m.content or "")]
+    assert [m.id for m in questions] == [question.id]  # one question, never a second
+    await carol.click(question, label="Agree")
+    game = await simcord_env.bot.service.latest_game(table.channel.id)
+    assert game is not None and [s.display_name for s in game.seats if s.is_bot] == ["Easy bot"]
+    assert simcord_env.errors == []
