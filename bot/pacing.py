@@ -6,7 +6,7 @@ action may wait for the ones before it in its channel (each channel's actions ru
 time) or for a busy process.  ``Pacer.run`` runs an action and acknowledges it first:
 
 - at once, when actions are already queued in its channel or the process has too many in progress
-  (the player reads "busy, your move is queued", with their place in the queue);
+  (the player reads "busy, your action is queued", with their place in the queue);
 - after ``ack_after`` seconds otherwise, if it is still running.
 
 The answer with the board then follows (a follow-up).  Nothing here knows Discord: the caller passes
@@ -27,9 +27,9 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 Acknowledge = Callable[[str], Awaitable[None]]
 
-QUEUED = "Busy: your move is queued ({ahead} ahead of it in this channel); the board follows here."
-OVERLOADED = "Busy: your move is queued; the board follows here in a moment."
-WORKING = "Working on your move; the board follows here."
+QUEUED = "Busy: your action is queued ({ahead} ahead of it in this channel); the answer follows here."
+OVERLOADED = "Busy: your action is queued; the answer follows here in a moment."
+WORKING = "Working on it; the answer follows here."
 
 
 @dataclass

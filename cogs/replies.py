@@ -313,7 +313,7 @@ async def paced(interaction: discord.Interaction, channel_id: int, work: Awaitab
     """Run a player's action so that its interaction is acknowledged within Discord's window.
 
     When the action waits behind others (or takes long), the player first gets one private line
-    ("busy, your move is queued"), and the board follows as a follow-up: see ``bot.pacing``.
+    ("busy, your action is queued"), and the answer follows as a follow-up: see ``bot.pacing``.
     """
     pacer = getattr(bot_of(interaction), "pacer", None)
     if pacer is None:
