@@ -328,8 +328,8 @@ async def test_a_lobby_menu_choice_sent_twice_at_once_seats_or_removes_one_bot_o
     both = await select_at_once(table.env, table.guild.id, [(alice, lobby, menu, ["easy"])] * 2)
     game = await simcord_env.bot.service.live_game(table.channel.id)
     assert [row.display_name for row in game.seats] == ["alice", "Easy bot"]
-    refused = [answer for answer in both if answer.ephemeral]
-    assert len(refused) == 1 and (refused[0].followups or [refused[0].response])[-1].content == TABLE_CHANGED
+    last_words = [(answer.followups or [answer.response])[-1].content for answer in both]
+    assert last_words.count(TABLE_CHANGED) == 1  # the other seated the bot (answered "busy" first, or not)
 
     await alice.select(lobby, ["normal"])  # the lobby's menu, shown again with the seats now taken
     menu = lobby_menu_id(ResponseMessage(table.env, table.env.backend.get_message(table.channel.id, lobby.id)))
