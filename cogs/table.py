@@ -2,10 +2,10 @@
 
 Before the start it is the lobby, edited as players join and leave.  Once the game runs it is the
 board of the turn under way: each roll, step or decline of that turn edits it, and so do the turns of
-computer players that follow it; a new message is posted only when the turn passes to another person
-(pinging them) or the game ends (pinging everyone).  The
-message it replaces becomes a short summary of its turn, without board or controls, so no old button
-stays pressable and no old board is mistaken for the current one.
+computer players that follow it; a new message is posted only when the turn comes to a person (pinging
+them) or the game ends (pinging everyone).  The message it replaces becomes a short summary of its
+turn, without board, controls or call, so no old button stays pressable and no old board is mistaken
+for the current one.
 """
 
 from __future__ import annotations
