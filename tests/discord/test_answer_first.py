@@ -56,6 +56,18 @@ def _fake(monkeypatch: pytest.MonkeyPatch, calls: list[str]) -> None:
     monkeypatch.setattr(table, "after", lambda bot, report: None)
 
 
+def _report(*, turn_changed: bool, bot_to_move: bool = False) -> Any:
+    """A report of Bob's move in a running game, seat 1 (a person, or a bot) to move next."""
+    return SimpleNamespace(
+        game=SimpleNamespace(id=1, status="active", bot_at=lambda seat: object() if bot_to_move else None),
+        to_move_seat=1,
+        turn_changed=turn_changed,
+        outcome=None,
+        lines=["Bob took R2 b."],
+        delivery_id=7,
+    )
+
+
 def _slash_command() -> Any:
     """A typed command: not a press on the living message."""
     return SimpleNamespace(message=None, extras={}, channel_id=10, response=SimpleNamespace(is_done=lambda: False))
@@ -67,15 +79,8 @@ async def test_the_player_is_answered_before_the_old_living_message_is_edited(
 ) -> None:
     calls: list[str] = []
     _fake(monkeypatch, calls)
-    report = SimpleNamespace(
-        game=SimpleNamespace(id=1, status="active", bot_at=lambda seat: None),
-        to_move_seat=1,  # a person: a new message calls them
-        turn_changed=turn_changed,
-        outcome=None,
-        lines=["Bob took R2 b."],
-        delivery_id=7,
-    )
-    await table.show(_slash_command(), report)  # type: ignore[arg-type]
+    report = _report(turn_changed=turn_changed)  # a person to move: a new message calls them
+    await table.show(_slash_command(), report)
     # a new board is recorded as the game's before the old one is retired
     expected = (
         ["answer", "remember", "edit old message"] if turn_changed else ["answer", "edit old message", "remember"]
@@ -93,15 +98,8 @@ async def test_an_old_board_that_cannot_be_retired_leaves_the_new_one_recorded(m
 
     monkeypatch.setattr(table, "edit", edit)
     monkeypatch.setattr(table, "retired", lambda record, game: {})
-    report = SimpleNamespace(
-        game=SimpleNamespace(id=1, status="active", bot_at=lambda seat: None),
-        to_move_seat=1,
-        turn_changed=True,
-        outcome=None,
-        lines=["Bob took R2 b."],
-        delivery_id=7,
-    )
-    await table.show(_slash_command(), report)  # type: ignore[arg-type]
+    report = _report(turn_changed=True)
+    await table.show(_slash_command(), report)
     assert calls == ["answer", "remember"]  # answered, the new board recorded; the failure only logged
 
 
@@ -198,13 +196,6 @@ async def test_a_board_followed_on_by_a_computer_players_turn_loses_the_call_of_
         return True
 
     monkeypatch.setattr(table, "edit", edit)
-    report = SimpleNamespace(
-        game=SimpleNamespace(id=1, status="active", bot_at=lambda seat: object()),  # a bot is to move now
-        to_move_seat=1,
-        turn_changed=True,
-        outcome=None,
-        lines=["Bob took R2 b."],
-        delivery_id=7,
-    )
-    await table.show(_slash_command(), report)  # type: ignore[arg-type]
+    report = _report(turn_changed=True, bot_to_move=True)
+    await table.show(_slash_command(), report)
     assert sent == [{"content": None}]  # the board follows on, without "@bob, your turn."
