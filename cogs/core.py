@@ -20,7 +20,17 @@ from cogs.base import channel_of, post_board
 from cogs.decisions import play_roll
 from cogs.help import RulesCommand
 from cogs.messages import NO_PINGS, options_line, players_line, plural
-from cogs.replies import actor_of, answer, escape_user_text, paced_here, refusals, run_guarded, tell
+from cogs.replies import (
+    actor_of,
+    answer,
+    close_question,
+    escape_user_text,
+    paced_here,
+    refusals,
+    run_guarded,
+    tell,
+    update_question,
+)
 from renderers.replay import animate
 
 if TYPE_CHECKING:
@@ -162,10 +172,20 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
 
     async def _post_undo(self, interaction: discord.Interaction, work: Awaitable[UndoStatus]) -> None:
         status = await work
+        pressed = interaction.message if interaction.type == discord.InteractionType.component else None
         if status.refused_by is not None:
-            await answer(interaction, content=f"{interaction.user.display_name} refused the undo; the game goes on.")
+            line = f"{escape_user_text(interaction.user.display_name)} refused the undo; the game goes on."
+            await answer(interaction, content=line)  # answered first; the question is closed after
+            await close_question(pressed, line)
         elif status.report is not None:
             await table.show(interaction, status.report)
+            await close_question(pressed, " ".join(status.report.lines))
+        elif pressed is not None:  # an acceptance with others still to answer: the question, updated
+            waiting = " ".join(f"<@{uid}>" for uid in status.waiting_for)
+            agreed = f"{escape_user_text(interaction.user.display_name)} accepts; still waiting for {waiting}."
+            await update_question(
+                interaction, pressed, agreed, game_buttons.buttons(status.game.id, "undo-yes", "undo-no")
+            )
         else:
             waiting = " ".join(f"<@{uid}>" for uid in status.waiting_for)
             await answer(

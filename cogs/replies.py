@@ -337,6 +337,32 @@ async def paced_here(interaction: discord.Interaction, work: Awaitable[Any]) -> 
     return await paced(interaction, interaction.channel_id or 0, work)
 
 
+async def update_question(
+    interaction: discord.Interaction, pressed: discord.Message, agreed: str, view: discord.ui.View
+) -> None:
+    """A partial answer to a question the table votes on (an undo, a seat for a bot): the question itself
+    gains the line ``agreed`` and keeps its buttons; never a second question, whose buttons would stay."""
+    content = f"{pressed.content}\n{agreed}"[:CONTENT_LIMIT]
+    if not interaction.response.is_done():
+        await interaction.response.edit_message(content=content, view=view)
+        return
+    try:  # the pacer answered first ("busy"): the question is edited, the presser told privately
+        await pressed.edit(content=content, view=view)
+    except discord.HTTPException as error:
+        log.info("could not update the question %s: %s", pressed.id, error)
+    await answer(interaction, content=agreed, ephemeral=True)
+
+
+async def close_question(message: discord.Message | None, line: str) -> None:
+    """Take the buttons off an answered question, saying how it ended."""
+    if message is None:
+        return
+    try:
+        await message.edit(content=f"{message.content}\n{line}"[:CONTENT_LIMIT], view=None)
+    except discord.HTTPException as error:
+        log.info("could not close the question %s: %s", message.id, error)
+
+
 async def tell(interaction: discord.Interaction, message: str) -> None:
     """Answer only the caller, in one sentence."""
     await answer(interaction, content=message, ephemeral=True)

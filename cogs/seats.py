@@ -197,7 +197,7 @@ async def answer_handover(interaction: discord.Interaction, game_id: int, accept
 
 async def _post_handover(interaction: discord.Interaction, status: HandoverStatus) -> None:
     from cogs import buttons, table
-    from cogs.replies import answer, escape_user_text
+    from cogs.replies import answer, close_question, escape_user_text, update_question
 
     pressed = interaction.message if interaction.type == discord.InteractionType.component else None
     target = escape_user_text(status.seat.display_name)
@@ -207,32 +207,24 @@ async def _post_handover(interaction: discord.Interaction, status: HandoverStatu
             line = f"{who} is back and keeps the seat; the proposal is withdrawn."
         else:
             line = f"{who} refused: {target} keeps the seat and the game goes on."
-        await _close_proposal(pressed, line)
-        await answer(interaction, content=line)
+        await answer(interaction, content=line)  # answered first; the question is closed after
+        await close_question(pressed, line)
         return
     if status.withdrawn:
         line = f"{target} is back and playing: the seat stays theirs and the proposal is withdrawn."
-        await _close_proposal(pressed, line)
-        await answer(interaction, content=line)
+        await answer(interaction, content=line)  # answered first; the question is closed after
+        await close_question(pressed, line)
         return
     if status.report is not None:
-        await _close_proposal(pressed, " ".join(status.report.lines))
         await table.show(interaction, status.report)
+        await close_question(pressed, " ".join(status.report.lines))
         return
     waiting = " ".join(mention(uid) for uid in status.waiting_for)
     because = f" ({escape_user_text(status.reason)})" if status.reason else ""
     view = buttons.buttons(status.game.id, "seat-yes", "seat-no")
     if pressed is not None:  # an agreement: the question, updated (never a second question)
         agreed = f"{escape_user_text(interaction.user.display_name)} agrees; still waiting for {waiting}."
-        content = f"{pressed.content}\n{agreed}"[:2000]
-        if not interaction.response.is_done():
-            await interaction.response.edit_message(content=content, view=view)
-            return
-        try:  # the pacer answered first ("busy"): the question is edited, the presser told privately
-            await pressed.edit(content=content, view=view)
-        except discord.HTTPException as error:
-            log.info("could not update the proposal %s: %s", pressed.id, error)
-        await answer(interaction, content=agreed, ephemeral=True)
+        await update_question(interaction, pressed, agreed, view)
         return
     await answer(
         interaction,
@@ -249,13 +241,3 @@ async def _post_handover(interaction: discord.Interaction, status: HandoverStatu
 def article(word: str) -> str:
     """``a`` or ``an`` before ``word`` (``an easy``, ``a normal``)."""
     return "an" if word[:1].lower() in "aeiou" else "a"
-
-
-async def _close_proposal(message: discord.Message | None, line: str) -> None:
-    """Take the buttons off an answered proposal, saying how it ended."""
-    if message is None:
-        return
-    try:
-        await message.edit(content=f"{message.content}\n{line}"[:2000], view=None)
-    except discord.HTTPException as error:
-        log.info("could not close the proposal %s: %s", message.id, error)

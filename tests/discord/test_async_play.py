@@ -193,7 +193,8 @@ async def test_undo_by_consent_refused_then_accepted_and_the_dice_stay_the_same(
     assert refusal(await stranger.click(asked.response.message, label="Accept undo")).startswith("Only players")
     refused = await other.click(asked.response.message, label="Refuse undo")
     assert "refused the undo" in refused.response.content
-    assert refusal(await other.click(asked.response.message, label="Accept undo")).startswith("There is no undo")
+    closed = table.env.backend.messages[table.channel.id][asked.response.message.id]
+    assert closed.content.endswith("refused the undo; the game goes on.") and not closed.components
     asked = await first.slash(table.channel, "game undo")
     accepted = await other.click(asked.response.message, label="Accept undo")
     assert 'By agreement, the move "pass" is taken back.' in embed_of(accepted).description
@@ -312,3 +313,21 @@ async def test_a_time_bank_absorbs_a_slow_move_and_shrinks(table):
 async def test_a_bank_without_a_clock_is_refused(table):
     result = await table.members[0].slash(table.channel, "hedgehog new", players=2, bank=3)
     assert refusal(result) == "A time bank needs a move clock: choose a clock too."
+
+
+async def test_a_partial_acceptance_of_an_undo_updates_the_one_question(table):
+    started, members = await start_game(table, players=3, clock=0)
+    first, _ = next_actor(started, table.members)
+    await finish_turn(first, table)
+    asked = await first.slash(table.channel, "game undo")
+    question = asked.response.message
+    second, third = (m for m in members if m is not first)
+    accepted = await second.click(question, label="Accept undo")  # one of two: the question says so
+    updated = table.env.backend.messages[table.channel.id][question.id]
+    assert updated.content.endswith(f"{second.name} accepts; still waiting for {third.mention}.")
+    assert updated.components and accepted.response.message.id == question.id  # edited, not posted again
+    assert [m.id for m in table.channel.history() if "do you agree?" in (m.content or "")] == [question.id]
+    done = await third.click(question, label="Accept undo")
+    assert "is taken back" in embed_of(done).description
+    closed = table.env.backend.messages[table.channel.id][question.id]
+    assert "is taken back" in closed.content and not closed.components  # no live button left on it
