@@ -11,7 +11,7 @@ import discord
 import pytest
 from discord import app_commands
 from discord.enums import AppCommandOptionType
-from hypothesis import given, settings
+from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from simcord.components import validate_embeds
 
@@ -66,7 +66,7 @@ def test_content_is_cut_to_2000_characters(text: str) -> None:
     assert fitted["ephemeral"] is True
 
 
-@FAST
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.data_too_large])  # large on purpose
 @given(
     title=HOSTILE,
     description=HOSTILE,
