@@ -19,7 +19,7 @@ import discord
 
 from bot.session import GameRow, Report, rules_for
 from bot.session.table_messages import TableMessage
-from cogs.buttons import buttons
+from cogs.buttons import GameButton, buttons
 from cogs.messages import NO_PINGS, lobby_embed, report_payload, report_view, summary_embed
 from cogs.replies import answer_at, bot_of, first_response, paced, tell
 from cogs.seats import AddBotMenu, after
@@ -150,6 +150,10 @@ def lobby_view(game: GameRow, *, disabled: bool = False) -> discord.ui.View:
     carries the number of seats taken, so a choice sent twice, or against a table that changed, is
     refused instead of seating or removing a second bot)."""
     view = buttons(game.id, *LOBBY_ACTIONS, disabled=disabled)
+    full = len(game.seats) >= game.max_players
+    for child in view.children:
+        if full and isinstance(child, GameButton) and child.action == "join":  # no seat left to take
+            child.item.disabled = True
     view.add_item(AddBotMenu(game.id, len(game.seats), disabled=disabled))
     return view
 

@@ -231,3 +231,11 @@ def button_labels(message: Any) -> list[str]:
             if label:
                 labels.append(label)
     return labels
+
+
+def join_disabled(table: Any, message: Any) -> bool:
+    """True when the Join button under the lobby ``message``, as the channel holds it now, cannot be pressed."""
+    raw = table.env.backend.messages[table.channel.id][message.id]
+    rows = [row if isinstance(row, dict) else row.to_dict() for row in raw.components]
+    join = next(c for row in rows for c in row["components"] if c.get("label") == "Join")
+    return bool(join.get("disabled"))

@@ -19,6 +19,7 @@ from tests.discord.helpers import (
     button_labels,
     embed_of,
     field,
+    join_disabled,
     living_board,
     notation,
     refusal,
@@ -100,8 +101,10 @@ async def test_a_bot_added_from_the_lobby_menu_plays_and_the_game_is_unrated(tab
     stranger = await table.members[4].select(opened.response.message, ["easy"])
     assert refusal(stranger) == "Only the players of this game can add a bot to it."
     assert refusal(await bob.select(opened.response.message, ["easy"])).startswith("This game is full")
+    assert join_disabled(table, opened.response.message)  # a full table offers no seat
     removed = await bob.select(opened.response.message, ["remove"])  # one bot too many: taken off again
     assert "Hard bot leaves the table" in removed.response.content
+    assert not join_disabled(table, opened.response.message)
     none_left = await bob.select(opened.response.message, ["remove"])
     assert refusal(none_left) == "There is no computer player at this table."
     await alice.select(opened.response.message, ["hard"])

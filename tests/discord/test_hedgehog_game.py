@@ -8,6 +8,7 @@ from tests.discord.helpers import (
     accepted,
     embed_of,
     field,
+    join_disabled,
     next_actor,
     notation,
     play_turns,
@@ -111,7 +112,8 @@ async def test_lobby_refusals(table):
     assert refusal(await alice.click(opened.response.message, label="Join")) == "You are already in this game."
     assert refusal(await bob.click(opened.response.message, label="Start")).startswith("Only the player who opened")
     await bob.click(opened.response.message, label="Join")
-    assert refusal(await carol.click(opened.response.message, label="Join")) == "This game is full (2 players)."
+    assert join_disabled(table, opened.response.message)  # a full table offers no seat
+    assert refusal(await carol.slash(table.channel, "hedgehog join")) == "This game is full (2 players)."
     assert refusal(await carol.slash(table.channel, "hedgehog leave")) == "You are not in this game."
     too_many = await dave.slash(table.guild.create_text_channel("other"), "hedgehog new", players=8)
     assert refusal(too_many) == "More than 5 players need the xeno option (the Xeno set adds five colours)."
