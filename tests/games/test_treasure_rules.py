@@ -876,3 +876,11 @@ def test_the_status_line_counts_pyramids_in_words():
     s = RULES.new_game(2, {}, setup_rng(1))
     assert " · 1 pyramid left · " in RULES.status_line(replace(s, pyramids=s.pyramids[:1]))
     assert f" · {len(s.pyramids)} pyramids left · " in RULES.status_line(s)
+
+
+def test_a_coin_move_is_offered_by_its_squares_and_what_it_takes():
+    # the button names the squares and the prize; the notation ("0:c3xd4") is for typing
+    s = position(2, coins={0: {0: "c3"}, 1: {5: "h8"}}, pyramids={"d4": 2, "e9": 1}, dice=(0, PAWN))
+    labels = {RULES.format_move(s, m): RULES.choice(s, m).label for m in RULES.legal_moves(s)}
+    assert labels["0:c3xd4"] == "c3 → d4 · medium +2"
+    assert labels["0:c3-c4"] == "c3 → c4"
