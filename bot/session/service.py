@@ -811,11 +811,12 @@ class GameService:
         rules, state = rules_for(game.game), self.state_of(game)
         return game, [replace(row, notation=rules.public_notation(state, row.notation)) for row in rows]
 
-    async def rebuild(self, game: GameRow, upto: int | None = None) -> Any:
-        """The state after the first ``upto`` plies (all by default), replayed from the move log."""
+    async def rebuild(self, game: GameRow, upto: int | None = None, log: Sequence[MoveRow] | None = None) -> Any:
+        """The state after the first ``upto`` plies (all by default), replayed from the move log (``log``
+        when the caller has read it already)."""
         rules = rules_for(game.game)
         state = rules.new_game(len(game.seats), game.options, setup_rng(game.seed))
-        for row in (await self.store.moves(game.id))[:upto]:
+        for row in (log if log is not None else await self.store.moves(game.id))[:upto]:
             state = replay_row(rules, state, row)
         return state
 

@@ -83,12 +83,12 @@ class UndoDesk:
             if target is None:
                 raise ServiceError("There is no move to take back.")
             rules = rules_for(game.game)
-            if acting_together(rules, await service.rebuild(game, upto=target.ply)) and not acting_together(
-                rules, service.state_of(game)
-            ):
+            before = await service.rebuild(game, upto=target.ply, log=log)  # the state the undo returns to
+            if acting_together(rules, before) and not acting_together(rules, service.state_of(game)):
                 raise ServiceError(REVEALED)
             request = {"ply": game.ply, "requester_id": actor.user_id, "accepted": [actor.user_id]}
-            return await self._maybe_apply(game, {**request, "created_at": service.clock()}, log, target, token)
+            request = {**request, "created_at": service.clock()}
+            return await self._maybe_apply(game, request, log, target, token, before=before)
 
     async def answer(self, game_id: int, actor: Actor, accept: bool, *, token: str | None = None) -> UndoStatus:
         """Accept or refuse the pending request of ``game_id``."""
@@ -112,10 +112,18 @@ class UndoDesk:
             return await self._maybe_apply(game, request, log, target, token)
 
     async def _maybe_apply(
-        self, game: GameRow, request: dict[str, Any], log: list[MoveRow], target: MoveRow, token: str | None
+        self,
+        game: GameRow,
+        request: dict[str, Any],
+        log: list[MoveRow],
+        target: MoveRow,
+        token: str | None,
+        *,
+        before: Any = None,
     ) -> UndoStatus:
-        """Store ``request`` while someone must still agree; else take the move back, which clears the
-        request in the same write (a crash between two writes cannot leave it behind, answered)."""
+        """Store ``request`` while someone must still agree; else take the move back (to ``before``, the
+        state before ``target``, when already rebuilt), which clears the request in the same write (a crash
+        between two writes cannot leave it behind, answered)."""
         requester, accepted = request["requester_id"], request["accepted"]
         waiting = [uid for uid in voters(game) if uid not in accepted]
         status = UndoStatus(game, requester, waiting, target, self._shown(game, target))
@@ -124,7 +132,7 @@ class UndoDesk:
             return status
         service = self.service
         rules = rules_for(game.game)
-        state = await service.rebuild(game, upto=target.ply)
+        state = before if before is not None else await service.rebuild(game, upto=target.ply, log=log)
         now = service.clock()
         fields = await service.turn_fields_after_undo(game, rules, state, now)
         shown = rules.public_notation(state, target.notation)  # as the table stands once it is taken back
