@@ -32,6 +32,7 @@ from renderers.pyramids import (
     TEXT,
     TEXT_SHADOW,
     display_name,
+    fit_name,
     fit_text,
     fixed_palette,
     font,
@@ -43,6 +44,7 @@ from renderers.pyramids import (
     paste_tile,
     png_bytes,
     text,
+    text_width,
 )
 
 WIDTH = 560
@@ -157,25 +159,44 @@ def _draw_background(size: int) -> Image.Image:
 # ------------------------------------------------------------------ pieces and overlays
 
 
-def _crosshair(draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float) -> None:
-    """The victim's mark: a ring with four ticks."""
+def _crosshair(
+    draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, height: float | None = None
+) -> None:
+    """The victim's mark: a ring with four ticks; given a ``height`` (half), an oval ticked left and right only."""
     cx, cy = centre
-    draw.ellipse([cx - radius, cy - radius, cx + radius, cy + radius], outline=MARK, width=4)
-    for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+    ry = radius if height is None else height
+    draw.ellipse([cx - radius, cy - ry, cx + radius, cy + ry], outline=MARK, width=4)
+    ticks = ((1, 0), (-1, 0), (0, 1), (0, -1)) if height is None else ((1, 0), (-1, 0))
+    for dx, dy in ticks:
         draw.line(
-            [(cx + dx * (radius - 7), cy + dy * (radius - 7)), (cx + dx * (radius + 7), cy + dy * (radius + 7))],
+            [(cx + dx * (radius - 7), cy + dy * (ry - 7)), (cx + dx * (radius + 7), cy + dy * (ry + 7))],
             fill=MARK,
             width=4,
         )
 
 
+def _safehouse_gap(size: int) -> tuple[float, float]:
+    """The rows free between the words SAFE and HOUSE: (top, bottom) in pixels."""
+    boxes = {t.text: t.box for t in _background(size)[1]}
+    return boxes["SAFE"][3] + 2, boxes["HOUSE"][1] - 2
+
+
 def _draw_piece(image: Image.Image, draw: ImageDraw.ImageDraw, size: int, square: int, seat: int, victim: bool) -> None:
     cell = _cell(size)
     cx, cy = square_centre(size, square)
-    if victim:
-        _crosshair(draw, (cx, cy), cell * 0.44 if square != SAFE else cell * 0.62)
     scale = cell * 0.46
-    paste_pyramid(image, cx, cy + scale * 0.8, 3, SEAT_COLOURS[seat], scale)
+    base_y = cy + scale * 0.8
+    if square == SAFE:
+        # between the words SAFE and HOUSE: the piece centred in the gap, the victim's mark an oval clear of both
+        top, bottom = _safehouse_gap(size)
+        middle = (top + bottom) / 2
+        scale = min(scale, (bottom - top - 14) / 1.75)  # inside the oval on the small squares of 12x12
+        base_y = middle + scale * 1.75 / 2
+        if victim:
+            _crosshair(draw, (cx, middle), cell * 0.62, (bottom - top) / 2 - 2)
+    elif victim:
+        _crosshair(draw, (cx, cy), cell * 0.44)
+    paste_pyramid(image, cx, base_y, 3, SEAT_COLOURS[seat], scale)
 
 
 def _draw_markers(image: Image.Image, draw: ImageDraw.ImageDraw, s: State) -> None:
@@ -244,36 +265,58 @@ def _draw_targets(draw: ImageDraw.ImageDraw, s: State) -> None:
 # ------------------------------------------------------------------ header and panel
 
 
-def _player(s: State, seat: int, names: Sequence[str] | None) -> str:
+def _player_parts(seat: int, names: Sequence[str] | None) -> tuple[str, str]:
+    """A player as (name, " (Colour)"), or ("", "Colour") without a name: only the name may be cut."""
     colour = COLOUR_WORDS[SEAT_COLOURS[seat]]
     if (name := display_name(names, seat)) and name != colour:
-        return f"{_fit(name, 18)} ({colour})"
-    return colour
+        return _fit(name, 18), f" ({colour})"
+    return "", colour
 
 
-def _headline(s: State, names: Sequence[str] | None) -> tuple[str, str]:
+Title = tuple[str, str]  # (a player's name, the rest of the line): only the name is shortened to fit
+
+
+def _headline(s: State, names: Sequence[str] | None) -> tuple[Title, str]:
     if s.phase == "over":
         if s.end == "limit":
-            return "Game over: drawn at the turn limit", "ranked by bases, then captures"
+            return _limit_headline(s, names)
         assert s.winner is not None
         why = "last player left" if s.end == "alone" else "all four bases"
-        return f"{_player(s, s.winner, names)} wins!", why
-    who = _player(s, s.turn, names)
+        name, colour = _player_parts(s.winner, names)
+        return (name, f"{colour} wins!"), why
+    name, colour = _player_parts(s.turn, names)
     role = "victim" if s.turn == s.victim else "assassin"
     if s.phase == "roll":
-        return f"{who} to roll", role
+        return (name, f"{colour} to roll"), role
     if s.phase == "null":
-        return f"{who}: reroll or stay", f"{role} rolled a null"
+        return (name, f"{colour}: reroll or stay"), f"{role} rolled a null"
     count = len(s.reachable)
     steps = f"{s.die} step{'s' if s.die != 1 else ''}"
+    title = (name, f"{colour} to move {steps}")
     capture = capture_square(s)
     if capture is not None:
         where = s.board.name(capture)
         if count == 1:
-            return f"{who} to move {steps}", f"{role} - capture on {where} (ringed)"
+            return title, f"{role} - capture on {where} (ringed)"
         dots = f"{count - 1} dotted square{'s' if count != 2 else ''}"
-        return f"{who} to move {steps}", f"{role} - capture on {where} (ringed) or one of {dots}"
-    return f"{who} to move {steps}", f"{role} - pick one of the {count} dotted square{'s' if count != 1 else ''}"
+        return title, f"{role} - capture on {where} (ringed) or one of {dots}"
+    return title, f"{role} - pick one of the {count} dotted square{'s' if count != 1 else ''}"
+
+
+def _limit_headline(s: State, names: Sequence[str] | None) -> tuple[Title, str]:
+    """The finish at the victim-turn limit: a ranked finish, drawn only when every player shares first."""
+    outcome = RULES.outcome(s)
+    ranks = outcome.ranks if outcome else (1,) * s.players
+    if len(ranks) > 1 and all(rank == 1 for rank in ranks):
+        return ("", "Game over: drawn at the turn limit"), "every player level on bases held and captures"
+    first = [seat for seat, rank in enumerate(ranks) if rank == 1]
+    bases, captures = len(s.markers[first[0]]), s.captures[first[0]]
+    record = f"{bases} base{'s' if bases != 1 else ''}, {captures} capture{'s' if captures != 1 else ''}"
+    why = f"turn limit: most bases held, then captures ({record})"
+    if len(first) == 1:
+        name, colour = _player_parts(first[0], names)
+        return (name, f"{colour} wins at the turn limit"), why
+    return ("", f"{' and '.join(_short_name(seat, names) for seat in first)} share the win"), why
 
 
 def _short_name(seat: int, names: Sequence[str] | None) -> str:
@@ -284,6 +327,8 @@ def _short_name(seat: int, names: Sequence[str] | None) -> str:
 
 def _event(s: State, names: Sequence[str] | None) -> tuple[str, RGB] | None:
     last = s.last
+    if s.out and (last.seat is None or s.end == "alone"):  # a resignation resets what just happened
+        return f"{_short_name(s.out[-1], names)} left the game", TEXT
     if last.seat is None:
         return None
     who = _short_name(last.seat, names)
@@ -373,8 +418,9 @@ def _draw_row(
     if not gone and seat == s.turn and s.phase != "over":
         draw.rounded_rectangle([x0 - 6, y + 1, WIDTH - 16, y + row - 2], radius=6, outline=HIGHLIGHT, width=3)
     paste_pyramid(image, x0 + 12, y + row - 7, 3, colour, 20)
-    label = _player(s, seat, names)
-    label = fit_text(label, MIN_PX + 1, BASES_X - x0 - 150)
+    # the name has the first line to itself; role, place and captures share the second
+    name, colour_word = _player_parts(seat, names)
+    label = fit_name("", name, colour_word, MIN_PX + 1, BASES_X - 8 - (x0 + 34))
     text(image, (x0 + 34, mid - row * 0.22), label, size=MIN_PX + 1, fill=DIM if gone else TEXT, anchor="lm")
     if gone:
         role, tint = "left the game", DIM
@@ -388,7 +434,10 @@ def _draw_row(
     if rank is not None:
         note = f"{_ordinal(rank)} place" + (f", {note}" if note else "")
     if note:
-        text(image, (BASES_X - 8, mid), note, size=MIN_PX, fill=HIGHLIGHT if rank == 1 else TEXT, anchor="rm")
+        room = BASES_X - 8 - (x0 + 34 + text_width(role, MIN_PX) + 12)
+        note = fit_text(note, MIN_PX, room)
+        fill = HIGHLIGHT if rank == 1 else TEXT
+        text(image, (BASES_X - 8, mid + row * 0.24), note, size=MIN_PX, fill=fill, anchor="rm")
     for k, base in enumerate(s.board.bases):
         bx = BASES_X + 9 + k * BASE_STEP
         by = mid - 7
@@ -426,10 +475,11 @@ def draw_board(state: State, names: Sequence[str] | None = None) -> Image.Image:
     paste_tile(image, background)
     image.paste(cast(tuple[int, ...], base.getpixel((5, 5))), (0, base.height, WIDTH, image.height))
     draw = ImageDraw.Draw(image)
-    title, sub = _headline(s, names)
+    (name, rest), sub = _headline(s, names)
     if s.phase != "over":
         draw.polygon([(14, 14), (14, 38), (30, 26)], fill=COLOURS[SEAT_COLOURS[s.turn]], outline=TEXT_SHADOW)
-    text(image, (40, 24), fit_text(title, MIN_PX + 7, WIDTH - 52), size=MIN_PX + 7, anchor="lm", fill=HIGHLIGHT)
+    title = fit_name("", name, rest, MIN_PX + 7, WIDTH - 52)
+    text(image, (40, 24), title, size=MIN_PX + 7, anchor="lm", fill=HIGHLIGHT)
     text(image, (40, 52), fit_text(sub, MIN_PX, WIDTH - 52), size=MIN_PX, fill=DIM, anchor="lm")
     _draw_markers(image, draw, s)
     _draw_path(draw, s)

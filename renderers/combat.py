@@ -62,12 +62,15 @@ from renderers.pyramids import (
     TEXT_SHADOW,
     colour_swatch,
     display_name,
+    fit_name,
     fit_text,
     fixed_palette,
     last_move_frame,
     new_canvas,
     outline_for,
     paste_die,
+    paste_pyramid,
+    paste_stack,
     paste_tile,
     png_bytes,
     pyramid_size_px,
@@ -91,6 +94,7 @@ STEP = SCALE * 0.22  # rise between the pieces of a stack
 STACK_X = 27  # stack centre, from the square's left edge
 CODE_X = 50  # code column, from the square's left edge
 LINE = 23  # panel line height
+PLAYER_W = WIDTH - 76  # room for a player's line in the panel
 LIGHT = (0x8E, 0x94, 0x9E)
 DARK = (0x80, 0x86, 0x91)
 BLOCKED = (0x3C, 0x40, 0x48)
@@ -249,7 +253,8 @@ def _draw_header(image: Image.Image, state: CombatState, names: Sequence[str] | 
     text(image, (12, 8), title, size=MIN_PX + 5)
     seat = RULES.to_move(state)
     if seat is None:
-        lines = wrap_phrases(f"Game over: {state.reason}", MIN_PX + 3, WIDTH - 24, 2)
+        verdict = "Game over, a draw:" if is_draw(state) else "Game over:"
+        lines = wrap_phrases(f"{verdict} {state.reason}", MIN_PX + 3, WIDTH - 24, 2)
         for k, line in enumerate(lines):
             text(image, (12, 40 + k * 25), line, size=MIN_PX + 3, fill=HIGHLIGHT)
         return
@@ -271,23 +276,25 @@ def _pinned(stack: Sequence[Piece], k: int) -> bool:
 
 
 def _draw_stacks(image: Image.Image, state: CombatState) -> None:
-    """The pyramids of every square, and the caps (their codes and pip counts come after the arrows)."""
-    from renderers.pyramids import paste_pyramid  # local: the one sprite paster, kept out of the public names
+    """The pyramids of every square, and the caps (their codes and pip counts come after the arrows).
 
+    A stack is drawn as one piece: a contrasting outline round its silhouette, and each pyramid sitting
+    on another edged in a darker shade of its own colour, so a tree keeps its colour.
+    """
     for index, stack in enumerate(state.board):
         if not stack:
             continue
         left, _, _, bottom = square_box(index)
         name = square_name(index)
         cx, base = left + STACK_X, bottom - 5
-        for k, piece in enumerate(stack):
-            letter = seat_letter(piece.owner)
-            # a pyramid with an opponent pyramid above it cannot move: edged in the warning colour
-            pinned = _pinned(stack, k)
+        pieces = [(seat_letter(piece.owner), piece.pips) for piece in stack]
+        # a pyramid with an opponent pyramid above it cannot move: edged in the warning colour
+        marks = [MARK if _pinned(stack, k) else None for k in range(len(stack))]
+        paste_stack(image, cx, base, pieces, SCALE, STEP, marks)
+        for k, (letter, pips) in enumerate(pieces):
             y = base - k * STEP
-            paste_pyramid(image, cx, y, piece.pips, letter, SCALE, outline=MARK if pinned else None, outline_width=3)
-            w, h = pyramid_size_px(piece.pips, SCALE)
-            geometry.note_piece(f"{letter}{piece.pips}", name, (cx - w / 2, y - h, cx + w / 2, y))
+            w, h = pyramid_size_px(pips, SCALE)
+            geometry.note_piece(f"{letter}{pips}", name, (cx - w / 2, y - h, cx + w / 2, y))
         if index in state.capped:
             paste_pyramid(image, cx, base - len(stack) * STEP, 1, "K", SCALE * 0.8)
 
@@ -328,12 +335,32 @@ def _tag(draw: ImageDraw.ImageDraw, image: Image.Image, corner: tuple[float, flo
 # ----------------------------------------------------------------------------------------------
 
 
+def _edge_point(start: tuple[float, float], end: tuple[float, float], index: int) -> tuple[float, float]:
+    """Where the line from ``start`` to ``end`` (inside square ``index``) enters that square."""
+    left, top, right, bottom = _inset(square_box(index), 2)
+    (x1, y1), (x2, y2) = start, end
+    enter = 0.0
+    for a, b, low, high in ((x1, x2, left, right), (y1, y2, top, bottom)):
+        if a < low and b != a:
+            enter = max(enter, (low - a) / (b - a))
+        elif a > high and b != a:
+            enter = max(enter, (high - a) / (b - a))
+    return x1 + (x2 - x1) * enter, y1 + (y2 - y1) * enter
+
+
 def _arrow(image: Image.Image, a: int, b: int, colour: tuple[int, int, int], both: bool = False) -> None:
+    """An arrow from square ``a`` to square ``b`` whose head stops at ``b``'s edge, so it hides no pyramid."""
     draw = ImageDraw.Draw(image)
     (x1, y1), (x2, y2) = _anchor(a), _anchor(b)
     length = max(1.0, ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5)
     ux, uy = (x2 - x1) / length, (y2 - y1) / length
-    sx, sy, ex, ey = x1 + ux * 14, y1 + uy * 14, x2 - ux * 14, y2 - uy * 14
+    tip = _edge_point((x1, y1), (x2, y2), b)
+    ex, ey = tip[0] - ux * 8, tip[1] - uy * 8
+    if both:
+        back = _edge_point((x2, y2), (x1, y1), a)
+        sx, sy = back[0] + ux * 8, back[1] + uy * 8
+    else:
+        sx, sy = x1 + ux * 14, y1 + uy * 14
     edge = LAST_OUTER
     draw.line([(sx, sy), (ex, ey)], fill=edge, width=9)
     draw.line([(sx, sy), (ex, ey)], fill=colour, width=4)
@@ -398,23 +425,32 @@ Line = tuple[str, tuple[int, int, int], int]  # words, colour, indent
 def _panel_lines(state: CombatState, names: Sequence[str] | None) -> list[Line]:
     """The players' lines: colour, edge, name, place or status, and (advanced) what each has lost."""
     lines: list[Line] = []
+    drawn = is_draw(state)
     for seat in turn_order(state.players):
         out = seat in state.out
         colour = RULES.seat_name(state, seat)
         home = " ".join(square_name(sq) for sq in home_squares(seat))
-        label = f"{colour} · starts {POSITIONS[seat].lower()} · home {home}"
-        if name := display_name(names, seat):
-            label = f"{colour} ({_short(name, 14)}) · home {home}"
+        status = ""
         if state.phase == OVER and state.ranks:
-            label += f" · {RANK_WORDS.get(state.ranks[seat], str(state.ranks[seat]))} place"
+            rank = state.ranks[seat]
+            status = " · draw" if drawn and rank == 1 else f" · {RANK_WORDS.get(rank, str(rank))} place"
         elif out:
-            label += " · out"
+            status = " · out"
+        if name := display_name(names, seat):  # only the name is shortened: the place stays whole
+            label = fit_name(f"{colour} (", _short(name, 14), f") · home {home}{status}", MIN_PX + 1, PLAYER_W)
+        else:
+            label = fit_text(f"{colour} · starts {POSITIONS[seat].lower()} · home {home}{status}", MIN_PX + 1, PLAYER_W)
         lines.append((label, TEXT if not out else DIM, 0))
         lost = state.lost[seat] if state.variant == "advanced" else ()
         if lost:
             parts = [f"{lost.count(p)} {SIZE_WORDS[p]}" for p in (1, 2, 3) if p in lost]
             lines.append(("lost: " + ", ".join(parts), DIM, 1))
     return lines
+
+
+def is_draw(state: CombatState) -> bool:
+    """True when the game is over without a single winner: the turn limit draws those still in."""
+    return state.phase == OVER and sum(rank == 1 for rank in state.ranks) > 1
 
 
 def _panel_height(state: CombatState, lines: list[Line]) -> int:
@@ -442,7 +478,7 @@ def _draw_panel(image: Image.Image, state: CombatState, lines: list[Line]) -> No
                 draw.polygon([(x, y + 3), (x + 11, y + 10), (x, y + 17)], fill=HIGHLIGHT, outline=TEXT_SHADOW)
             colour_swatch(draw, (x + 16, y + 1), seat_letter(seat), size=18)
             ink = HIGHLIGHT if seat == to_move else fill
-            text(image, (x + 42, y), fit_text(label, MIN_PX + 1, WIDTH - x - 60), size=MIN_PX + 1, fill=ink)
+            text(image, (x + 42, y), label, size=MIN_PX + 1, fill=ink)
         else:
             text(image, (x + 42, y), fit_text(label, MIN_PX, WIDTH - x - 60), size=MIN_PX, fill=fill)
         y += LINE

@@ -125,6 +125,22 @@ def legend_height(players: int) -> int:
     return 8 + math.ceil(players / 2) * LEGEND_ROW + 4
 
 
+def row_sizes(count: int) -> list[int]:
+    """How many of ``count`` spaces each row of the loop holds, top row first.
+
+    One row for a single space; otherwise an even number of rows (so the loop, running left to right
+    and back, ends where it began), at most ``PER_ROW`` spaces a row (five for rings over 16 spaces),
+    the spaces shared out so that the rows differ by one at most and none is empty.
+    """
+    if count <= 1:
+        return [count]
+    per_row = PER_ROW + 1 if count > 4 * PER_ROW else PER_ROW  # big rings: five a row, fewer rows
+    rows = max(2, math.ceil(count / per_row))
+    rows += rows % 2
+    base, extra = divmod(count, rows)
+    return [base + (r < extra) for r in range(rows)]
+
+
 def layout(state: HedgehogState) -> tuple[list[Slot], float, int]:
     """The slots of every space, the pyramid scale and the height of the picture.
 
@@ -133,21 +149,19 @@ def layout(state: HedgehogState) -> tuple[list[Slot], float, int]:
     clockwise order all the way.  Tall stacks make the picture taller rather than the pieces smaller.
     """
     count = len(state.spaces)
-    per_row = PER_ROW + 1 if count > 4 * PER_ROW else PER_ROW  # big rings: five a row, fewer rows
-    rows = 1 if count == 1 else max(2, math.ceil(count / per_row))
-    rows += rows % 2 if rows > 1 else 0
-    per = math.ceil(count / rows)
+    sizes = row_sizes(count)
+    rows, per = len(sizes), max(sizes)
     width = min(MAX_SLOT, (WIDTH - 2 * MARGIN - 2 * SIDE - (RETURN if rows > 2 else 0)) / per)
     start = (WIDTH - per * width) / 2 + (RETURN / 2 if rows > 2 else 0)
     scale = max(MIN_SCALE, min(MAX_SCALE, width - CODE_W - 12))
-    tallest = [max((len(s.stack) for s in state.spaces[r * per : (r + 1) * per]), default=0) for r in range(rows)]
+    firsts = [sum(sizes[:r]) for r in range(rows)]
     y = float(HEADER + legend_height(state.players))
     slots = []
-    for r in range(rows):
-        y += stack_need(tallest[r], scale)
-        for k, index in enumerate(range(r * per, min((r + 1) * per, count))):
+    for r, (first, size) in enumerate(zip(firsts, sizes, strict=True)):
+        y += stack_need(max(len(space.stack) for space in state.spaces[first : first + size]), scale)
+        for k in range(size):
             column = k if r % 2 == 0 else per - 1 - k
-            slots.append(Slot(index, start + column * width, width, y, r))
+            slots.append(Slot(first + k, start + column * width, width, y, r))
         y += TILE + ROW_GAP
     height = int(y - ROW_GAP + 12 + FOOTER)
     return slots, scale, height
@@ -189,13 +203,17 @@ def trace_text(trace: Trace | None) -> str:
     return words + "."
 
 
+def _turns(n: int) -> str:
+    return f"{n} turn{'s' if n != 1 else ''}"
+
+
 def result_lines(state: HedgehogState) -> tuple[str, str]:
     """Headline and detail of a finished game."""
     if state.winner is not None and state.finish == "tree":
         where = trees(state.spaces).get(state.winner)
         return (
             f"{colour_name(state.winner)} wins!",
-            f"A {COLOUR_NAMES[state.winner]} tree stands on space {where} after {state.turns} turns."
+            f"A {COLOUR_NAMES[state.winner]} tree stands on space {where} after {_turns(state.turns)}."
             if not state.round_limit
             else f"A {COLOUR_NAMES[state.winner]} tree stands on space {where}, in {count_text(state)}.",
         )
@@ -204,7 +222,7 @@ def result_lines(state: HedgehogState) -> tuple[str, str]:
     if state.players == 1:
         if state.finish == "limit":
             return "No tree", f"The turn limit of {state.turn_limit} was reached."
-        return "No tree", f"Given up after {state.turns} turns."
+        return "No tree", f"Given up after {_turns(state.turns)}."
     if state.finish == "passes":
         return "Draw", "Every player passed in one full round."
     if state.round_limit:

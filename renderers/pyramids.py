@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from PIL import Image, ImageChops, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFilter, ImageFont
 
 from renderers import layout as _layout
 from renderers.png import encode_palette_png
@@ -116,8 +116,15 @@ def clean_name(name: object, empty: str = "?") -> str:
 
 
 def display_name(names: Sequence[str] | None, seat: int) -> str:
-    """The display name ``names`` gives ``seat`` as the font can draw it, or "" when there is none."""
-    return clean_name(names[seat], empty="") if names and seat < len(names) and names[seat] else ""
+    """The display name ``names`` gives ``seat`` as the font can draw it, or "" when there is none.
+
+    A name of which the font can draw nothing (Hebrew, Arabic, Chinese, emoji only) becomes
+    ``player 3`` (the seat counted from 1, as the game's embeds list the players), so that its row
+    still says whose it is.
+    """
+    if not names or seat >= len(names) or not str(names[seat]).strip():
+        return ""
+    return clean_name(names[seat], empty=f"player {seat + 1}")
 
 
 def outline_for(fill: RGB) -> RGB:
@@ -417,10 +424,57 @@ def fit_text(message: str, size: int, width: float, tail: str = "...") -> str:
     return message.rstrip() + tail
 
 
+def fit_name(before: str, name: str, after: str, size: int, width: float, tail: str = "...") -> str:
+    """``before + name + after`` in at most ``width`` pixels, shortening only ``name``.
+
+    What is said about a player (their place, role or why they won) stays whole; only their name is
+    cut, ended with ``tail``.  When even a one-letter name leaves no room, the whole line is cut.
+    """
+    whole = f"{before}{name}{after}"
+    if text_width(whole, size) <= width:
+        return whole
+    room = width - text_width(before + after, size) - 1  # words measured apart may join up
+    if not name or text_width(name[:1] + tail, size) > room:
+        return fit_text(whole, size, width, tail)
+    return f"{before}{fit_text(name, size, room, tail)}{after}"
+
+
+def word_groups(message: str, size: int, width: float) -> list[str]:
+    """The words of ``message``, a bracketed aside (``(take R1 c).``) kept as one group when it fits a line.
+
+    Wrapping by these groups never leaves a closing fragment such as ``c).`` alone on a line.
+    """
+    groups: list[str] = []
+    opened = -1  # where the aside under way began
+    for word in message.split():
+        groups.append(word)
+        if opened < 0 and "(" in word and ")" not in word.split("(", 1)[1]:
+            opened = len(groups) - 1
+        elif opened >= 0 and ")" in word:
+            aside = " ".join(groups[opened:])
+            if text_width(aside, size) <= width:
+                groups[opened:] = [aside]
+            elif text_width(" ".join(groups[-2:]), size) <= width:  # too wide: at least keep its last two words
+                groups[-2:] = [" ".join(groups[-2:])]
+            opened = -1
+    return groups
+
+
 def wrap_text(message: str, size: int, width: float, lines: int) -> list[str]:
-    """``message`` broken into at most ``lines`` lines of at most ``width`` pixels (the last cut to fit)."""
+    """``message`` broken into at most ``lines`` lines of at most ``width`` pixels (the last cut to fit).
+
+    A bracketed aside stays on one line when that still fits ``lines`` lines.
+    """
+    grouped = _wrap_words(word_groups(message, size, width), size, width, lines)
+    if len(grouped) <= lines and all(text_width(line, size) <= width for line in grouped):
+        return grouped
+    return [fit_text(line, size, width) for line in _wrap_words(message.split(), size, width, lines)]
+
+
+def _wrap_words(words: list[str], size: int, width: float, lines: int) -> list[str]:
+    """``words`` filled greedily into lines of ``width`` pixels; past ``lines`` lines, the rest joins the last."""
     out: list[str] = []
-    words = message.split()
+    words = list(words)
     while words and len(out) < lines:
         line = words.pop(0)
         while words and text_width(f"{line} {words[0]}", size) <= width:
@@ -428,7 +482,7 @@ def wrap_text(message: str, size: int, width: float, lines: int) -> list[str]:
         out.append(line)
     if words:
         out[-1] = out[-1] + " " + " ".join(words)
-    return [fit_text(line, size, width) for line in out]
+    return out
 
 
 def wrap_phrases(message: str, size: int, width: float, lines: int) -> list[str]:
@@ -485,10 +539,12 @@ def draw_pyramid_side(
     *,
     outline: RGB | None = None,
     outline_width: int = 2,
+    pip_fill: RGB | None = None,
 ) -> tuple[float, float, float, float]:
     """A pyramid seen from the side, standing on ``base_y``, with its pips near the base.
 
-    Returns the bounding box (left, top, right, bottom).
+    The pips are in the outline's contrast colour unless ``pip_fill`` gives one.  Returns the
+    bounding box (left, top, right, bottom).
     """
     fill = COLOURS[colour]
     width, height = pyramid_size_px(pips, scale)
@@ -508,7 +564,7 @@ def draw_pyramid_side(
     pip_r = max(1.5, scale * 0.045)
     pip_y = base_y - max(pip_r * 2.2, height * 0.13)
     gap = pip_r * 2.8
-    pip_fill = outline_for(fill)
+    pip_fill = pip_fill or outline_for(fill)
     for k in range(pips):
         x = centre_x + (k - (pips - 1) / 2) * gap
         draw.ellipse([x - pip_r, pip_y - pip_r, x + pip_r, pip_y + pip_r], fill=pip_fill)
@@ -551,7 +607,12 @@ SPRITE_PAD = 3  # transparent margin around a pyramid sprite, room for its outli
 
 @lru_cache(maxsize=512)
 def pyramid_sprite(
-    colour: str, pips: int, scale: float, outline: RGB | None = None, outline_width: int = 2
+    colour: str,
+    pips: int,
+    scale: float,
+    outline: RGB | None = None,
+    outline_width: int = 2,
+    pip_fill: RGB | None = None,
 ) -> Image.Image:
     """A side-view pyramid (as ``draw_pyramid_side``) drawn once on a transparent sprite.
 
@@ -569,6 +630,7 @@ def pyramid_sprite(
         scale,
         outline=outline,
         outline_width=outline_width,
+        pip_fill=pip_fill,
     )
     return sprite
 
@@ -588,6 +650,61 @@ def paste_pyramid(
     sprite = pyramid_sprite(colour, pips, scale, outline, outline_width)
     corner = (round(centre_x) - sprite.width // 2, round(base_y) - sprite.height + SPRITE_PAD)
     paste_sprite(image, sprite, corner)
+
+
+@lru_cache(maxsize=512)
+def _stack_sprite(
+    pieces: tuple[tuple[str, int], ...], scale: float, step: float, marks: tuple[RGB | None, ...]
+) -> tuple[Image.Image, int, int]:
+    """A close-set stack drawn once: its sprite and the offset of its base centre in the sprite."""
+    sprites = []
+    for k, ((colour, pips), mark) in enumerate(zip(pieces, marks, strict=True)):
+        if k == 0 or mark:  # the bottom piece as drawn alone; a marked one in its warning outline
+            sprites.append(pyramid_sprite(colour, pips, scale, mark, 3))
+        else:  # on another piece: edged and pipped in a darker shade of its own colour
+            dark = shade(COLOURS[colour], 0.7)
+            sprites.append(pyramid_sprite(colour, pips, scale, dark, 1, dark))
+    width = max(sprite.width for sprite in sprites)
+    height = max(sprite.height + round(k * step) for k, sprite in enumerate(sprites))
+    canvas = Image.new("RGBA", (width, height), (0, 0, 0, 0))
+    masks = []
+    for k, sprite in enumerate(sprites):
+        corner = ((width - sprite.width) // 2, canvas.height - sprite.height - round(k * step))
+        canvas.alpha_composite(sprite, corner)
+        mask = Image.new("L", canvas.size, 0)
+        mask.paste(sprite.getchannel("A"), corner)
+        masks.append(mask.point(lambda a: 255 if a else 0))
+    # the stack's outline: a 2 px band inside its silhouette, each part in the contrast of the piece it edges
+    solid = canvas.getchannel("A").point(lambda a: 255 if a else 0)
+    band = ImageChops.subtract(solid, solid.filter(ImageFilter.MinFilter(5)))
+    above = Image.new("L", canvas.size, 0)
+    for k in range(len(pieces) - 1, 0, -1):  # the bottom piece keeps its own outline
+        if marks[k] is None:
+            own = ImageChops.multiply(band, ImageChops.subtract(masks[k], above))
+            canvas.paste((*outline_for(COLOURS[pieces[k][0]]), 255), (0, 0), own)
+        above = ImageChops.lighter(above, masks[k])
+    return canvas, width // 2, height - SPRITE_PAD
+
+
+def paste_stack(
+    image: Image.Image,
+    centre_x: float,
+    base_y: float,
+    pieces: Sequence[tuple[str, int]],
+    scale: float,
+    step: float,
+    marks: Sequence[RGB | None] = (),
+) -> None:
+    """A stack whose pieces sit close (``step`` pixels apart), bottom to top, as one cached sprite.
+
+    The stack keeps a contrasting outline round its silhouette, but a piece sitting on another one is
+    edged inside it by a thin line in a darker shade of its own colour, so that a tree of one colour
+    reads as that colour, not as stripes of outline.  ``marks`` may give a piece a warning outline
+    (3 px in that colour, such as the pink of a pinned pyramid); the others get none.
+    """
+    edges = tuple(marks) if marks else (None,) * len(pieces)
+    sprite, dx, dy = _stack_sprite(tuple(pieces), scale, step, edges)
+    paste_sprite(image, sprite, (round(centre_x) - dx, round(base_y) - dy))
 
 
 def stack_step(scale: float) -> float:

@@ -50,6 +50,7 @@ from renderers.pyramids import (
     colour_swatch,
     display_name,
     draw_pyramid_top,
+    fit_name,
     fit_text,
     fixed_palette,
     font,
@@ -62,6 +63,7 @@ from renderers.pyramids import (
     shade,
     text,
     text_width,
+    wrap_phrases,
 )
 
 WIDTH = 560
@@ -108,20 +110,42 @@ def _player_name(s: TreasureState, seat: int, names: Sequence[str] | None) -> st
     return colour
 
 
-def _headline(s: TreasureState, names: Sequence[str] | None) -> str:
+def _headline(s: TreasureState, names: Sequence[str] | None, width: float) -> str:
+    """The header line, at most ``width`` pixels wide: only the players' names are shortened to fit."""
+    size = MIN_PX + 3
     if s.phase == "over":
         outcome = RULES.outcome(s)
         winners = outcome.winners if outcome else ()
-        who = " and ".join(_player_name(s, w, names) for w in winners)
-        verb = "share the win" if len(winners) > 1 else "wins"
-        return f"Game over: {who} {verb}"
-    who = _player_name(s, s.turn, names)
+        verb = " share the win" if len(winners) > 1 else " wins"
+        if len(winners) != 1:
+            who = " and ".join(_player_name(s, w, names) for w in winners)
+            return fit_text(f"Game over: {who}{verb}", size, width)
+        name, colour = _name_parts(s, winners[0], names)
+        return fit_name("Game over: ", name, f"{colour}{verb}", size, width)
+    name, colour = _name_parts(s, s.turn, names)
     if s.phase == "arrange":
-        return f"{who} to set out their coins"
-    if s.phase == "roll":
-        return f"{who} to roll"
-    number, kind = s.dice or (0, 0)
-    return f"{who} to move the {NUMBER_WORDS[number]} like a {KINDS[kind]}"
+        rest = " to set out their coins"
+    elif s.phase == "roll":
+        rest = " to roll"
+    else:
+        number, kind = s.dice or (0, 0)
+        rest = f" to move the {NUMBER_WORDS[number]} like a {KINDS[kind]}"
+    return fit_name("", name, colour + rest, size, width)
+
+
+def _name_parts(s: TreasureState, seat: int, names: Sequence[str] | None) -> tuple[str, str]:
+    """A player as (name, " (Colour)"), or ("", "Colour") without a name: only the name may be cut."""
+    colour = seat_label(s, seat)
+    if name := display_name(names, seat):
+        return name, f" ({colour})"
+    return "", colour
+
+
+def _reason_lines(s: TreasureState, width: float) -> list[str]:
+    """Why the game ended (the engine's reason), in up to three lines, once it is over."""
+    if s.phase != "over" or not s.reason:
+        return []
+    return wrap_phrases(s.reason, MIN_PX, width, 3)
 
 
 def _box(players: int, sq: Sq) -> tuple[int, int, int, int]:
@@ -170,6 +194,8 @@ def _draw_base(players: int, out: tuple[int, ...]) -> Image.Image:
             draw.line([(mx, y0), (mx, y1)], fill=SQUARE_LINE, width=2)
             draw.line([(x0, my), (x1, my)], fill=SQUARE_LINE, width=2)
             draw.rectangle([x0, y0, x1, y1], outline=TILE_EDGE, width=3)
+    for seat in range(players):
+        _back_row_label(image, players, seat)
     columns = _columns(players)
     for f in range(columns):
         cx = left + f * SQUARE + SQUARE // 2
@@ -180,6 +206,26 @@ def _draw_base(players: int, out: tuple[int, ...]) -> Image.Image:
         text(draw, (left - 5, cy), str(r + 1), size=MIN_PX, anchor="rm")
         text(draw, (left + columns * SQUARE + 5, cy), str(r + 1), size=MIN_PX, anchor="lm")
     return image
+
+
+def _back_row_label(image: Image.Image, players: int, seat: int) -> None:
+    """The owner's colour in words along the inner line of their back rows: the rows are told apart
+    without telling their tints apart (red, green and black tints look alike to red-green colour blindness).
+    """
+    geo = geometry(players)
+    side = SIDES[geo.sides[seat]]
+    back = geo.back[seat]
+    files, ranks = [f for f, _ in back], [r for _, r in back]
+    inner = {
+        "S": [sq for sq in back if sq[1] == max(ranks)],
+        "N": [sq for sq in back if sq[1] == min(ranks)],
+        "W": [sq for sq in back if sq[0] == max(files)],
+        "E": [sq for sq in back if sq[0] == min(files)],
+    }[side.key]
+    boxes = [_box(players, sq) for sq in inner]
+    cx = (min(b[0] for b in boxes) + max(b[2] for b in boxes)) / 2
+    cy = (min(b[1] for b in boxes) + max(b[3] for b in boxes)) / 2
+    text(image, (cx, cy), side.colour, size=MIN_PX, anchor="mm")
 
 
 def _coin_disc(letter: str, radius: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:
@@ -315,7 +361,11 @@ def _pile_rows(s: TreasureState, seat: int, width: int) -> int:
 
 def _panel_height(s: TreasureState, width: int) -> int:
     rows = sum(52 + _pile_rows(s, seat, width - 2 * PAD) * PILE_CELL + 10 for seat in range(s.players))
-    return 8 + 26 + 100 + 30 + rows + 34
+    reason = len(_reason_lines(s, width - 2 * PAD))
+    return 8 + 26 + 100 + 30 + rows + 34 + (REASON_LINE * reason + 6 if reason else 0)
+
+
+REASON_LINE = 23  # one line of why the game ended
 
 
 def _draw_panel(
@@ -349,7 +399,8 @@ def _draw_panel(
         paste_die(image, (x + pad + 20, y + pad + 28), die, str(number), f"coin {NUMBER_WORDS[number]}")
         paste_die(image, (x + pad + die + 70, y + pad + 28), die, str(kind), KINDS[kind])
         if who is not None:
-            label = fit_text(_player_name(s, who, names), MIN_PX + 1, w - (2 * die + 2 * pad + 110))
+            first, rest = _name_parts(s, who, names)
+            label = fit_name("", first, rest, MIN_PX + 1, w - (2 * die + 2 * pad + 110))
             text(image, (x + pad + 2 * die + 100, y + pad + 44), label, size=MIN_PX + 1)
     else:
         text(image, (x + pad, y + pad), "No roll yet", size=MIN_PX + 1)
@@ -367,6 +418,11 @@ def _draw_panel(
             fill=DIM_TEXT,
         )
     ry = y + pad + 28 + die + 66
+    reason = _reason_lines(s, w - 2 * pad)
+    for line in reason:  # why the game ended, under the last move
+        text(image, (x + pad, ry - 8), line, size=MIN_PX, fill=HIGHLIGHT)
+        ry += REASON_LINE
+    ry += 6 if reason else 0
     for seat in range(s.players):
         side = SIDES[geo.sides[seat]]
         row_h = 52 + _pile_rows(s, seat, w - 2 * pad) * PILE_CELL
@@ -378,13 +434,22 @@ def _draw_panel(
         if s.phase == "arrange" and not left_game:  # who has set out their coins, never how
             points, points_fill = ("arranged", TEXT) if s.arranged[seat] else ("not yet", DIM_TEXT)
         name_w = w - 2 * pad - 30 - text_width(points, MIN_PX + 3) - 8
-        name = fit_text(_player_name(s, seat, names) + (" - left" if left_game else ""), MIN_PX + 1, name_w)
+        first, rest = _name_parts(s, seat, names)
+        name = fit_name("", first, rest + (" - left" if left_game else ""), MIN_PX + 1, name_w)
         text(image, (x + pad + 26, ry), name, size=MIN_PX + 1, fill=DIM_TEXT if left_game else TEXT)
         text(image, (x + w - pad, ry - 2), points, size=MIN_PX + 3, anchor="ra", fill=points_fill)
         text(image, (x + pad + 26, ry + 23), f"{side.compass} · {side.suit}", size=MIN_PX, fill=DIM_TEXT)
+        if s.phase == "over" and s.ranks:
+            rank = s.ranks[seat]
+            fill = HIGHLIGHT if rank == 1 else TEXT
+            text(image, (x + w - pad, ry + 23), f"{_ordinal(rank)} place", size=MIN_PX, anchor="ra", fill=fill)
         _draw_pile(image, draw, s, seat, x + pad, ry + 48, w - 2 * pad, row_h - 52)
         ry += row_h + 10
     text(image, (x + w / 2, y + h - 8), KEY, size=MIN_PX, anchor="md")
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}" + ("th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th"))
 
 
 def _last_action(s: TreasureState) -> str:
@@ -441,7 +506,7 @@ def draw_board(state: TreasureState, names: Sequence[str] | None = None) -> Imag
     draw = ImageDraw.Draw(image)
     _draw_pieces(image, draw, state)
     _draw_panel(image, draw, state, 10, panel_y, width - 20, panel_h, names)
-    headline = fit_text(_headline(state, names), MIN_PX + 3, width - 60)
+    headline = _headline(state, names, width - 60)
     if state.phase != "over":
         colour_swatch(draw, (14, 15), SIDES[geometry(state.players).sides[state.turn]].letter, size=20)
         text(image, (44, 13), headline, size=MIN_PX + 3, fill=HIGHLIGHT)

@@ -46,6 +46,7 @@ from renderers.pyramids import (
     TEXT,
     display_name,
     draw_stack_side,
+    fit_name,
     fit_text,
     fixed_palette,
     last_move_frame,
@@ -54,6 +55,7 @@ from renderers.pyramids import (
     png_bytes,
     text,
     text_width,
+    word_groups,
 )
 
 WIDTH = 560
@@ -138,6 +140,13 @@ def _label(seat: int, names: Sequence[str] | None) -> str:
     return SEAT_NAMES[seat]
 
 
+def _fit_label(seat: int, names: Sequence[str] | None, after: str, size: int, width: float) -> str:
+    """``_label`` followed by ``after`` in at most ``width`` pixels: only the display name is shortened."""
+    if name := display_name(names, seat):
+        return fit_name(f"{SEAT_NAMES[seat]} (", name[:20], f"){after}", size, width)
+    return fit_text(f"{SEAT_NAMES[seat]}{after}", size, width)
+
+
 def _pieces(tree: Sequence[str]) -> list[tuple[str, int]]:
     return [(p[0], int(p[1])) for p in tree]
 
@@ -168,7 +177,7 @@ def _header(image: Image.Image, draw: ImageDraw.ImageDraw, s: WhistState, names:
 def _wrap(message: str, size: int, width: float) -> list[str]:
     """``message`` broken into lines of at most ``width`` pixels."""
     lines: list[str] = []
-    for word in message.split():
+    for word in word_groups(message, size, width):
         if lines and text_width(f"{lines[-1]} {word}", size) <= width:
             lines[-1] += " " + word
         else:
@@ -253,11 +262,11 @@ def _trick(image: Image.Image, draw: ImageDraw.ImageDraw, s: WhistState, top: in
     base_y = top + 150
     if s.led is not None:
         leader = 1 - s.turn
-        line = fit_text(f"{_label(leader, names)} leads", MIN_PX, 250)
+        line = _fit_label(leader, names, " leads", MIN_PX, 250)
         text(image, (left_x, top + 24), line, size=MIN_PX, anchor="mm")
         draw_stack_side(image, left_x, base_y, _pieces(s.led), scale)
         text(image, (left_x, base_y + 14), tree_text(s.led), size=MIN_PX, anchor="mm")
-        line = fit_text(f"{_label(s.turn, names)} to follow", MIN_PX, 250)
+        line = _fit_label(s.turn, names, " to follow", MIN_PX, 250)
         text(image, (right_x, top + 24), line, size=MIN_PX, anchor="mm", fill=HIGHLIGHT)
         text(image, (right_x, top + 100), "?", size=64, anchor="mm", fill=HIGHLIGHT)
         colours = sorted({p[0] for p in s.led}, key=COLOUR_ORDER.index)
@@ -288,7 +297,7 @@ def _trick(image: Image.Image, draw: ImageDraw.ImageDraw, s: WhistState, top: in
     sides = ((trick.leader, left_x, trick.led, "led"), (follower, right_x, trick.followed, "followed"))
     for seat, x, tree, role in sides:
         won = seat == trick.winner
-        label = fit_text(f"{_label(seat, names)} {role}" + (" and won" if won else ""), MIN_PX, 250)
+        label = _fit_label(seat, names, f" {role}" + (" and won" if won else ""), MIN_PX, 250)
         text(image, (x, top + 24), label, size=MIN_PX, anchor="mm", fill=HIGHLIGHT if won else DIM)
         draw_stack_side(image, x, base_y, _pieces(tree), scale, outlines=[HIGHLIGHT] * 3 if won else None)
         text(image, (x, base_y + 14), tree_text(tree), size=MIN_PX, anchor="mm")  # large to small, as written
@@ -326,7 +335,7 @@ def _kept(image: Image.Image, draw: ImageDraw.ImageDraw, s: WhistState, top: int
     for seat in (0, 1):
         kept = kept_trees(s, seat)
         solids = solid_count(kept)
-        text(image, (MARGIN, y0 + 14), fit_text(_label(seat, names), MIN_PX + 1, 330), size=MIN_PX + 1, anchor="lm")
+        text(image, (MARGIN, y0 + 14), _fit_label(seat, names, "", MIN_PX + 1, 330), size=MIN_PX + 1, anchor="lm")
         text(
             image,
             (WIDTH - MARGIN, y0 + 14),
@@ -363,6 +372,8 @@ def _stashes(
         highlight = (s.last_take[0], s.last_take[2])
     y = top
     for seat in (0, 1):
+        if s.phase == OVER and not s.stashes[seat]:  # every tree played: nothing left to show
+            continue
         _stash_panel(image, draw, s, seat, (MARGIN, y + 4, width), names, highlight)
         y += STASH
     return y
@@ -391,7 +402,7 @@ def _stash_panel(
     text(
         image,
         (x0 + 14, y0 + 17),
-        fit_text(f"{_label(seat, names)}: stash of {len(s.stashes[seat])}", MIN_PX + 1, width - 28),
+        _fit_label(seat, names, f": stash of {len(s.stashes[seat])}", MIN_PX + 1, width - 28),
         size=MIN_PX + 1,
         anchor="lm",
         fill=HIGHLIGHT if to_move else TEXT,

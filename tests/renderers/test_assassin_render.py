@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import random
 
 import pytest
 from PIL import Image
@@ -154,3 +155,65 @@ def test_a_capture_rings_the_victim_and_leaves_it_in_sight():
     assert "capture on c3" in texts
     # the victim to move: no ring
     assert not _mint_pixels(pixels(render(position())), sq("c3"), cell * 0.75)
+
+
+def _overlapping(texts) -> list[tuple[str, str]]:
+    """Pairs of drawn texts whose boxes overlap by more than a pixel each way."""
+    pairs = []
+    for k, a in enumerate(texts):
+        for b in texts[k + 1 :]:
+            dx = min(a.box[2], b.box[2]) - max(a.box[0], b.box[0])
+            dy = min(a.box[3], b.box[3]) - max(a.box[1], b.box[1])
+            if dx > 1 and dy > 1:
+                pairs.append((a.text, b.text))
+    return pairs
+
+
+def test_a_finish_at_the_turn_limit_names_its_winner_and_why():
+    # a ranked finish (docs/rules/assassin.md): the most bases held wins, "drawn" only when all share first
+    state = position(
+        phase=Phase.OVER, end="limit", victim_turns=200, markers=((), (sq("a6"),), (), ()), captures=(1, 0, 2, 0)
+    )
+    drawn = layout_for("assassin", state, names=NAMES[:4])
+    header = [t.text for t in drawn.texts if t.box[1] < 70]
+    assert "bob (Blue) wins at the turn limit" in header
+    assert any("most bases held, then captures (1 base, 0 captures)" in line for line in header)
+    assert "drawn" not in drawn.joined_text()
+    level = dataclasses.replace(state, markers=((), (), (), ()), captures=(0, 0, 0, 0))
+    assert "Game over: drawn at the turn limit" in layout_for("assassin", level, names=NAMES[:4]).joined_text()
+
+
+def test_a_long_winners_name_is_cut_but_not_what_they_won():
+    state = position(phase=Phase.OVER, end="limit", victim_turns=200, markers=((), (sq("a6"),), (), ()))
+    names = ["alice", "Bartholomew Featherstonehaugh-Smythe", "carol", "dan"]
+    title = layout_for("assassin", state, names=names).texts_in((0, 0, WIDTH, 40))
+    assert any(t.text.endswith("(Blue) wins at the turn limit") and "..." in t.text for t in title)
+
+
+def test_the_place_note_never_overlaps_a_players_name():
+    state = position(phase=Phase.OVER, end="limit", victim_turns=200, captures=(2, 12, 3, 1))
+    names = ["Normal bot 2", "Bartholomew Featherstonehaugh-Sm", "WWWWWWWWWWWWWWWWWWWW", "Hard bot 3"]
+    drawn = layout_for("assassin", state, names=names)
+    panel = [t for t in drawn.texts if t.box[1] > 700]
+    assert any("place" in t.text for t in panel)
+    assert _overlapping(panel) == []
+
+
+def test_a_resignation_says_who_left():
+    state = RULES.resign(position(), 0)  # the victim leaves: the next seat becomes the victim
+    assert "alice left the game" in layout_for("assassin", state, names=NAMES[:4]).joined_text()
+
+
+@pytest.mark.parametrize("size, players", [(10, 4), (12, 7)])
+def test_the_victims_mark_in_the_safehouse_leaves_its_words_clear(size, players):
+    state = RULES.new_game(players, {"board": size} if size == 12 else {}, random.Random(1))
+    assert state.positions[state.victim] == SAFE
+    image = pixels(render(state))
+    words = [t for t in layout_for("assassin", state).texts if t.text in ("SAFE", "HOUSE")]
+    assert len(words) == 2
+    for word in words:
+        left, top, right, bottom = (round(v) for v in word.box)
+        marked = [
+            (x, y) for x in range(left, right) for y in range(top - 1, bottom + 2) if close(at(image, (x, y)), MARK)
+        ]
+        assert marked == [], word.text

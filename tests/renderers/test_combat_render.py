@@ -15,7 +15,7 @@ from games.playout import playout
 from renderers import layout_for
 from renderers.combat import BLOCKED, HATCH, HEADER, LAST, MIN_PX, STACK_X, WIDTH, _home_bar, render, square_box
 from renderers.layout import TextBox
-from renderers.pyramids import COLOURS, HIGHLIGHT, LAST_OUTER, MARK, TEXT, text_width
+from renderers.pyramids import COLOURS, HIGHLIGHT, LAST_OUTER, MARK, TEXT, outline_for, shade, text_width
 from tests.games.test_combat_rules import _put, play, position, sq
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -176,3 +176,68 @@ def test_every_header_prompt_wraps_at_a_phrase_boundary():
                 assert first.endswith((":", ",")), lines
                 breaks += 1
     assert breaks > 10
+
+
+def _finished_at_the_limit():
+    *_, last = playout(RULES, 4, {"turn_limit": 10}, seed=4)
+    assert last.turn >= last.turn_limit and last.ranks == (1, 1, 1, 1)
+    return last
+
+
+LONG_NAMES = ["W" * 32, "Bartholomew Featherstonehaugh-Sm", "carol", "dave"]
+
+
+def test_a_draw_at_the_turn_limit_says_draw_in_the_header_and_every_row():
+    drawn = layout_for("combat", _finished_at_the_limit(), names=LONG_NAMES)
+    header = " ".join(t.text for t in drawn.texts_in(HEADER_PROMPT))
+    assert header.startswith("Game over, a draw:")
+    rows = [t.text for t in drawn.texts if " · home " in t.text]
+    assert len(rows) == 4 and all(row.endswith(" · draw") for row in rows), rows
+    assert "1st place" not in drawn.joined_text()
+
+
+def test_a_long_name_is_shortened_but_the_place_stays_whole():
+    state = replace(_finished_at_the_limit(), ranks=(1, 2, 3, 4))
+    rows = [t.text for t in layout_for("combat", state, names=["W" * 32] * 4).texts if " · home " in t.text]
+    assert sorted(row[-9:] for row in rows) == ["1st place", "2nd place", "3rd place", "4th place"], rows
+
+
+def _stack_pixels(image: Image.Image, name: str) -> list[tuple[int, int, int]]:
+    """The pixels of the pyramids drawn on square ``name`` (inside their triangles)."""
+    drawn = [p for p in layout_for("combat", TREE).pieces if p.square == name]
+    left = min(p.box[0] for p in drawn)
+    right = max(p.box[2] for p in drawn)
+    top, bottom = min(p.box[1] for p in drawn), max(p.box[3] for p in drawn)
+    centre = (left + right) / 2
+    out = []
+    for y in range(round(top) + 6, round(bottom) - 2):
+        half = (right - left) / 2 * (y - top) / (bottom - top) - 4  # well inside the silhouette
+        for x in range(round(centre - half), round(centre + half) + 1):
+            pixel = image.getpixel((x, y))
+            assert isinstance(pixel, tuple)
+            out.append((pixel[0], pixel[1], pixel[2]))
+    return out
+
+
+TREE = position(2, {"c3": "R3/R2/R1", "e2": "Y1"})
+
+
+def test_a_tree_of_one_colour_is_drawn_mostly_in_that_colour():
+    pixels = _stack_pixels(_image(render(TREE)), "c3")
+    red = [COLOURS["R"], shade(COLOURS["R"], 1.18), shade(COLOURS["R"], 0.7)]
+    reds = sum(any(_close(p, c, 10) for c in red) for p in pixels)
+    light = sum(_close(p, outline_for(COLOURS["R"]), 10) for p in pixels)
+    assert reds > 0.8 * len(pixels) and light < 0.08 * len(pixels), (reds, light, len(pixels))
+
+
+@pytest.mark.parametrize("to", ["c4", "d4", "b3"])
+def test_the_last_move_arrow_stops_at_the_edge_of_the_target_square(to):
+    state = position(2, {"c3": "R3/R2/R1", to: "R3@c1/R1@d1", "e2": "Y1"})
+    drawn = [p for p in layout_for("combat", state).pieces if p.square == to]
+    plain = _image(render(state))
+    marked = _image(render(state, last_move=Step(square("c3"), 1, square(to))))
+    for piece in drawn:
+        left, top, right, bottom = (round(v) for v in piece.box)
+        for x in range(left, right):
+            for y in range(top, bottom):
+                assert plain.getpixel((x, y)) == marked.getpixel((x, y)), (piece.code, x, y)

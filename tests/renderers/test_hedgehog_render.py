@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import io
+import itertools
 import random
 import re
 
@@ -13,7 +14,7 @@ from PIL import Image
 from games.hedgehog import RULES, HedgehogState, Pass, Piece, Roll, Space, Step, rounds_played
 from games.playout import playout
 from renderers import layout_for
-from renderers.hedgehog import CODE_W, MARGIN, TILE, WIDTH, layout, render
+from renderers.hedgehog import CODE_W, MARGIN, TILE, WIDTH, draw_track, layout, render, result_lines
 from renderers.pyramids import BACKGROUND, COLOURS, HIGHLIGHT, MARK, PANEL, pyramid_size_px
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
@@ -168,3 +169,64 @@ def test_solitaire_keeps_counting_turns_against_its_own_limit():
             assert _title(state) == f"Der Marsigelwettkampf · {_count_words(RULES.status_line(state))}"
             assert _title(state).endswith(f"turn {state.turns + 1} of 30")
     assert _title(game[-1]).endswith(f"turn {min(game[-1].turns, 30)} of 30")
+
+
+class _TrackPen:
+    """Stands in for a drawing context: keeps the lines and arrowheads ``draw_track`` draws."""
+
+    def __init__(self) -> None:
+        self.lines: list[list[tuple[float, float]]] = []
+        self.heads: list[list[tuple[float, float]]] = []
+
+    def line(self, points, **_: object) -> None:
+        self.lines.append([tuple(p) for p in points])
+
+    def polygon(self, points, **_: object) -> None:
+        self.heads.append([tuple(p) for p in points])
+
+
+def _ring(count: int) -> HedgehogState:
+    """A state whose ring holds ``count`` spaces, one small pyramid each."""
+    state = RULES.new_game(4, {}, random.Random(0))
+    spaces = tuple(Space(i + 1, (Piece(i % 4, 1),)) for i in range(count))
+    return dataclasses.replace(state, spaces=spaces)
+
+
+# every ring the game can start with (3 to 30 spaces), every ring left as spaces vanish, and a few beyond
+@pytest.mark.parametrize("count", range(1, 41))
+def test_the_loop_is_closed_and_every_row_holds_spaces(count):
+    slots, _, height = layout(_ring(count))
+    assert [slot.index for slot in slots] == list(range(count))
+    rows = sorted({slot.row for slot in slots})
+    assert rows == list(range(len(rows)))  # no empty row leaving a gap
+    assert len(rows) == 1 or len(rows) % 2 == 0  # right and back again: the loop ends where it began
+    for before, after in itertools.pairwise(slots):  # clockwise: rows left to right, then right to left
+        if before.row == after.row:
+            assert (after.centre > before.centre) == (before.row % 2 == 0)
+    pen = _TrackPen()
+    draw_track(pen, slots)
+    if count < 2:
+        assert pen.lines == []
+        return
+    path = pen.lines[0]
+    assert path[0] == path[-1]  # closed
+    # every space sits on a stretch of the loop running its row's way, and no stretch is walked twice
+    stretches = list(itertools.pairwise(path))
+    assert len(set(stretches)) == len(stretches)
+    for slot in slots:
+        y = slot.tile_top + TILE / 2
+        on = [(a, b) for a, b in stretches if a[1] == b[1] == y and min(a[0], b[0]) <= slot.centre <= max(a[0], b[0])]
+        assert len(on) == 1, (count, slot)
+        (a, b), forward = on[0], slot.row % 2 == 0
+        assert (b[0] > a[0]) == forward
+    xs = [x for x, _ in path]
+    assert min(xs) >= 0 and max(xs) <= WIDTH and height > 0
+
+
+@pytest.mark.parametrize("turns, words", [(1, "after 1 turn."), (2, "after 2 turns.")])
+def test_the_result_counts_turns_in_the_singular_and_the_plural(turns, words):
+    solo = RULES.new_game(1, {}, random.Random(0))
+    tree = dataclasses.replace(solo, finish="tree", winner=0, turns=turns)
+    given_up = dataclasses.replace(solo, finish="resigned", winner=None, turns=turns)
+    assert result_lines(tree)[1].endswith(words)
+    assert result_lines(given_up)[1] == f"Given up {words}"

@@ -9,7 +9,7 @@ import pytest
 from PIL import Image
 
 from games.playout import playout, setup_rng
-from games.treasure import RULES, Arrange, Roll, Step, TreasureState
+from games.treasure import RULES, SIDES, Arrange, Roll, Step, TreasureState, geometry
 from renderers import layout_for
 from renderers.pyramids import BACKGROUND, COLOURS, HIGHLIGHT, LAST_INNER
 from renderers.treasure import MARGIN, TILE, WIDTH, _box, _centre, _layout, render
@@ -155,3 +155,51 @@ def test_the_panel_says_who_has_arranged_and_the_rows_are_revealed_at_the_end() 
     assert "arranged" not in layout_for("treasure", done).joined_text().splitlines()
     placed = sorted((where, value) for value, where in enumerate(done.coins[0]) if where is not None)
     assert [value for _, value in placed] == [5, 3, 1, 0, 2, 4]  # Red's row from its left, as arranged
+
+
+def _finished(players: int, seed: int) -> TreasureState:
+    *_, last = playout(RULES, players, {"stall_limit": 5}, seed)
+    assert last.phase == "over"
+    return last
+
+
+def test_the_end_board_says_why_the_game_ended_and_each_players_place() -> None:
+    state = _finished(2, 1)
+    drawn = layout_for("treasure", state, names=["alice", "bob"])
+    texts = drawn.joined_text()
+    assert state.reason and state.reason in texts.replace("\n", " ") and state.ranks
+    places = [t.text for t in drawn.texts if t.text.endswith(" place")]
+    ordinals = {1: "1st", 2: "2nd", 3: "3rd"}
+    assert sorted(places) == sorted(f"{ordinals[rank]} place" for rank in state.ranks)
+
+
+def test_a_resignation_that_ends_the_game_is_explained() -> None:
+    state = RULES.resign(state_after(2, 3, 30), 0)
+    texts = layout_for("treasure", state, names=["alice", "bob"]).joined_text().replace("\n", " ")
+    assert "Red left the game; Black wins." in texts
+
+
+def test_a_long_winners_name_is_shortened_but_not_the_verdict() -> None:
+    state = RULES.resign(state_after(2, 3, 30), 0)
+    names = ["alice", "Bartholomew Featherstonehaugh-Smythe the Third"]
+    header = layout_for("treasure", state, names=names).texts[-1].text
+    assert header.startswith("Game over: Bartholomew") and header.endswith("... (Black) wins")
+    rows = [t.text for t in layout_for("treasure", state, names=names).texts if "(Black)" in t.text]
+    assert rows and all(row.endswith("(Black)") for row in rows if not row.startswith("Game over"))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_each_back_row_is_labelled_with_its_owners_colour_in_words(players: int) -> None:
+    # red, green and black tints look alike to red-green colour blindness: the words tell them apart
+    state = RULES.new_game(players, {}, setup_rng(1))
+    drawn = layout_for("treasure", state)
+    geo = geometry(players)
+    for seat in range(players):
+        boxes = [_box(players, sq) for sq in geo.back[seat]]
+        region = (
+            min(b[0] for b in boxes),
+            min(b[1] for b in boxes),
+            max(b[2] for b in boxes),
+            max(b[3] for b in boxes),
+        )
+        assert SIDES[geo.sides[seat]].colour in [t.text for t in drawn.texts_in(region)], seat

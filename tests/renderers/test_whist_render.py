@@ -132,3 +132,24 @@ def test_played_trees_are_labelled_large_to_small_as_the_notation_writes_them():
     assert _texts_under(played, left_x) == ["B3 G2 B1"]
     assert _texts_under(played, right_x) == ["G3 G2 K1"]
     assert tree_text(played.tricks[-1].led) == "B3 G2 B1"  # as the log and the embed write it
+
+
+LONG = ["Bartholomew Featherstonehaugh-Smythe", "WWWWWWWWWWWWWWWWWWWWWWWW"]
+
+
+def test_a_long_name_above_the_trick_is_shortened_but_never_the_role(short_game):
+    labels: set[str] = set()
+    for state in short_game:
+        texts = [t.text for t in layout_for("whist", state, names=LONG).texts_in((0, HEADER, WIDTH, HEADER + 40))]
+        labels.update(t for t in texts if t.startswith(("North", "South")))
+    roles = (" leads", " to follow", " led", " followed", " led and won", " followed and won")
+    assert labels and all(label.endswith(roles) for label in labels), labels
+    assert any(label.endswith(" and won") and "..." in label for label in labels)
+
+
+def test_the_end_board_leaves_out_the_empty_stashes(short_game):
+    end = short_game[-1]
+    assert end.phase == "over" and not any(end.stashes)
+    drawn = layout_for("whist", end, names=["alice", "bob"])
+    assert "stash of" not in drawn.joined_text()
+    assert drawn.height < 800
