@@ -96,6 +96,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
             content=f"Game #{game.id} ({rules_for(game.game).title}) was aborted by "
             f"{interaction.user.display_name}; it is unrated.",
         )
+        await table.close(self.bot, game)  # its board's buttons would only be refused now
 
     @app_commands.command(name="history", description="The move list of this channel's game, with a text file to keep.")
     @refusals

@@ -174,6 +174,8 @@ def controls(report: Report) -> discord.ui.View | None:
     """The controls for the living message of ``report``: what the player to act can press."""
     game = report.game
     if report.outcome is not None or game.status in ("finished", "aborted"):
+        if game.tournament_id is not None:  # the tournament pairs the next game; a rematch is refused
+            return None
         view = discord.ui.View(timeout=None)
         view.add_item(GameButton("rematch", game.id))
         return view

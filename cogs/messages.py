@@ -47,6 +47,8 @@ def table_note(game: GameRow) -> str:
     """What the footer says of computer players: one person against bots is practice; bots are unrated."""
     if not game.has_bots:
         return ""
+    if game.tournament_id is not None:  # it scores for the tournament, though no rating moves
+        return " · tournament game · computer players: unrated"
     return " · practice game, unrated" if len(game.humans) == 1 else " · computer players: unrated"
 
 

@@ -135,11 +135,13 @@ async def show_in_channel(bot: PyramidBot, report: Report) -> None:
 
 
 async def adopt(bot: PyramidBot, report: Report, message: discord.Message) -> None:
-    """Make ``message`` (already showing ``report``) the living message, retiring the one before."""
+    """Make ``message`` (already showing ``report``) the living message, retiring the one before; a bot
+    left to act goes on at once, as after any board shown."""
     record = await bot.service.table_message(report.game.id)
     if record is not None and record.message_id != message.id:
         await retire(bot, record, report.game)
     await remember(bot, board_record(report, message.channel.id, message.id), report.lines)
+    after(bot, report)
 
 
 LOBBY_ACTIONS = ("join", "leave", "start")
@@ -209,6 +211,26 @@ def retired(record: TableMessage, game: GameRow) -> dict[str, Any]:
     # the mention that called its player ("@alice, your turn.") goes too: that turn is over
     summary = summary_embed(rules.title, game.id, list(record.lines))
     return {"content": None, "embed": summary, "attachments": [], "view": None}
+
+
+def stopped(record: TableMessage, game: GameRow) -> dict[str, Any]:
+    """What a game's living board becomes when the game is stopped without a result: its lines, no
+    controls, and the footer saying so."""
+    summary = summary_embed(rules_for(game.game).title, game.id, list(record.lines))
+    summary.set_footer(text=f"Game #{game.id} · ended without a result; unrated")
+    return {"content": None, "embed": summary, "attachments": [], "view": None}
+
+
+async def close(bot: PyramidBot, game: GameRow) -> None:
+    """The living message of a game stopped without a report (aborted, or stopped by a tournament's
+    organiser) keeps no controls that would only be refused: a lobby is closed, a board says it ended."""
+    record = await bot.service.table_message(game.id)
+    if record is None:
+        return
+    try:
+        await edit(bot, record, retired(record, game) if record.kind == "lobby" else stopped(record, game), raw=True)
+    except Exception:
+        log.exception("living message %s of stopped game %s not closed", record.message_id, game.id)
 
 
 async def retire(bot: PyramidBot, record: TableMessage, game: GameRow) -> None:

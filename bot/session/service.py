@@ -666,7 +666,10 @@ class GameService:
 
     async def rematch(self, old: GameRow, actor: Actor) -> GameRow:
         """Open a new game like ``old`` (same game, options, size and clock) in its channel, with its
-        computer players seated again at their levels."""
+        computer players seated again at their levels.  A tournament's match has none: the tournament
+        pairs its players' next games."""
+        if old.tournament_id is not None:
+            raise ServiceError("A tournament match has no rematch: the tournament pairs the next games.")
         fresh = await self.new_game(
             guild_id=old.guild_id,
             channel_id=old.channel_id,

@@ -24,6 +24,10 @@ from games.base import acting_together
 REVEALED = (
     "That move cannot be taken back: what was set out face down has been revealed since, and everyone has seen it."
 )
+ALONE_IN_TOURNAMENT = (
+    "A tournament game's move is taken back only when another player agrees, and the computer players "
+    "here cannot: the move stands."
+)
 
 
 @dataclass
@@ -75,6 +79,8 @@ class UndoDesk:
                 raise ServiceError("There is no running game in this channel.")
             if actor.user_id not in voters(game):
                 raise ServiceError("Only players in this game can ask for an undo.")
+            if game.tournament_id is not None and len(voters(game)) < 2:
+                raise ServiceError(ALONE_IN_TOURNAMENT)  # a practice game may; a scored one may not
             pending = await service.store.undo_request(game.id)
             if pending is not None and pending["ply"] == game.ply:
                 raise ServiceError("An undo request is already waiting for answers.")

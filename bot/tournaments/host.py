@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import Protocol
 
-from bot.session import Report
+from bot.session import GameRow, Report
 from bot.session.tournament_records import MatchRecord, TournamentRow
 from bot.tournaments.pairings import Bracket
 from bot.tournaments.views import Standings
@@ -57,8 +57,12 @@ class Host(Protocol):
     async def result_set(self, tournament: TournamentRow, match: MatchRecord, names: Names) -> None:
         """An organiser set a match's result (``match`` as now stored); its thread is told."""
 
-    async def player_withdrew(self, tournament: TournamentRow, channel_id: int, name: str, *, kicked: bool) -> None:
-        """A player left the running game of ``channel_id``: withdrew, or was removed by an organiser."""
+    async def player_withdrew(self, tournament: TournamentRow, report: Report, name: str, *, kicked: bool) -> None:
+        """A player left a running game (withdrew, or was removed by an organiser); ``report`` is their
+        resignation, to be shown on the game's board at once (computer players may play on after it)."""
 
     async def match_stopped(self, tournament: TournamentRow, channel_id: int) -> None:
         """The game of ``channel_id`` was stopped because the tournament was cancelled."""
+
+    async def game_stopped(self, game: GameRow) -> None:
+        """A match's game was stopped without a result (adjudicated or cancelled): its board keeps no controls."""

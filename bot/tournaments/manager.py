@@ -466,14 +466,13 @@ class TournamentManager:
                 if any(s.user_id == entrant.user_id and s.removed for s in game.seats):
                     continue
                 try:
-                    await self.service.resign(game.channel_id, Actor(entrant.user_id, entrant.display_name))
+                    report = await self.service.resign(game.channel_id, Actor(entrant.user_id, entrant.display_name))
                 except ServiceError as error:  # e.g. resigned at the same moment by another process
                     log.info("could not resign %s from game %s: %s", entrant.user_id, game.id, error)
                 else:
                     kicked = entrant.status == KICKED
-                    await self._safely(
-                        self.host.player_withdrew(tournament, game.channel_id, entrant.display_name, kicked=kicked)
-                    )
+                    withdrew = self.host.player_withdrew(tournament, report, entrant.display_name, kicked=kicked)
+                    await self._safely(withdrew)
 
     async def adjudicate(
         self, tournament_id: int, actor: Actor, user_id: int, result: str, round: int | None = None
@@ -548,10 +547,12 @@ class TournamentManager:
         if game is None or game.status not in ("open", "active"):
             return None
         try:
-            return await self.service.abort(game.channel_id, actor)
+            stopped = await self.service.abort(game.channel_id, actor)
         except ServiceError as error:
             log.info("could not stop game %s: %s", game.id, error)
             return None
+        await self._safely(self.host.game_stopped(stopped))
+        return stopped
 
     # ------------------------------------------------------------------ results
 

@@ -132,6 +132,7 @@ def export_of(
             "round_days": tournament.round_days,
             "max_players": tournament.max_players,
             "table_size": tournament.table_size,
+            "bots": bool(tournament.data.get("bots")),  # byes played at tables of hard bots (ids below 0)
             "checkin_minutes": tournament.checkin_minutes,
             "start_at": tournament.start_at.isoformat() if tournament.start_at else None,
             "status": tournament.status,

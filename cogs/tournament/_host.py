@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import discord
 
-from bot.session import Report, ServiceError
+from bot.session import GameRow, Report, ServiceError
 from bot.session.tournament_records import MatchRecord, TournamentRow
 from bot.tournaments.pairings import Bracket
 from bot.tournaments.views import Standings
@@ -73,12 +73,11 @@ class DiscordHost:
     ) -> None:
         assert match.thread_id is not None
         thread = await self._channel(match.thread_id)
-        payload = report_payload(report, report_view(report))
-        turn = payload.get("content")
+        # the greeting is a message of its own: the board's text goes once its turn is over, the greeting
+        # stays at the top of the thread; it pings every person, so the board pings nobody again
         intro = wording.match_intro(tournament, match, report.rules.title)
-        payload["content"] = intro + (f"\n{turn}" if turn else "")
-        payload["allowed_mentions"] = pinging(people(match.players))
-        message = await thread.send(**payload)
+        await thread.send(intro[:2000], allowed_mentions=pinging(people(match.players)))
+        message = await thread.send(**{**report_payload(report, report_view(report)), "allowed_mentions": NO_PINGS})
         await self.bot.service.delivered(report.delivery_id)
         await table.adopt(self.bot, report, message)  # the opening board is the game's living message
 
@@ -120,8 +119,12 @@ class DiscordHost:
         assert match.thread_id is not None
         await self._post(match.thread_id, wording.result_set(match, names, tournament.format))
 
-    async def player_withdrew(self, tournament: TournamentRow, channel_id: int, name: str, *, kicked: bool) -> None:
-        await self._post(channel_id, wording.player_withdrew(tournament, name, kicked=kicked))
+    async def player_withdrew(self, tournament: TournamentRow, report: Report, name: str, *, kicked: bool) -> None:
+        await self._post(report.game.channel_id, wording.player_withdrew(tournament, name, kicked=kicked))
+        await table.show_in_channel(self.bot, report)  # the board goes on without them, bots playing at once
+
+    async def game_stopped(self, game: GameRow) -> None:
+        await table.close(self.bot, game)
 
     async def match_stopped(self, tournament: TournamentRow, channel_id: int) -> None:
         await self._post(channel_id, wording.match_stopped(tournament))

@@ -109,11 +109,14 @@ class FakeHost:
     async def result_set(self, tournament, match, names):
         self.events.append(("result_set", {"match": match}))
 
-    async def player_withdrew(self, tournament, channel_id, name, *, kicked):
-        self.events.append(("withdrew", {"channel": channel_id, "name": name, "kicked": kicked}))
+    async def player_withdrew(self, tournament, report, name, *, kicked):
+        self.events.append(("withdrew", {"channel": report.game.channel_id, "name": name, "kicked": kicked}))
 
     async def match_stopped(self, tournament, channel_id):
         self.events.append(("stopped", {"channel": channel_id}))
+
+    async def game_stopped(self, game):
+        self.events.append(("game_stopped", {"game": game.id, "status": game.status}))
 
     def told(self, kind: str) -> list[dict]:
         """What the host was told of ``kind``, oldest first."""

@@ -76,3 +76,12 @@ def table(simcord_env: Any) -> Table:
     channel = guild.create_text_channel("games")
     members = [guild.add_member(simcord_env.create_user(name)) for name in ("alice", "bob", "carol", "dave", "erin")]
     return Table(simcord_env, guild, channel, members)
+
+
+@pytest.fixture
+def club(table: Table) -> tuple[Any, list[Any]]:
+    """An organiser (Manage Server) and nine players: the five of ``table`` and four more."""
+    role = table.guild.create_role("Organisers", permissions=discord.Permissions(manage_guild=True))
+    olga = table.guild.add_member(table.env.create_user("olga"), roles=[role])
+    extra = [table.guild.add_member(table.env.create_user(n)) for n in ("fred", "gina", "hank", "ivy")]
+    return olga, table.members + extra

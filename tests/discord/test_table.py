@@ -15,7 +15,7 @@ import pytest
 from bot.session import MoveOption
 from cogs.decisions import laid_out, needs_typing
 from cogs.messages import report_embed
-from tests.discord.helpers import accepted, field, next_actor, showing
+from tests.discord.helpers import accepted, button_labels, field, living_board, next_actor, showing
 
 TABLES = {"hedgehog": 3, "whist": 2, "treasure": 2, "combat": 2, "assassin": 3}
 TITLES = {
@@ -178,3 +178,19 @@ async def test_the_board_says_to_type_when_the_moves_are_more_than_the_menus_hol
     assert field(embed, "More moves than the menus hold") == (
         "Type `/treasure move` (such as `arrange 012354`): the notation box lists your moves as you type."
     )
+
+
+async def test_an_aborted_game_leaves_no_live_board_behind(table):
+    """``/game abort``: the board keeps its lines, loses its buttons and says the game ended without a result."""
+    alice, bob = table.members[:2]
+    await alice.slash(table.channel, "hedgehog new", players=2)
+    await bob.slash(table.channel, "hedgehog join")
+    await alice.slash(table.channel, "hedgehog start")
+    assert living_board(table.env, table.channel.id) is not None
+    aborted = await alice.slash(table.channel, "game abort")
+    assert "it is unrated" in aborted.response.content
+    assert living_board(table.env, table.channel.id) is None
+    closed = [
+        m for m in table.channel.history() if m.embeds and "ended without a result" in (m.embeds[0].footer.text or "")
+    ]
+    assert len(closed) == 1 and button_labels(closed[0]) == [] and not closed[0].content

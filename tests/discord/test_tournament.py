@@ -12,22 +12,12 @@ import re
 from datetime import timedelta
 
 import discord
-import pytest
 
 from tests.discord.helpers import accepted, embed_of, field, refusal
 
 THREAD = re.compile(r"<#(\d+)>")
 USER = re.compile(r"<@!?(\d+)>")
 HOUR = 3600
-
-
-@pytest.fixture
-def club(table):
-    """An organiser (Manage Server) and nine players: the five of ``table`` and four more."""
-    role = table.guild.create_role("Organisers", permissions=discord.Permissions(manage_guild=True))
-    olga = table.guild.add_member(table.env.create_user("olga"), roles=[role])
-    extra = [table.guild.add_member(table.env.create_user(n)) for n in ("fred", "gina", "hank", "ivy")]
-    return olga, table.members + extra
 
 
 def announcements(table, needle: str) -> list[discord.Message]:
@@ -92,9 +82,10 @@ async def test_an_eight_player_swiss_of_martian_whist_is_played_to_the_end(table
             pair = frozenset(p.id for p in thread_players(thread, members))
             assert pair not in met  # no rematch
             met.add(pair)
-            opening = thread.history()[0]
+            greeting, opening = thread.history()[:2]  # the greeting stays when the board's turn is over
+            assert not greeting.embeds and greeting.content.count("<@") == 2
             assert opening.embeds and "Martian Whist" in opening.embeds[0].title
-            assert "per move" in opening.content or field(opening.embeds[0], "Deadline")
+            assert "per move" in greeting.content or field(opening.embeds[0], "Deadline")
         if number == 2:
             status = await members[0].slash(table.channel, "tournament status")
             assert field(embed_of(status), "Round 2").count("playing") == 4
