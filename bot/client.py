@@ -118,7 +118,7 @@ class PyramidBot(commands.AutoShardedBot):
             max_overflow=settings.db_max_overflow,
             pool_timeout=settings.db_pool_timeout,
             ai_executor=searcher,
-            thinking=Thinking(settings.ai_budget_ms, settings.ai_max_iterations),
+            thinking=Thinking.configured(settings.ai_budget_ms, settings.ai_max_iterations),
         )
         log.info("boards drawn by %s worker processes", renderer.workers or "no")
         for name in (*self.game_cogs, *CORE_COGS):

@@ -65,6 +65,13 @@ class Thinking:
     max_iterations: int | None = None
     timeout_s: float = 60.0
 
+    @classmethod
+    def configured(cls, budget_ms: float, max_iterations: int | None) -> Thinking:
+        """As the settings ask: a hard bot's time per decision, unless an iteration cap is set, which is for
+        reproducible play: the search is then bounded by iterations alone, so a machine's speed cannot
+        change a bot's move."""
+        return cls(None if max_iterations is not None else budget_ms, max_iterations)
+
     def timeout_for(self, budget_ms: float | None) -> float:
         """The time a search with ``budget_ms`` may take, queueing for a worker included."""
         return max(self.timeout_s, 10 * budget_ms / 1000) if budget_ms is not None else self.timeout_s
@@ -83,6 +90,7 @@ class Autoplayer:
         self.running = True  # False once stopped: no bot starts again in this process
         self._locks: dict[int, asyncio.Lock] = {}
         self._tasks: dict[int, asyncio.Task[int]] = {}
+        self._again: set[int] = set()  # channels whose running task must look once more before it ends
 
     async def bot_turn(self, channel_id: int) -> BotTurn | None:
         """The bot that must act now in the running game of ``channel_id``, if any.
@@ -113,9 +121,13 @@ class Autoplayer:
         return waiting
 
     def start(self, channel_id: int, show: Show) -> None:
-        """Let the bots of ``channel_id`` act in the background (once: a running task is left alone)."""
+        """Let the bots of ``channel_id`` act in the background (once: a running task is asked to look
+        again before it ends, since it may have read the game just before the change that calls now)."""
         running = self._tasks.get(channel_id)
-        if not self.running or (running is not None and not running.done()):
+        if not self.running:
+            return
+        if running is not None and not running.done():
+            self._again.add(channel_id)
             return
         task = asyncio.get_running_loop().create_task(self.play(channel_id, show), name=f"bots in {channel_id}")
         self._tasks[channel_id] = task
@@ -146,8 +158,11 @@ class Autoplayer:
         played = stale = 0
         async with lock:
             while played < MAX_ACTIONS:
+                self._again.discard(channel_id)
                 turn = await self.bot_turn(channel_id)
                 if turn is None:
+                    if channel_id in self._again:  # a change came while reading: read once more
+                        continue
                     break
                 try:
                     report = await self.act(turn)
@@ -159,7 +174,7 @@ class Autoplayer:
                     continue
                 if report is None:  # no move could be chosen at all: logged, nothing more to do here
                     break
-                played += 1
+                played, stale = played + 1, 0
                 await show(report)
         return played
 
@@ -236,13 +251,25 @@ class Autoplayer:
             raise
 
     async def _search_in(self, executor: Executor | None, arguments: tuple[Any, ...], timeout: float) -> str:
-        """``choose_notation(*arguments)`` in ``executor``; a search still running after ``timeout`` is
-        abandoned (``TimeoutError``), and a worker process stuck in it is stopped with its pool."""
-        future = asyncio.get_running_loop().run_in_executor(executor, choose_notation, *arguments)
+        """``choose_notation(*arguments)`` in ``executor``; a search not done after ``timeout`` (queueing
+        included) is abandoned (``TimeoutError``), and a worker process stuck running it is stopped with
+        its pool.  A search still queued in a pool replaced meanwhile (another search was stuck) is
+        cancelled with it: ``BrokenProcessPool``, so that it is searched again in the new one."""
+        if executor is None:
+            return await asyncio.wait_for(
+                asyncio.get_running_loop().run_in_executor(None, choose_notation, *arguments), timeout
+            )
+        job = executor.submit(choose_notation, *arguments)
         try:
-            return await asyncio.wait_for(future, timeout)
+            return await asyncio.wait_for(asyncio.wrap_future(job), timeout)
         except TimeoutError:
-            if future.cancelled() and isinstance(executor, ProcessPoolExecutor) and self.executor is executor:
+            # only a search that had started can hold a worker; one still queued is simply dropped
+            if job.running() and isinstance(executor, ProcessPoolExecutor) and self.executor is executor:
                 log.warning("a search ran for over %s s: its worker processes are replaced", timeout)
                 self.executor = renew_search_pool(executor, kill=True)
+            raise
+        except asyncio.CancelledError:
+            task = asyncio.current_task()
+            if job.cancelled() and task is not None and not task.cancelling():  # the pool's doing, not ours
+                raise BrokenProcessPool("the search pool was replaced while this search waited") from None
             raise
