@@ -86,8 +86,9 @@ class Announcer(commands.Cog):
 
     async def _deliver(self, item: Delivery) -> None:
         if item.report is None:
-            await self._remind(Reminder.from_payload(item.row.payload))
-            return
+            if item.row.kind == "reminder":
+                await self._remind(Reminder.from_payload(item.row.payload))
+            return  # else a report overtaken in a game now over: nothing left to post
         token = item.row.token
         if token and self.bot.application_id and self.bot.service.clock() - item.row.created_at < TOKEN_LIFETIME:
             try:  # the player's deferred answer is still open: complete it

@@ -119,7 +119,7 @@ undo_requests = Table(
     "undo_requests",
     metadata,
     Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
-    Column("ply", Integer, nullable=False),
+    Column("ply", Integer, nullable=False),  # the ply of the move it would take back
     Column("requester_id", BigInteger, nullable=False),
     Column("accepted", JSON, nullable=False),
     Column("created_at", DateTime(timezone=True), nullable=False),

@@ -119,6 +119,11 @@ class Report(Generic[S, M]):
         return None if seat is None else self.game.user_at(seat)
 
     @property
+    def together(self) -> bool:
+        """True while the players act in a phase played at the same time (Treasure Hunt's coins)."""
+        return self.state is not None and self.outcome is None and acting_together(self.rules, self.state)
+
+    @property
     def acting_users(self) -> list[int]:
         """The people who may act now: the one to move first, then, in a phase played at the same time
         (Treasure Hunt's face-down arrangements), everyone else who may act in it."""
@@ -1058,14 +1063,17 @@ class GameService:
         return out
 
     async def _delivery(self, row: DeliveryRow) -> Delivery:
+        """The event of ``row`` to announce.  A report overtaken by later events of a game now over has
+        nothing left to show (the end was shown by the last one; its board would show the end again):
+        it comes without a report, to be settled unposted."""
         game = await self.store.game(row.game_id)
         if game is None:
             raise LookupError(row.game_id)
-        if row.kind == "reminder":
+        if row.kind == "reminder" or (row.ply < game.ply and game.status != "active"):
             return Delivery(row, game, None)
         rules = rules_for(game.game)
         state = self.state_of(game) if game.state is not None else None
-        outcome = outcome_from_json(game.outcome)
+        outcome = outcome_from_json(game.outcome) if row.ply == game.ply else None
         lines = [str(line) for line in row.payload.get("lines", [])]
         report = Report(
             game,
@@ -1082,7 +1090,8 @@ class GameService:
 
 @dataclass(frozen=True)
 class Delivery:
-    """An event to announce: a report to post in the game's channel, or a reminder for one player."""
+    """An event to announce: a report to post in the game's channel, or a reminder for one player (a
+    report overtaken in a game now over has none: nothing is posted)."""
 
     row: DeliveryRow
     game: GameRow

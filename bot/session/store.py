@@ -539,8 +539,9 @@ class Store:
         ]
 
     async def games_of_user(self, user_id: int, guild_id: int | None = None, live_only: bool = True) -> list[GameRow]:
-        """Every game ``user_id`` sits in (in ``guild_id`` when given), read in one query."""
-        mine = games.c.id.in_(select(seats.c.game_id).where(seats.c.user_id == user_id))
+        """Every game ``user_id`` still sits in (in ``guild_id`` when given; not one they left), read in one
+        query."""
+        mine = games.c.id.in_(select(seats.c.game_id).where(seats.c.user_id == user_id, seats.c.removed == 0))
         conditions: list[ColumnElement[bool]] = [mine]
         if guild_id is not None:
             conditions.append(games.c.guild_id == guild_id)
@@ -817,12 +818,18 @@ class Store:
         **values: Any,
     ) -> list[int]:
         """Take back every move from ply ``keep`` on (undo by consent), store the rebuilt state, clear the
-        undo request and record ``events``, in one transaction."""
+        undo request and record ``events``, in one transaction.  Events of the moves taken back that were
+        never announced (the bot stopped before posting them) are settled with them: never posted."""
 
         def work(conn: Connection) -> list[int]:
             self._bump(conn, game, now, ply=keep, state=state, **values)
             conn.execute(moves.delete().where(moves.c.game_id == game.id, moves.c.ply >= keep))
             conn.execute(undo_requests.delete().where(undo_requests.c.game_id == game.id))
+            conn.execute(
+                update(deliveries)
+                .where(deliveries.c.game_id == game.id, deliveries.c.ply > keep, deliveries.c.delivered_at.is_(None))
+                .values(delivered_at=now)
+            )
             return self._record(conn, game, keep, now, events)
 
         return await self.write(work)

@@ -81,18 +81,20 @@ class UndoDesk:
                 raise ServiceError("Only players in this game can ask for an undo.")
             if game.tournament_id is not None and len(voters(game)) < 2:
                 raise ServiceError(ALONE_IN_TOURNAMENT)  # a practice game may; a scored one may not
-            pending = await service.store.undo_request(game.id)
-            if pending is not None and pending["ply"] == game.ply:
-                raise ServiceError("An undo request is already waiting for answers.")
             log = await service.store.moves(game.id)
             target = undo_target(log, bot_seats(game))
             if target is None:
                 raise ServiceError("There is no move to take back.")
+            pending = await service.store.undo_request(game.id)
+            if pending is not None and pending["ply"] == target.ply:
+                raise ServiceError("An undo request is already waiting for answers.")
             rules = rules_for(game.game)
             before = await service.rebuild(game, upto=target.ply, log=log)  # the state the undo returns to
             if acting_together(rules, before) and not acting_together(rules, service.state_of(game)):
                 raise ServiceError(REVEALED)
-            request = {"ply": game.ply, "requester_id": actor.user_id, "accepted": [actor.user_id]}
+            # a request names the move it takes back (its ply): computer players' answers after it leave
+            # it standing (they are taken back with it); a person's move after it lets it lapse
+            request = {"ply": target.ply, "requester_id": actor.user_id, "accepted": [actor.user_id]}
             request = {**request, "created_at": service.clock()}
             return await self._maybe_apply(game, request, log, target, token, before=before)
 
@@ -101,13 +103,12 @@ class UndoDesk:
         service = self.service
         async with service.game_unit(game_id) as game:
             pending = await service.store.undo_request(game.id)
-            if pending is None or game.status != "active" or pending["ply"] != game.ply:
+            log = await service.store.moves(game.id)
+            target = undo_target(log, bot_seats(game))
+            if pending is None or game.status != "active" or target is None or pending["ply"] != target.ply:
                 raise ServiceError("There is no undo request waiting: the game has moved on.")
             if actor.user_id not in voters(game):
                 raise ServiceError("Only players in this game can answer an undo request.")
-            log = await service.store.moves(game.id)
-            target = undo_target(log, bot_seats(game))
-            assert target is not None
             if not accept:
                 await service.store.set_undo_request(game.id, None)
                 shown = self._shown(game, target)
@@ -139,6 +140,10 @@ class UndoDesk:
         service = self.service
         rules = rules_for(game.game)
         state = before if before is not None else await service.rebuild(game, upto=target.ply, log=log)
+        if acting_together(rules, state) and not acting_together(rules, service.state_of(game)):
+            # a computer player's answer revealed what was face down after the request was made
+            await service.store.set_undo_request(game.id, None)
+            raise ServiceError(REVEALED)
         now = service.clock()
         fields = await service.turn_fields_after_undo(game, rules, state, now)
         shown = rules.public_notation(state, target.notation)  # as the table stands once it is taken back
