@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
@@ -62,8 +62,17 @@ def outcome_text(game: GameRow, outcome: Any, seat_name: Any) -> str:
             value = outcome.scores[seat]
             score = f" — {int(value) if float(value).is_integer() else value}"
         rows.append(f"**{outcome.ranks[seat]}.** {game.name_at(seat)} ({seat_name(seat)}){score}")
-    head = "**Draw.**" if outcome.is_draw else f"**{' and '.join(game.name_at(s) for s in outcome.winners)} wins!**"
-    return f"{head} {outcome.reason}\n" + "\n".join(rows)
+    return f"{result_head(game, outcome)} {outcome.reason}\n" + "\n".join(rows)
+
+
+def result_head(game: GameRow, outcome: Any) -> str:
+    """ "**alice wins!**"; several first (those still playing drew, or tied for the lead) share first place."""
+    if outcome.is_draw:
+        return "**Draw.**"
+    winners = [game.name_at(seat) for seat in outcome.winners]
+    if len(winners) == 1:
+        return f"**{winners[0]} wins!**"
+    return f"**{listing(winners)} share first place.**"
 
 
 def report_embed(report: Report, title_suffix: str = "", *, lines: list[str] | None = None) -> discord.Embed:
@@ -120,8 +129,7 @@ def report_payload(
             everyone=False, roles=False, users=[discord.Object(u) for u in players], replied_user=False
         )
     elif ping and report.turn_changed and (acting := turn_pings(report)):
-        together = " (you all play this part at the same time)" if len(acting) > 1 else ""
-        payload["content"] = f"{listing([mention(user) for user in acting])}, your turn{together}."
+        payload["content"] = call(acting)
         payload["allowed_mentions"] = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(u) for u in acting], replied_user=False
         )
@@ -135,11 +143,24 @@ def report_payload(
 def turn_pings(report: Report) -> list[int]:
     """The people a new turn mentions: the one to move; at the start of a game that opens with a phase
     everyone plays at the same time (Treasure Hunt's coins), everyone who may act in it."""
-    acting = [user for user in report.acting_users if user > 0]
+    acting = report.acting_users
     to_move = report.to_move_user
     if report.game.ply == 0:
         return acting
     return [to_move] if to_move is not None and to_move in acting else []
+
+
+def together_call(report: Report) -> str | None:
+    """The call of the people still to play their part of a phase played at the same time (not a ping:
+    they were called when it began)."""
+    acting = report.acting_users
+    return call(acting) if acting else None
+
+
+def call(users: Sequence[int]) -> str:
+    """``@alice, your turn.``; several people who play at the same time are told so."""
+    together = " (you all play this part at the same time)" if len(users) > 1 else ""
+    return f"{listing([mention(user) for user in users])}, your turn{together}."
 
 
 def report_view(report: Report) -> discord.ui.View | None:

@@ -230,7 +230,8 @@ async def _post_handover(interaction: discord.Interaction, status: HandoverStatu
         interaction,
         content=f"{mention(status.requester_id)} proposes that {article(status.level)} {status.level} computer player "
         "takes over "
-        f"{target}'s seat{because}. The game would no longer be rated. {waiting}: do you agree?",
+        f"{target}'s seat{because}.{' The game would no longer be rated.' if status.game.rated else ''} "
+        f"{waiting}: do you agree?",
         view=view,
         allowed_mentions=discord.AllowedMentions(
             users=[discord.Object(u) for u in status.waiting_for], everyone=False, roles=False

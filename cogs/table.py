@@ -20,7 +20,14 @@ import discord
 from bot.session import GameRow, Report, rules_for
 from bot.session.table_messages import TableMessage
 from cogs.buttons import GameButton, buttons
-from cogs.messages import NO_PINGS, lobby_embed, report_payload, report_view, summary_embed
+from cogs.messages import (
+    NO_PINGS,
+    lobby_embed,
+    report_payload,
+    report_view,
+    summary_embed,
+    together_call,
+)
 from cogs.replies import answer_at, bot_of, first_response, paced, tell
 from cogs.seats import AddBotMenu, after
 
@@ -55,9 +62,9 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
         assert record is not None
         lines = [*record.lines, *report.lines]
         payload = followed_on(report, lines)
-        if not await edit_pressed(interaction, record, lambda: as_edit(payload)):
+        if not await edit_pressed(interaction, record, lambda: payload):
             await tell(interaction, "Done: " + " ".join(report.lines)[:1900])
-            await edit(bot, record, payload)
+            await edit(bot, record, payload, raw=True)
         await remember(bot, record, lines, report.delivery_id)
     else:
         old = record
@@ -75,19 +82,25 @@ def follows_on(record: TableMessage | None, report: Report) -> bool:
     """True when ``report`` is shown by editing the living board ``record`` rather than posting a new one.
 
     It does while the turn goes on, and while computer players take their turns after it, until the turn
-    comes to a person (a new message pings them) or the game ends (a new message pings everyone).
+    comes to a person (a new message pings them) or the game ends (a new message pings everyone).  In a
+    phase everyone plays at the same time (Treasure Hunt's coins), everyone in it was called when it
+    began: each part played in it follows on, until the phase is over.
     """
     if record is None or record.kind != "board" or report.outcome is not None or report.game.status != "active":
         return False  # an ended game (with or without a result) has a message of its own
+    if report.together and report.game.ply > 0:
+        return True
     seat = report.to_move_seat
     return not report.turn_changed or (seat is not None and report.game.bot_at(seat) is not None)
 
 
 def followed_on(report: Report, lines: list[str]) -> dict[str, Any]:
-    """The living board edited to show ``report`` after ``lines``; once the turn has passed to a computer
-    player, the call of the person whose turn it was ("@alice, your turn.") goes from it."""
-    payload = report_payload(report, report_view(report), lines=lines, ping=False)
-    if report.turn_changed:
+    """The edit of the living board that shows ``report`` after ``lines``; once the turn has passed to a
+    computer player, the call of the person whose turn it was ("@alice, your turn.") goes from it."""
+    payload = as_edit(report_payload(report, report_view(report), lines=lines, ping=False))
+    if report.together:  # the call of the phase's start names those still to play their part
+        payload["content"] = together_call(report)
+    elif report.turn_changed:
         payload["content"] = None
     return payload
 
@@ -118,7 +131,7 @@ async def show_in_channel(bot: PyramidBot, report: Report) -> None:
     if follows_on(record, report):
         assert record is not None
         lines = [*record.lines, *report.lines]
-        if await edit(bot, record, followed_on(report, lines)):
+        if await edit(bot, record, followed_on(report, lines), raw=True):
             await remember(bot, record, lines, report.delivery_id)
             after(bot, report)
             return

@@ -859,10 +859,10 @@ class HedgehogRules:
         if s.players == 1:
             scores = (float(s.turns),)
             if s.finish == FINISH_TREE:
-                return Outcome((1,), f"Red built a tree in {s.turns} turn{'s' if s.turns != 1 else ''}.", scores)
+                return Outcome((1,), f"Red built a tree in {_count(s.turns, 'turn')}.", scores)
             if s.finish == FINISH_LIMIT:
                 return Outcome((2,), f"Failed: no tree within the limit of {s.turn_limit} turns.", scores)
-            return Outcome((2,), f"Failed: Red gave up after {s.turns} turns.", scores)
+            return Outcome((2,), f"Failed: Red gave up after {_count(s.turns, 'turn')}.", scores)
         if s.finish == FINISH_TREE and s.winner is not None:
             where = has_tree(s.spaces, s.winner)
             return Outcome(
@@ -878,7 +878,8 @@ class HedgehogRules:
             reason = "Drawn: every player passed in one full round."
         elif s.round_limit:
             reason = (
-                f"Drawn: the limit of {s.round_limit} rounds was reached (every player has had {s.round_limit} turns)."
+                f"Drawn: the limit of {_count(s.round_limit, 'round')} was reached "
+                f"(every player has had {_count(s.round_limit, 'turn')})."
             )
         else:
             reason = f"Drawn: the turn limit of {s.turn_limit} turns was reached."
@@ -969,3 +970,8 @@ class HedgehogRules:
 
 
 RULES: Rules[HedgehogState, Move] = HedgehogRules()  # mypy checks the engine against the protocol
+
+
+def _count(number: int, noun: str) -> str:
+    """``1 turn``, ``3 turns``."""
+    return f"{number} {noun}{'' if number == 1 else 's'}"

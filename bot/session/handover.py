@@ -212,7 +212,8 @@ class HandoverDesk:
         if rules.to_move(state) == target.seat:  # the bot acts now: no deadline, no reminders
             fields = await service.turn_fields_after_undo(seated, rules, state, now)
         colour = rules.seat_name(state, target.seat)
-        lines = [f"{name} takes over {target.display_name}'s seat ({colour}). This game is no longer rated."]
+        unrated = " This game is no longer rated." if game.rated else ""
+        lines = [f"{name} takes over {target.display_name}'s seat ({colour}).{unrated}"]
         event = report_event(lines, token, turn_changed=bool(fields))
         ids = await service.store.hand_seat_to_bot(game, bot_seat, now, events=[event], rated=False, **fields)
         fresh = await service.store.game(game.id)

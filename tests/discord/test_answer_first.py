@@ -59,9 +59,10 @@ def _fake(monkeypatch: pytest.MonkeyPatch, calls: list[str]) -> None:
 def _report(*, turn_changed: bool, bot_to_move: bool = False) -> Any:
     """A report of Bob's move in a running game, seat 1 (a person, or a bot) to move next."""
     return SimpleNamespace(
-        game=SimpleNamespace(id=1, status="active", bot_at=lambda seat: object() if bot_to_move else None),
+        game=SimpleNamespace(id=1, status="active", ply=5, bot_at=lambda seat: object() if bot_to_move else None),
         to_move_seat=1,
         turn_changed=turn_changed,
+        together=False,
         outcome=None,
         lines=["Bob took R2 b."],
         delivery_id=7,
@@ -198,4 +199,4 @@ async def test_a_board_followed_on_by_a_computer_players_turn_loses_the_call_of_
     monkeypatch.setattr(table, "edit", edit)
     report = _report(turn_changed=True, bot_to_move=True)
     await table.show(_slash_command(), report)
-    assert sent == [{"content": None}]  # the board follows on, without "@bob, your turn."
+    assert len(sent) == 1 and sent[0]["content"] is None  # the board follows on, without "@bob, your turn."

@@ -307,11 +307,18 @@ async def test_everyone_still_to_arrange_is_called_at_the_start_and_sees_it_in_g
     assert "**you may play now** (at the same time as others)" in listed and "deadline" not in listed
     assert "**your turn**" in embed_of(await first.slash(table.channel, "game mine")).description
 
-    await third.slash(table.channel, "treasure arrange", order="543210")
+    arranged = await third.slash(table.channel, "treasure arrange", order="543210")
     listed = embed_of(await third.slash(table.channel, "game mine")).description
     assert f"{first.name} to play" in listed  # arranged: nothing more to do until play starts
+    # everyone was called at the start: the same message goes on, calling those still to arrange
+    assert showing(arranged).id == showing(started).id
+    assert (
+        showing(arranged).content
+        == f"{first.mention} and {second.mention}, your turn (you all play this part at the same time)."
+    )
 
     passed_on = await first.slash(table.channel, "treasure arrange", order="default")
+    assert showing(passed_on).id == showing(started).id
     assert showing(passed_on).content == f"{second.mention}, your turn."  # their own clock starts now
 
 

@@ -1,0 +1,126 @@
+"""Tables of two or three people and computer players: results, seats left and handed over, pings."""
+
+from __future__ import annotations
+
+from tests.discord.helpers import field, living_board
+from tests.discord.test_bots import QUICK, acting
+
+
+async def start_mixed(table, simcord_env, make_bot, **options):
+    """alice, bob and carol with one easy bot at a four-seat Der Marsigelwettkampf, started."""
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    alice, bob, carol = table.members[:3]
+    opened = await alice.slash(table.channel, "hedgehog new", players=4, bots=1, bot_level="easy", **options)
+    for member in (bob, carol):
+        await member.click(opened.response.message, label="Join")
+    await alice.click(opened.response.message, label="Start")
+    await simcord_env.bot.autoplay.wait()
+    return alice, bob, carol
+
+
+async def test_a_game_i_resigned_from_is_not_listed_as_mine_nor_paused_by_my_vacation(table, simcord_env, make_bot):
+    _alice, _bob, carol = await start_mixed(table, simcord_env, make_bot, clock=1)
+    resigned = await carol.slash(table.channel, "game resign")
+    assert "carol resigns." in resigned.response.content
+    game = await simcord_env.bot.service.live_game(table.channel.id)
+    assert game is not None and game.status == "active"  # alice, bob and the bot play on
+
+    mine = await carol.slash(table.channel, "game mine")
+    listed = mine.response.embeds[0].description if mine.response.embeds else ""
+    assert "Der Marsigelwettkampf" not in listed, listed  # carol has left that game
+    assert mine.response.content == "You are not in any game in this server."
+
+    away = await carol.slash(table.channel, "game vacation", days=2)
+    assert "in 0 games are paused" in away.response.content, away.response.content
+    assert simcord_env.errors == []
+
+
+async def test_handing_a_seat_to_a_bot_at_a_table_with_a_bot_does_not_say_the_game_stops_being_rated(
+    table, simcord_env, make_bot
+):
+    alice, bob, carol = await start_mixed(table, simcord_env, make_bot)
+    before = await simcord_env.bot.service.live_game(table.channel.id)
+    assert before is not None and not before.rated  # a computer player sat at the table from the start
+
+    asked = await bob.slash(table.channel, "game bot", player=str(bob.id), level="normal")
+    asked_words = asked.response.content
+    assert "proposes that a normal computer player takes over bob's seat" in asked_words
+    question = asked.response.message
+    await alice.click(question, label="Agree")
+    agreed = await carol.click(question, label="Agree")
+    await table.env.settle()
+    closed = table.env.backend.messages[table.channel.id][question.id].content
+    assert "Normal bot takes over bob's seat" in closed
+    game = await simcord_env.bot.service.live_game(table.channel.id)
+    assert game is not None and game.seat_of(bob.id) is None
+    # the game was never rated: nothing about it changes, and saying so misleads the table
+    assert "rated" not in asked_words, asked_words
+    assert "no longer rated" not in closed, closed
+    assert "no longer rated" not in agreed.response.content, agreed.response.content
+    assert simcord_env.errors == []
+
+
+async def test_a_draw_between_those_still_playing_after_a_resignation_names_no_single_winner(
+    table, simcord_env, make_bot
+):
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "hedgehog new", players=3, round_limit=1, bots=1, bot_level="easy")
+    await bob.click(opened.response.message, label="Join")
+    await alice.click(opened.response.message, label="Start")
+    await simcord_env.bot.autoplay.wait()
+    await bob.slash(table.channel, "game resign")  # alice and the bot play on, for one round
+    for _ in range(20):
+        await simcord_env.bot.autoplay.wait()
+        board = living_board(table.env, table.channel.id)
+        member, kind, _ = acting(board, table.members)
+        if not kind:
+            break
+        assert member is alice
+        if kind == "roll":
+            await alice.click(board, label="Roll")
+        else:
+            await alice.slash(table.channel, "hedgehog move", notation="pass")
+    final = living_board(table.env, table.channel.id)
+    result = field(final.embeds[0], "Result") or ""
+    assert "Drawn: the limit of 1 round was reached (every player has had 1 turn)." in result
+    head = result.split("\n")[0]
+    # a draw among the players still in: nobody won it alone
+    assert head.startswith("**alice and Easy bot share first place.**"), head
+    assert simcord_env.errors == []
+
+
+def record_pings(table) -> list[tuple[int, list[int]]]:
+    """Every message posted in the channel from now on, with the users it pinged when it was posted."""
+    posted: list[tuple[int, list[int]]] = []
+
+    def listen(event, payload):
+        if event == "MESSAGE_CREATE" and int(payload["channel_id"]) == table.channel.id:
+            raw = table.env.backend.messages[table.channel.id][int(payload["id"])]
+            posted.append((raw.id, list(raw.ping_user_ids)))
+
+    table.env.backend.subscribers.append(listen)
+    return posted
+
+
+async def test_a_bot_setting_out_its_coins_first_does_not_call_the_people_a_second_time(table, simcord_env, make_bot):
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    alice, bob = table.members[:2]
+    for _ in range(2):  # the third game's seed draws the second seat, the bot's, to set out its coins first
+        await alice.slash(table.channel, "treasure new", players=3)
+        await alice.slash(table.channel, "game abort")
+    opened = await alice.slash(table.channel, "treasure new", players=3, bots=1, bot_level="easy", clock=1)
+    await bob.click(opened.response.message, label="Join")
+    game = await simcord_env.bot.service.live_game(table.channel.id)
+    assert [row.display_name for row in game.seats] == ["alice", "Easy bot", "bob"]
+    posted = record_pings(table)
+    await alice.click(opened.response.message, label="Start")
+    await simcord_env.bot.autoplay.wait()
+    state = simcord_env.bot.service.state_of(await simcord_env.bot.service.live_game(table.channel.id))
+    assert state.first == 1 and state.arranged == (False, True, False)  # the bot has set out its coins
+
+    # alice and bob were both called to set out their coins at the start; the bot's part, played at
+    # once, is no new turn for either of them
+    pinged = [user for _, users in posted for user in users]
+    assert sorted(pinged) == sorted([alice.id, bob.id]), (posted, alice.id, bob.id)
+    assert simcord_env.errors == []
