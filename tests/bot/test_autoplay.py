@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import random
 import threading
@@ -19,11 +20,13 @@ from datetime import UTC, datetime
 
 import pytest
 
+import ai.budget
 import bot.session.autoplay as autoplay
 from ai import choose_move, choose_notation
 from bot.render_pool import ai_pool, shutdown_pools
 from bot.session import Autoplayer, BotTurn, Thinking, open_session
 from bot.session.service import Actor, ServiceError, bot_name, rules_for
+from bot.settings import Settings
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 ALICE, BOB, CAROL = Actor(1, "alice"), Actor(2, "bob"), Actor(3, "carol")
@@ -94,20 +97,20 @@ async def test_a_game_with_a_bot_is_unrated_and_the_bot_plays_its_turns(db_url):
         await session.close()
 
 
-async def play_practice_game(db_url) -> list[str]:
-    """alice (random, seeded) against a normal bot at Der Marsigelwettkampf; the move log."""
-    session = await open_table(db_url)
+async def play_practice_game(db_url, game="hedgehog", level="normal", plies=400, thinking=FAST) -> list[str]:
+    """alice (random, seeded) against a bot (by default a normal bot at Der Marsigelwettkampf); the move log."""
+    session = await open_table(db_url, thinking)
     games = session.games
 
     async def show(_report):
         return None
 
     try:
-        await games.new_game(guild_id=1, channel_id=7, game="hedgehog", actor=ALICE, max_players=2)
-        await games.add_bot(7, ALICE, "normal")
+        await games.new_game(guild_id=1, channel_id=7, game=game, actor=ALICE, max_players=2)
+        await games.add_bot(7, ALICE, level)
         report = await games.start(7, ALICE)
         rng = random.Random(9)
-        for _ in range(400):
+        for _ in range(plies):
             if report.outcome is not None:
                 break
             if report.game.bot_at(report.to_move_seat) is not None:
@@ -455,3 +458,56 @@ async def test_bots_do_not_play_on_alone_once_every_person_has_left(db_url, monk
         assert await session.autoplay.bot_turn(5) is not None
     finally:
         await session.close()
+
+
+async def test_a_capped_game_against_a_hard_bot_replays_the_same_on_a_slower_machine(tmp_path, db_url, monkeypatch):
+    """With ``AI_MAX_ITERATIONS`` set (reproducible play), the search is bounded by iterations alone."""
+    if not db_url.startswith("sqlite"):
+        pytest.skip("two databases of one test: SQLite files")
+    settings = Settings(token="x", ai_max_iterations=60)  # AI_MAX_ITERATIONS=60, AI_BUDGET_MS its default
+    thinking = Thinking.configured(settings.ai_budget_ms, settings.ai_max_iterations)  # as the bot builds it
+    first = await play_practice_game(f"sqlite+aiosqlite:///{tmp_path}/a.db", "whist", "hard", 40, thinking)
+    ticks = itertools.count()
+    monkeypatch.setattr(ai.budget.time, "perf_counter", lambda: next(ticks) * 0.5)  # a loaded machine: 0.5 s a look
+    second = await play_practice_game(f"sqlite+aiosqlite:///{tmp_path}/b.db", "whist", "hard", 40, thinking)
+    assert len(first) > 10
+    assert first == second, "the same seed and the same iteration cap gave the hard bot other moves"
+
+
+def stuck_when_hard(game, state, level, *rest):
+    """A search that never ends for a hard bot (a runaway), the real one otherwise."""
+    if level == "hard":
+        time.sleep(3600)
+    return choose_notation(game, state, level, *rest)
+
+
+async def test_a_runaway_search_does_not_stop_the_bots_queued_behind_it(db_url, monkeypatch):
+    """A search stuck in the shared pool is stopped with its pool; the searches of other channels waiting
+    in that pool are cancelled with it, and searched again in the new one: no bot stops playing."""
+    monkeypatch.setattr(autoplay, "choose_notation", stuck_when_hard)
+    session = await open_table(db_url, Thinking(None, 20, timeout_s=2.0), ai_pool(1))
+    bots = session.autoplay
+
+    async def nothing(_report):
+        return None
+
+    try:
+        await whist_against(session, 10, "hard")  # its search holds the only worker and never ends
+        queued = [11, 12, 13]  # behind it: the pool hands the first two to its worker's queue, the last waits
+        for channel in queued:
+            await whist_against(session, channel, "normal")
+        pool = bots.executor
+        assert pool is not None
+        bots.start(10, nothing)
+        await asyncio.sleep(0.5)
+        for channel in queued:
+            bots.start(channel, nothing)
+            await asyncio.sleep(0.05)
+        await asyncio.wait_for(bots.wait(), 120)
+        assert bots.executor is not pool  # the runaway's worker was stopped with its pool
+        assert await bots.bot_turn(10) is None  # the runaway's bot played its fallback
+        stopped = [channel for channel in queued if await bots.bot_turn(channel) is not None]
+        assert stopped == [], f"the bots of channels {stopped}, queued behind the runaway, never played"
+    finally:
+        await session.close()
+        shutdown_pools()
