@@ -30,6 +30,12 @@ ALONE_IN_TOURNAMENT = (
 )
 
 
+def crosses_reveal(rules: Any, before: Any, now: Any) -> bool:
+    """True when going back from ``now`` to ``before`` would undo a reveal: ``before`` is in a face-down
+    phase played at the same time, ``now`` after it (docs/rules/treasure.md)."""
+    return acting_together(rules, before) and not acting_together(rules, now)
+
+
 @dataclass
 class UndoStatus:
     """Where an undo request stands after an action on it."""
@@ -90,7 +96,7 @@ class UndoDesk:
                 raise ServiceError("An undo request is already waiting for answers.")
             rules = rules_for(game.game)
             before = await service.rebuild(game, upto=target.ply, log=log)  # the state the undo returns to
-            if acting_together(rules, before) and not acting_together(rules, service.state_of(game)):
+            if crosses_reveal(rules, before, service.state_of(game)):
                 raise ServiceError(REVEALED)
             # a request names the move it takes back (its ply): computer players' answers after it leave
             # it standing (they are taken back with it); a person's move after it lets it lapse
@@ -140,7 +146,7 @@ class UndoDesk:
         service = self.service
         rules = rules_for(game.game)
         state = before if before is not None else await service.rebuild(game, upto=target.ply, log=log)
-        if acting_together(rules, state) and not acting_together(rules, service.state_of(game)):
+        if crosses_reveal(rules, state, service.state_of(game)):
             # a computer player's answer revealed what was face down after the request was made
             await service.store.set_undo_request(game.id, None)
             raise ServiceError(REVEALED)
