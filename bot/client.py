@@ -148,13 +148,15 @@ class PyramidBot(commands.AutoShardedBot):
             log.info("synced %s commands globally", len(synced))
 
     async def close(self) -> None:
-        """Stop the extensions, let moves in flight finish, disconnect, then close the database."""
+        """Stop the extensions and the computer players, let moves in flight finish, disconnect, then close
+        the database (a bot's move stored after the disconnect could only be posted after a restart)."""
         if self._upkeep is not None:
             self._upkeep.cancel()
             self._upkeep = None
         for name in list(self.extensions):
             await self.unload_extension(name)
         if self._session is not None:
+            await self._session.autoplay.stop()  # between two actions: each is one unit of work
             await self._session.games.drain()
         await super().close()
         await self.close_session()

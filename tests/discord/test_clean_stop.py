@@ -8,6 +8,7 @@ import threading
 from typing import Any
 
 import pytest
+from discord.ext import commands
 
 from bot.client import PyramidBot
 
@@ -94,3 +95,20 @@ async def test_closing_the_session_closes_the_database_and_a_second_close_does_n
     for thread in own:
         thread.join(timeout=10)
     assert not any(thread.is_alive() for thread in own)
+
+
+async def test_closing_stops_the_computer_players_before_disconnecting(
+    simcord_env: Any, make_bot: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    bot = make_bot()
+    await simcord_env.restart_bot(bot)
+    running_at_disconnect: list[bool] = []
+    disconnect = commands.AutoShardedBot.close
+
+    async def recording(self: PyramidBot) -> None:
+        running_at_disconnect.append(self.autoplay.running)
+        await disconnect(self)
+
+    monkeypatch.setattr(commands.AutoShardedBot, "close", recording)
+    await bot.close()
+    assert running_at_disconnect == [False]  # no bot acts once Discord can no longer be told
