@@ -150,13 +150,6 @@ def turn_pings(report: Report) -> list[int]:
     return [to_move] if to_move is not None and to_move in acting else []
 
 
-def together_call(report: Report) -> str | None:
-    """The call of the people still to play their part of a phase played at the same time (not a ping:
-    they were called when it began)."""
-    acting = report.acting_users
-    return call(acting) if acting else None
-
-
 def call(users: Sequence[int]) -> str:
     """``@alice, your turn.``; several people who play at the same time are told so."""
     together = " (you all play this part at the same time)" if len(users) > 1 else ""

@@ -20,14 +20,7 @@ import discord
 from bot.session import GameRow, Report, rules_for
 from bot.session.table_messages import TableMessage
 from cogs.buttons import GameButton, buttons
-from cogs.messages import (
-    NO_PINGS,
-    lobby_embed,
-    report_payload,
-    report_view,
-    summary_embed,
-    together_call,
-)
+from cogs.messages import NO_PINGS, call, lobby_embed, report_payload, report_view, summary_embed
 from cogs.replies import answer_at, bot_of, first_response, paced, tell
 from cogs.seats import AddBotMenu, after
 
@@ -96,10 +89,13 @@ def follows_on(record: TableMessage | None, report: Report) -> bool:
 
 def followed_on(report: Report, lines: list[str]) -> dict[str, Any]:
     """The edit of the living board that shows ``report`` after ``lines``; once the turn has passed to a
-    computer player, the call of the person whose turn it was ("@alice, your turn.") goes from it."""
+    computer player, the call of the person whose turn it was ("@alice, your turn.") goes from it.  In a
+    phase played at the same time, the call names those still to play their part (not a ping: they were
+    called when it began)."""
     payload = as_edit(report_payload(report, report_view(report), lines=lines, ping=False))
-    if report.together:  # the call of the phase's start names those still to play their part
-        payload["content"] = together_call(report)
+    if report.together:
+        acting = report.acting_users
+        payload["content"] = call(acting) if acting else None
     elif report.turn_changed:
         payload["content"] = None
     return payload
@@ -214,8 +210,9 @@ def as_edit(payload: dict[str, Any]) -> dict[str, Any]:
     return edited
 
 
-def retired(record: TableMessage, game: GameRow) -> dict[str, Any]:
-    """What a living message becomes once the game moved on: a summary, or the lobby closed."""
+def retired(record: TableMessage, game: GameRow, *, stopped: bool = False) -> dict[str, Any]:
+    """What a living message becomes once the game moved on: a summary, or the lobby closed; ``stopped``:
+    the game was stopped without a result, which the summary says."""
     rules = rules_for(game.game)
     if record.kind == "lobby":
         embed = lobby_embed(game, rules.title, rules.min_players)
@@ -223,14 +220,8 @@ def retired(record: TableMessage, game: GameRow) -> dict[str, Any]:
         return {"embed": embed, "view": lobby_view(game, disabled=True)}
     # the mention that called its player ("@alice, your turn.") goes too: that turn is over
     summary = summary_embed(rules.title, game.id, list(record.lines))
-    return {"content": None, "embed": summary, "attachments": [], "view": None}
-
-
-def stopped(record: TableMessage, game: GameRow) -> dict[str, Any]:
-    """What a game's living board becomes when the game is stopped without a result: its lines, no
-    controls, and the footer saying so."""
-    summary = summary_embed(rules_for(game.game).title, game.id, list(record.lines))
-    summary.set_footer(text=f"Game #{game.id} · ended without a result; unrated")
+    if stopped:
+        summary.set_footer(text=f"Game #{game.id} · ended without a result; unrated")
     return {"content": None, "embed": summary, "attachments": [], "view": None}
 
 
@@ -238,22 +229,19 @@ async def close(bot: PyramidBot, game: GameRow) -> None:
     """The living message of a game stopped without a report (aborted, or stopped by a tournament's
     organiser) keeps no controls that would only be refused: a lobby is closed, a board says it ended."""
     record = await bot.service.table_message(game.id)
-    if record is None:
-        return
-    try:
-        await edit(bot, record, retired(record, game) if record.kind == "lobby" else stopped(record, game), raw=True)
-    except Exception:
-        log.exception("living message %s of stopped game %s not closed", record.message_id, game.id)
+    if record is not None:
+        await retire(bot, record, game, stopped=True)
 
 
-async def retire(bot: PyramidBot, record: TableMessage, game: GameRow) -> None:
-    """Turn the old living message into its summary (a deleted message is simply left alone).
+async def retire(bot: PyramidBot, record: TableMessage, game: GameRow, *, stopped: bool = False) -> None:
+    """Turn the old living message into its summary (a deleted message is simply left alone); see
+    ``retired`` for ``stopped``.
 
     Only the old message's looks are at stake: a failure is logged and goes no further, so the new
     board, already recorded, stays the game's living message.
     """
     try:
-        await edit(bot, record, retired(record, game), raw=True)
+        await edit(bot, record, retired(record, game, stopped=stopped), raw=True)
     except Exception:
         log.exception("living message %s of game %s not retired", record.message_id, record.game_id)
 

@@ -278,6 +278,11 @@ def acting_seats(rules: Rules[S, M], s: S, seats: Sequence[int]) -> list[int]:
     return first + [seat for seat in seats if seat != to_move and seat_state(rules, s, seat) is not None]
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 turn``, ``3 turns``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def default_resign_ranks(out_order: Sequence[int], players: int, winners: Sequence[int]) -> tuple[int, ...]:
     """Ranks where ``winners`` share first, players still in follow, and those who left last.
 

@@ -32,6 +32,7 @@ from games.base import (
     default_resign_ranks,
     frozen_replace,
     make_choice,
+    plural,
     resolve_options,
 )
 
@@ -543,7 +544,7 @@ def notation(m: Move) -> str:
 
 def points_text(points: int) -> str:
     """The count with its noun: "1 point", "3 points"."""
-    return f"{points} point{'s' if points != 1 else ''}"
+    return plural(points, "point")
 
 
 def describe_step(s: HedgehogState, m: Step, after: HedgehogState) -> str:
@@ -859,10 +860,10 @@ class HedgehogRules:
         if s.players == 1:
             scores = (float(s.turns),)
             if s.finish == FINISH_TREE:
-                return Outcome((1,), f"Red built a tree in {_count(s.turns, 'turn')}.", scores)
+                return Outcome((1,), f"Red built a tree in {plural(s.turns, 'turn')}.", scores)
             if s.finish == FINISH_LIMIT:
                 return Outcome((2,), f"Failed: no tree within the limit of {s.turn_limit} turns.", scores)
-            return Outcome((2,), f"Failed: Red gave up after {_count(s.turns, 'turn')}.", scores)
+            return Outcome((2,), f"Failed: Red gave up after {plural(s.turns, 'turn')}.", scores)
         if s.finish == FINISH_TREE and s.winner is not None:
             where = has_tree(s.spaces, s.winner)
             return Outcome(
@@ -878,8 +879,8 @@ class HedgehogRules:
             reason = "Drawn: every player passed in one full round."
         elif s.round_limit:
             reason = (
-                f"Drawn: the limit of {_count(s.round_limit, 'round')} was reached "
-                f"(every player has had {_count(s.round_limit, 'turn')})."
+                f"Drawn: the limit of {plural(s.round_limit, 'round')} was reached "
+                f"(every player has had {plural(s.round_limit, 'turn')})."
             )
         else:
             reason = f"Drawn: the turn limit of {s.turn_limit} turns was reached."
@@ -970,8 +971,3 @@ class HedgehogRules:
 
 
 RULES: Rules[HedgehogState, Move] = HedgehogRules()  # mypy checks the engine against the protocol
-
-
-def _count(number: int, noun: str) -> str:
-    """``1 turn``, ``3 turns``."""
-    return f"{number} {noun}{'' if number == 1 else 's'}"

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from PIL import Image, ImageDraw
 
+from games.base import plural
 from games.hedgehog import (
     COLOUR_NAMES,
     LETTERS,
@@ -203,17 +204,13 @@ def trace_text(trace: Trace | None) -> str:
     return words + "."
 
 
-def _turns(n: int) -> str:
-    return f"{n} turn{'s' if n != 1 else ''}"
-
-
 def result_lines(state: HedgehogState) -> tuple[str, str]:
     """Headline and detail of a finished game."""
     if state.winner is not None and state.finish == "tree":
         where = trees(state.spaces).get(state.winner)
         return (
             f"{colour_name(state.winner)} wins!",
-            f"A {COLOUR_NAMES[state.winner]} tree stands on space {where} after {_turns(state.turns)}."
+            f"A {COLOUR_NAMES[state.winner]} tree stands on space {where} after {plural(state.turns, 'turn')}."
             if not state.round_limit
             else f"A {COLOUR_NAMES[state.winner]} tree stands on space {where}, in {count_text(state)}.",
         )
@@ -222,7 +219,7 @@ def result_lines(state: HedgehogState) -> tuple[str, str]:
     if state.players == 1:
         if state.finish == "limit":
             return "No tree", f"The turn limit of {state.turn_limit} was reached."
-        return "No tree", f"Given up after {_turns(state.turns)}."
+        return "No tree", f"Given up after {plural(state.turns, 'turn')}."
     if state.finish == "passes":
         return "Draw", "Every player passed in one full round."
     if state.round_limit:
