@@ -5,7 +5,8 @@
 
 Pairings (2 players, in every game that seats two): hard v easy, hard v normal, normal v easy; the
 first bot takes seat 0 in even games and seat 1 in odd ones.  Multi-player: one hard bot and easy
-bots at 3 and 4 seats, the hard bot's seat rotating.  A draw counts half a win in the score rate.
+bots at every table size of three or more the game seats (``--seats`` picks some), the hard bot's
+seat rotating.  A draw counts half a win in the score rate.
 Games run in a pool of two worker processes.
 """
 
@@ -27,7 +28,8 @@ from games import REGISTRY
 from games.playout import playout, roll_rng, setup_rng
 
 TWO_PLAYER_GAMES = ("combat", "treasure", "whist", "hedgehog")
-MULTI = {"combat": (3, 4), "treasure": (3, 4), "assassin": (3, 4), "hedgehog": (3, 4)}
+# every table of three or more that each game seats
+MULTI = {name: range(max(3, rules.min_players), rules.max_players + 1) for name, rules in REGISTRY.items()}
 PAIRINGS = {"hard-easy": ("hard", "easy"), "hard-normal": ("hard", "normal"), "normal-easy": ("normal", "easy")}
 MAX_PLIES = 20_000
 
@@ -60,6 +62,11 @@ def ending(game: str, state: Any) -> str:
     return "goal"
 
 
+def table_options(game: str, players: int) -> dict[str, Any]:
+    """The options a table of ``players`` needs: Der Marsigelwettkampf's Xeno colours past five players."""
+    return {"xeno": True} if game == "hedgehog" and players > 5 else {}
+
+
 def level_budget(game: str, level: str, ms: float | None, iterations: int | None) -> ai.Budget:
     """A level's budget in ``game``: its own, each bound replaced where given (0: no bound)."""
     own = ai.default_budget(game, level)
@@ -72,7 +79,7 @@ def level_budget(game: str, level: str, ms: float | None, iterations: int | None
 def play(task: Task) -> dict[str, Any]:
     """Play one game to its end; the result, whether it ended by goal, and the hard seats' decision times."""
     rules = REGISTRY[task.game]
-    state = rules.new_game(len(task.levels), {}, setup_rng(task.seed))
+    state = rules.new_game(len(task.levels), table_options(task.game, len(task.levels)), setup_rng(task.seed))
     budgets = {
         "hard": level_budget(task.game, "hard", task.hard_ms, task.hard_iterations),
         "normal": level_budget(task.game, "normal", task.normal_ms, task.normal_iterations),
@@ -159,7 +166,7 @@ def tasks_for(args: argparse.Namespace) -> list[tuple[str, Task, int]]:
                     levels: tuple[str, ...] = (first, second) if k % 2 == 0 else (second, first)
                     out.append((f"{game} {key}", Task(game, levels, 1000 + k, *_budgets(args)), k % 2))
         if args.multi:
-            for n in (x for x in MULTI.get(game, ()) if x in args.seats):
+            for n in (x for x in MULTI[game] if args.seats is None or x in args.seats):
                 for k in range(args.games):
                     seat = k % n
                     levels = tuple("hard" if i == seat else "easy" for i in range(n))
@@ -235,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
         "--normal-iterations", type=int, help="normal bot's iterations (0: no cap; default: its own in each game)"
     )
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--seats", nargs="*", type=int, default=[3, 4], help="multi-player seat counts")
+    parser.add_argument("--seats", nargs="*", type=int, help="multi-player seat counts (default: every one)")
     parser.add_argument("--out", help="also rewrite this file with the table after every game")
     parser.add_argument("--timing", type=int, default=0, help="only time N hard decisions per game")
     args = parser.parse_args(argv)

@@ -118,12 +118,14 @@ def report_payload(
 ) -> dict[str, Any]:
     """Keyword arguments for ``send``/``edit`` that show ``report``: the embed, the board and its controls.
 
-    With ``ping``, the player whose turn begins is mentioned, and at the end every player is.
+    With ``ping``, the player whose turn begins is mentioned, and at the end every person still
+    playing is.
     """
     embed = report_embed(report, lines=lines)
     payload: dict[str, Any] = {"embed": embed, "allowed_mentions": NO_PINGS}
     if ping and report.outcome is not None:
-        players = sorted({s.user_id for s in report.game.seats if not s.is_bot})
+        # those who left the game before its end are not called back to it
+        players = sorted({s.user_id for s in report.game.seats if not s.is_bot and not s.removed})
         payload["content"] = " ".join(mention(u) for u in players) + " — the game is over."
         payload["allowed_mentions"] = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(u) for u in players], replied_user=False

@@ -24,3 +24,17 @@ def test_the_normal_bot_keeps_its_own_budget_in_each_game_unless_a_bound_is_give
 def test_the_hard_bot_follows_the_same_rule() -> None:
     assert level_budget("combat", "hard", None, None) == ai.default_budget("combat", "hard")
     assert level_budget("combat", "hard", 0, 300) == Budget(max_iterations=300)  # the measured rows
+
+
+def test_the_multi_player_rows_cover_every_table_size_each_game_seats() -> None:
+    from bench.arena import MULTI, table_options
+    from games import REGISTRY
+    from games.playout import setup_rng
+
+    assert list(MULTI["assassin"]) == list(range(3, 10))  # up to nine players
+    assert list(MULTI["hedgehog"]) == list(range(3, 11))  # up to ten, with the Xeno colours
+    assert list(MULTI["whist"]) == []  # a two-player game has no such row
+    for game, sizes in MULTI.items():
+        for players in sizes:
+            state = REGISTRY[game].new_game(players, table_options(game, players), setup_rng(1))
+            assert REGISTRY[game].outcome(state) is None

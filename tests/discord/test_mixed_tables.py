@@ -60,7 +60,7 @@ async def test_handing_a_seat_to_a_bot_at_a_table_with_a_bot_does_not_say_the_ga
     assert simcord_env.errors == []
 
 
-async def test_a_draw_between_those_still_playing_after_a_resignation_names_no_single_winner(
+async def test_a_draw_between_those_still_playing_after_a_resignation_names_no_single_winner_and_calls_only_them(
     table, simcord_env, make_bot
 ):
     await simcord_env.restart_bot(make_bot(**QUICK))
@@ -87,6 +87,8 @@ async def test_a_draw_between_those_still_playing_after_a_resignation_names_no_s
     head = result.split("\n")[0]
     # a draw among the players still in: nobody won it alone
     assert head.startswith("**alice and Easy bot share first place.**"), head
+    # the end calls the people still at the table; bob, who left it, is not called back
+    assert final.content == f"<@{alice.id}> — the game is over.", final.content
     assert simcord_env.errors == []
 
 
