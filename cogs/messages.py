@@ -126,10 +126,11 @@ def report_payload(
     if ping and report.outcome is not None:
         # those who left the game before its end are not called back to it
         players = sorted({s.user_id for s in report.game.seats if not s.is_bot and not s.removed})
-        payload["content"] = " ".join(mention(u) for u in players) + " — the game is over."
-        payload["allowed_mentions"] = discord.AllowedMentions(
-            everyone=False, roles=False, users=[discord.Object(u) for u in players], replied_user=False
-        )
+        if players:
+            payload["content"] = " ".join(mention(u) for u in players) + " — the game is over."
+            payload["allowed_mentions"] = discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(u) for u in players], replied_user=False
+            )
     elif ping and report.turn_changed and (acting := turn_pings(report)):
         payload["content"] = call(acting)
         payload["allowed_mentions"] = discord.AllowedMentions(

@@ -96,12 +96,12 @@ class Autoplayer:
         """The bot that must act now in the running game of ``channel_id``, if any.
 
         Read from the game's state (no board is drawn).  Bots do not play on alone once every person
-        has left the game, except at a tournament's table, which plays out for its result.
+        has left the game (the game ends then: ``GameService.commit_entries``).
         """
         game = await self.service.live_game(channel_id)
         if game is None or game.status != "active" or not game.has_bots or game.state is None:
             return None
-        if game.tournament_id is None and not people_left(game):
+        if not people_left(game):
             return None
         rules = rules_for(game.game)
         state = self.service.state_of(game)

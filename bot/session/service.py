@@ -47,6 +47,7 @@ from games.base import (
     Rules,
     acting_seats,
     acting_together,
+    default_resign_ranks,
     resolve_options,
     seat_state,
 )
@@ -67,6 +68,12 @@ DELIVERY_LEASE = timedelta(seconds=120)  # a claimed delivery not marked done by
 STAMP = re.compile(r"^(?P<notation>.*?)\s*@(?P<ply>[0-9]{1,9})$", re.DOTALL)
 ROLLS_AT_ONCE = ("reroll",)  # a decision that asks for the dice again: they are thrown with it, one press
 ALL_PEOPLE_LEFT = "Nobody is left to play against the computer players: the game ends here, without a result."
+TABLE_LEFT = (
+    "Every person has left this table: the game ends here. The computer players share first place "
+    "and the others keep the places they left in."
+)
+NO_TURN = {"turn_seat": None, "turn_started_at": None, "deadline": None, "reminders_sent": 0, "wake_at": None}
+LEAVING_KINDS = ("resign", "removed")  # the log entries of a seat leaving the game
 TABLE_CHANGED = "The table changed since you chose that: look at the lobby and choose again."
 BOARD_CHANGED = (
     "The board changed since you chose that move: it was already played, or another came first. "
@@ -838,7 +845,7 @@ class GameService:
         log_rows = await self.store.moves(game.id)
         states: list[tuple[Any, Any]] = [(state, None)]
         for row in log_rows:
-            move = None if row.kind in ("resign", "removed") else rules.parse_move(state, row.notation)
+            move = None if row.kind in LEAVING_KINDS else rules.parse_move(state, row.notation)
             state = replay_row(rules, state, row)
             states.append((state, move))
         boards: list[bytes] = []
@@ -902,7 +909,7 @@ class GameService:
         """Turn tracking and the clock: a new deadline whenever the seat to act changes."""
         seat = rules.to_move(state)
         if rules.outcome(state) is not None or seat is None:
-            return {"turn_seat": None, "turn_started_at": None, "deadline": None, "reminders_sent": 0, "wake_at": None}
+            return dict(NO_TURN)
         if seat == game.turn_seat and game.status == "active" and game.turn_started_at is not None:
             return {}
         fields: dict[str, Any] = {
@@ -1003,13 +1010,20 @@ class GameService:
         fresh_turn = acting_together(rules, self.state_of(game)) and not acting_together(rules, state)
         clock_game = replace(game, turn_seat=None, turn_started_at=None) if fresh_turn else game
         last.extra_updates = await self._turn_fields(clock_game, rules, state, now, banks)
-        if outcome is None and game.tournament_id is None and not people_left(game, seat_updates):
-            # the last person left: computer players do not play on alone (a tournament's table still
-            # plays out, for its result)
-            lines = [*lines, ALL_PEOPLE_LEFT]
+        if outcome is None and not people_left(game, seat_updates):
+            # the last person left: computer players do not play on alone.  At a tournament's table the
+            # places of the people are settled already (those who leave rank below everyone still in, in
+            # the order they left), so its result is final now; a casual game simply ends.
+            if game.tournament_id is None:
+                lines = [*lines, ALL_PEOPLE_LEFT]
+                last.status = "aborted"
+            else:
+                outcome = await self._table_left_outcome(game, entries)
+                lines = [*lines, outcome.reason]
+                last.status = "finished"
+                last.outcome = outcome_to_json(outcome)
             event = replace(event, payload={**event.payload, "lines": list(lines)})
-            last.status = "aborted"
-            last.extra_updates = {**last.extra_updates, "deadline": None, "wake_at": None}
+            last.extra_updates = dict(NO_TURN)
         turn_changed = bool(last.extra_updates.get("turn_started_at"))
         event = replace(event, payload={**event.payload, "turn_changed": turn_changed})
         game, ids = await self.store.append_moves(game, entries, now, seat_updates, events=[event])
@@ -1037,6 +1051,16 @@ class GameService:
                     await result
             except Exception:
                 log.exception("listener %r failed on game %s", listener, report.game.id)
+
+    async def _table_left_outcome(self, game: GameRow, entries: Sequence[NewMove]) -> Outcome:
+        """The result of a tournament table whose last person has just left (with ``entries``): the
+        computer players still in share first place, and those who left follow, the first to leave last."""
+        leaving = [row.seat for row in await self.store.moves(game.id) if row.kind in LEAVING_KINDS]
+        leaving += [entry.seat for entry in entries if entry.kind in LEAVING_KINDS]
+        order = [seat for seat in dict.fromkeys(leaving) if seat is not None]
+        staying = [row.seat for row in game.seats if row.seat not in order]
+        ranks = default_resign_ranks(order, len(game.seats), staying)
+        return Outcome(ranks, TABLE_LEFT)
 
     # ------------------------------------------------------------------ deliveries
 
@@ -1143,7 +1167,7 @@ def quote(text: str, limit: int = 24) -> str:
 
 def replay_row(rules: Rules[S, M], state: S, row: MoveRow) -> S:
     """Apply one logged entry to ``state``: a move or roll by notation, or a seat leaving."""
-    if row.kind in ("resign", "removed"):
+    if row.kind in LEAVING_KINDS:
         assert row.seat is not None
         return rules.resign(state, row.seat)
     return rules.apply(state, rules.parse_move(state, row.notation))

@@ -453,9 +453,9 @@ async def test_bots_do_not_play_on_alone_once_every_person_has_left(db_url, monk
         assert await session.autoplay.bot_turn(5) is None
         assert await session.autoplay.play(5, nothing) == 0
         assert 5 not in await session.autoplay.waiting_channels()
-        # a tournament's table plays out, for its result
+        # nor at a tournament's table: its result is settled once nobody is left to play against
         monkeypatch.setattr(games, "live_game", lambda _channel: asyncio.sleep(0, replace(alone, tournament_id=1)))
-        assert await session.autoplay.bot_turn(5) is not None
+        assert await session.autoplay.bot_turn(5) is None
     finally:
         await session.close()
 

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.session import open_session
-from bot.session.service import ALL_PEOPLE_LEFT, BOARD_CHANGED, Actor, ServiceError, stamp, unstamp
+from bot.session.service import ALL_PEOPLE_LEFT, BOARD_CHANGED, TABLE_LEFT, Actor, ServiceError, stamp, unstamp
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 ALICE, BOB = Actor(1, "alice"), Actor(2, "bob")
@@ -204,6 +204,30 @@ async def test_computer_players_do_not_play_on_once_the_last_person_leaves(sessi
     assert report.game.deadline is None and report.outcome is None
     stored = await session.games.game(report.game.id)
     assert stored.status == "aborted" and not stored.rated
+
+
+async def test_a_tournament_table_ends_with_its_places_when_the_last_person_leaves(session):
+    """Those who leave rank below everyone still in, the first to leave last: once no person is left at a
+    tournament's table, every person's place is settled and the bots' order counts for nothing."""
+    await session.games.new_game(guild_id=1, channel_id=9, game="combat", actor=ALICE, max_players=4, tournament_id=5)
+    await session.games.join(9, BOB)
+    for _ in range(2):
+        await session.games.add_bot(9, ALICE, "easy")
+    await session.games.start(9, ALICE)
+    report = await session.games.resign(9, BOB)
+    assert report.game.status == "active" and report.outcome is None
+    report = await session.games.resign(9, ALICE)
+    assert report.game.status == "finished" and report.lines[-1] == TABLE_LEFT
+    assert report.outcome is not None and report.outcome.reason == TABLE_LEFT
+    ranks = {row.display_name: report.outcome.ranks[row.seat] for row in report.game.seats}
+    assert ranks == {"Easy bot": 1, "Easy bot 2": 1, ALICE.name: 3, BOB.name: 4}
+    stored = await session.games.game(report.game.id)
+    assert stored.status == "finished" and stored.outcome == {
+        "ranks": list(report.outcome.ranks),
+        "reason": TABLE_LEFT,
+        "scores": None,
+    }
+    assert stored.deadline is None and stored.turn_seat is None
 
 
 async def test_a_choice_searched_in_another_version_of_the_game_is_refused(session):

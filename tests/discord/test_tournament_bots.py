@@ -172,16 +172,37 @@ async def test_after_a_restart_the_bot_of_a_match_plays_and_the_tournament_ends(
     assert "finished" in embed_of(status).description
 
 
-async def test_when_the_only_person_at_a_bots_table_drops_the_bots_play_it_out_at_once(table, club, make_bot):
-    """The drop's resignation is shown on the board at once and the bots play on from it."""
+async def test_when_the_only_person_at_a_bots_table_drops_the_table_ends_at_once_with_their_place(
+    table, club, make_bot
+):
+    """The drop's resignation is shown on the board at once; with nobody left to play against, the bots
+    do not play on for places no standings use: the person's place is settled (last, having left), the
+    bots share first, and the match counts at once."""
     _olga, players = await bot_tables(table, club, make_bot)
     thread, person = with_bots(table, players, 1)
+    service = table.env.bot.service
+    before = await service.latest_game(thread.id)
     dropped = await person.slash(table.channel, "tournament drop")
     assert dropped.response.content == f"{person.name} withdraws from Bot Cup."
     await table.env.bot.autoplay.wait()
-    game = await table.env.bot.service.latest_game(thread.id)
-    assert game.status == "finished", f"the bots' table waits at move {game.ply}"
+    game = await service.latest_game(thread.id)
+    assert game.status == "finished"
+    assert game.ply == before.ply + 1, "the bots played on after the last person left"
+    mine = game.seat_of(person.id)
+    assert game.outcome["ranks"] == [3 if seat.seat == mine else 1 for seat in game.seats]
     assert any(m.content == f"{person.name} withdrew from Bot Cup." for m in thread.history())
+    board = next(m for m in reversed(thread.history()) if m.embeds and field(m.embeds[0], "Result"))
+    result = field(board.embeds[0], "Result") or ""
+    assert result.startswith("**Hard bot and Hard bot 2 share first place.**"), result
+    assert "Every person has left this table" in result
+    assert button_labels(board) == []
+    assert "the game is over" not in (board.content or ""), board.content  # nobody is left to call
+    records = table.env.bot.get_cog("TournamentCommands").tournaments.records
+    (match,) = [m for m in await records.matches(game.tournament_id, 1) if m.game_id == game.id]
+    assert match.status == "finished"
+    assert {player: rank for player, rank in zip(match.players, match.ranks or (), strict=True)} == {
+        player: 3 if player == person.id else 1 for player in match.players
+    }
 
 
 async def test_a_table_adjudicated_while_it_plays_leaves_no_live_board_behind(table, club, make_bot):
