@@ -215,7 +215,7 @@ class Lobby(commands.Cog):
             actor = actor_of(interaction)
             if game.status not in ("finished", "aborted"):
                 raise ServiceError("That game is still running.")
-            if game.seat_of(actor.user_id) is None:
+            if not game.played_in(actor.user_id):
                 raise ServiceError("Only the players of that game can ask for a rematch.")
             fresh = await self.bot.service.rematch(game, actor)
             bots = sum(row.is_bot for row in fresh.seats)

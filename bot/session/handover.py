@@ -206,7 +206,14 @@ class HandoverDesk:
         now = service.clock()
         user_id = min([row.user_id for row in game.seats if row.is_bot] + [0]) - 1
         name = bot_name(status.level, [row.display_name for row in game.seats])
-        bot_seat = replace(target, user_id=user_id, display_name=name, ai_level=status.level, missed_turns=0)
+        bot_seat = replace(
+            target,
+            user_id=user_id,
+            display_name=name,
+            ai_level=status.level,
+            missed_turns=0,
+            stands_in_for=target.user_id,
+        )
         seated = replace(game, seats=tuple(bot_seat if row.seat == target.seat else row for row in game.seats))
         fields = {}
         if rules.to_move(state) == target.seat:  # the bot acts now: no deadline, no reminders

@@ -88,6 +88,8 @@ seats = Table(
     Column("removed", Integer, nullable=False, server_default="0"),
     # added in migration 6: the level of a computer player (easy, normal, hard); None for a person
     Column("ai_level", String(16), nullable=True),
+    # added in migration 8: the person whose seat a computer player took over (/game bot); None otherwise
+    Column("stands_in_for", BigInteger, nullable=True),
 )
 Index("seats_by_user", seats.c.user_id)
 
@@ -418,6 +420,11 @@ def _migration_7(conn: Connection) -> None:
     _create(seat_requests)(conn)
 
 
+def _migration_8(conn: Connection) -> None:
+    """A computer player who took over a person's seat remembers whose it was."""
+    conn.execute(text("ALTER TABLE seats ADD COLUMN stands_in_for BIGINT"))
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _migration_1,
     _migration_2,
@@ -426,6 +433,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _migration_5,
     _migration_6,
     _migration_7,
+    _migration_8,
 ]
 LATEST_VERSION = len(MIGRATIONS)
 

@@ -678,8 +678,9 @@ class GameService:
 
     async def rematch(self, old: GameRow, actor: Actor) -> GameRow:
         """Open a new game like ``old`` (same game, options, size and clock) in its channel, with its
-        computer players seated again at their levels.  A tournament's match has none: the tournament
-        pairs its players' next games."""
+        computer players seated again at their levels; one that took over a person's seat (``/game bot``)
+        stood in for them and is not: that seat is open again.  A tournament's match has none: the
+        tournament pairs its players' next games."""
         if old.tournament_id is not None:
             raise ServiceError("A tournament match has no rematch: the tournament pairs the next games.")
         fresh = await self.new_game(
@@ -695,7 +696,7 @@ class GameService:
             parent_channel_id=old.parent_channel_id,
         )
         for row in sorted(old.seats, key=lambda r: r.seat):
-            if row.ai_level is not None:
+            if row.ai_level is not None and row.stands_in_for is None:
                 fresh = await self.add_bot(old.channel_id, actor, row.ai_level)
         return fresh
 

@@ -101,6 +101,7 @@ class SeatRow:
     missed_turns: int = 0
     removed: bool = False
     ai_level: str | None = None  # a computer player's level; None for a person
+    stands_in_for: int | None = None  # the person whose seat this computer player took over (/game bot)
 
     @property
     def is_bot(self) -> bool:
@@ -157,6 +158,10 @@ class GameRow:
             if seat.user_id == user_id:
                 return seat.seat
         return None
+
+    def played_in(self, user_id: int) -> bool:
+        """True when ``user_id`` holds a seat, or held one a computer player took over."""
+        return any(user_id in (row.user_id, row.stands_in_for) for row in self.seats)
 
     def bot_at(self, seat: int | None) -> SeatRow | None:
         """The seat row at ``seat`` when a computer player holds it."""
@@ -915,6 +920,7 @@ class Store:
                     user_id=seat.user_id,
                     display_name=seat.display_name[:100],
                     ai_level=seat.ai_level,
+                    stands_in_for=seat.stands_in_for,
                     missed_turns=0,
                     bank_seconds=None,
                 )
@@ -1068,6 +1074,7 @@ def _game_row(row: Any, seat_rows: Sequence[Any]) -> GameRow:
                 s["missed_turns"] or 0,
                 bool(s["removed"]),
                 s["ai_level"],
+                s["stands_in_for"],
             )
             for s in seat_rows
         ),

@@ -45,7 +45,7 @@ async def test_database_of_an_older_version_upgrades_in_place(db_url):
 
     store = await Store.open(db_url)
     game = await store.live_game(77)
-    assert game is not None and game.seats[0].display_name == "old"
+    assert game is not None and game.seats[0].display_name == "old" and game.seats[0].stands_in_for is None
     assert game.clock_days is None and game.deadline is None and game.rated
     async with store.engine.connect() as conn:
         assert await conn.run_sync(schema.current_version) == schema.LATEST_VERSION

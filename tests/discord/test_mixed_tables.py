@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.discord.helpers import field, living_board
+from tests.discord.helpers import accepted, button_labels, field, living_board
 from tests.discord.test_bots import QUICK, acting
 
 
@@ -125,4 +125,27 @@ async def test_a_bot_setting_out_its_coins_first_does_not_call_the_people_a_seco
     # once, is no new turn for either of them
     pinged = [user for _, users in posted for user in users]
     assert sorted(pinged) == sorted([alice.id, bob.id]), (posted, alice.id, bob.id)
+    assert simcord_env.errors == []
+
+
+async def test_a_rematch_leaves_the_seat_a_bot_took_over_open_and_its_player_may_ask_for_it(
+    table, simcord_env, make_bot
+):
+    """The bot that took bob's seat stood in for him: a rematch seats the bots invited to the table, not
+    the stand-in, and bob, whose seat it was, may press Rematch himself."""
+    alice, bob, carol = await start_mixed(table, simcord_env, make_bot)
+    asked = await bob.slash(table.channel, "game bot", player=str(bob.id), level="normal")
+    for member in (alice, carol):
+        await member.click(asked.response.message, label="Agree")
+    await simcord_env.bot.autoplay.wait()
+    for member in (alice, carol):
+        assert accepted(await member.slash(table.channel, "game resign"))
+    board = next(m for m in reversed(table.channel.history()) if "Rematch" in button_labels(m))
+    again = await bob.click(board, label="Rematch")
+    assert again.response.content == (
+        "bob asks for a rematch against the same computer player: press Join to play again."
+    ), again.response.content
+    lobby = await simcord_env.bot.service.live_game(table.channel.id)
+    assert [(row.display_name, row.ai_level) for row in lobby.seats] == [("bob", None), ("Easy bot", "easy")]
+    assert lobby.max_players == 4  # two seats open: alice, carol, or anyone
     assert simcord_env.errors == []
