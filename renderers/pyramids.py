@@ -732,16 +732,18 @@ def draw_stack_side(
     """A stack (bottom to top) in side view; each piece sits ``stack_step`` above the one below.
 
     ``outlines`` may give a highlight colour per piece (None keeps the default outline).  Given the
-    image rather than a drawing context, the pieces are pasted from cached sprites (to the nearest
-    pixel), which is much faster.  Returns the bounding box of the whole stack.
+    image rather than a drawing context, the stack is pasted as one cached sprite (``paste_stack``: one
+    outline round it, so a tree of one colour reads as that colour), which is also much faster.
+    Returns the bounding box of the whole stack.
     """
     step = stack_step(scale)
+    if isinstance(draw, Image.Image) and pieces:
+        paste_stack(draw, centre_x, base_y, pieces, scale, step, outlines or ())
     left, top, right = centre_x, base_y, centre_x
     for k, (colour, pips) in enumerate(pieces):
         edge = outlines[k] if outlines else None
         y, thickness = base_y - k * step, 3 if edge else 2
         if isinstance(draw, Image.Image):
-            paste_pyramid(draw, centre_x, y, pips, colour, scale, outline=edge, outline_width=thickness)
             width, height = pyramid_size_px(pips, scale)
             box = (centre_x - width / 2, y - height, centre_x + width / 2, y)
         else:

@@ -26,3 +26,25 @@ def test_paste_sprite_matches_image_paste(corner: tuple[int, int], masked: bool)
     expected.paste(sprite, corner, sprite if masked else None)
     paste_sprite(canvas, sprite, corner, masked=masked)
     assert canvas.tobytes() == expected.tobytes()
+
+
+def test_a_side_view_tree_of_one_colour_reads_as_that_colour_not_as_stripes_of_outline() -> None:
+    """Whist's trees and Der Marsigelwettkampf's stacks: one outline round the stack, none between its pieces."""
+    from renderers.pyramids import COLOURS, draw_stack_side, outline_for, shade
+
+    canvas = Image.new("RGB", (200, 200), (40, 40, 40))
+    left, top, right, bottom = draw_stack_side(canvas, 100, 180, [("R", 3), ("R", 2), ("R", 1)], 46.0)
+    reds = (COLOURS["R"], shade(COLOURS["R"], 1.18), shade(COLOURS["R"], 0.7))
+    light = outline_for(COLOURS["R"])
+    inside = []
+    for y in range(round(top) + 6, round(bottom) - 2):
+        half = (right - left) / 2 * (y - top) / (bottom - top) - 4  # well inside the silhouette
+        inside += [canvas.getpixel((x, y)) for x in range(round(100 - half), round(100 + half) + 1)]
+
+    def near(p: object, c: tuple[int, int, int]) -> bool:
+        assert isinstance(p, tuple)
+        return all(abs(a - b) <= 10 for a, b in zip(p[:3], c, strict=True))
+
+    red = sum(any(near(p, c) for c in reds) for p in inside)
+    outline = sum(near(p, light) for p in inside)
+    assert red > 0.8 * len(inside) and outline < 0.08 * len(inside), (red, outline, len(inside))
