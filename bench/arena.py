@@ -25,7 +25,7 @@ import ai
 from ai.budget import cpu_stopwatch, stopwatch
 from bench.stats import nearest_rank
 from games import REGISTRY
-from games.playout import playout, roll_rng, setup_rng
+from games.playout import playout, roll_rng, setup_rng, table_options
 
 TWO_PLAYER_GAMES = ("combat", "treasure", "whist", "hedgehog")
 # every table of three or more that each game seats
@@ -62,11 +62,6 @@ def ending(game: str, state: Any) -> str:
     return "goal"
 
 
-def table_options(game: str, players: int) -> dict[str, Any]:
-    """The options a table of ``players`` needs: Der Marsigelwettkampf's Xeno colours past five players."""
-    return {"xeno": True} if game == "hedgehog" and players > 5 else {}
-
-
 def level_budget(game: str, level: str, ms: float | None, iterations: int | None) -> ai.Budget:
     """A level's budget in ``game``: its own, each bound replaced where given (0: no bound)."""
     own = ai.default_budget(game, level)
@@ -79,7 +74,7 @@ def level_budget(game: str, level: str, ms: float | None, iterations: int | None
 def play(task: Task) -> dict[str, Any]:
     """Play one game to its end; the result, whether it ended by goal, and the hard seats' decision times."""
     rules = REGISTRY[task.game]
-    state = rules.new_game(len(task.levels), table_options(task.game, len(task.levels)), setup_rng(task.seed))
+    state = rules.new_game(len(task.levels), table_options(rules, len(task.levels)), setup_rng(task.seed))
     budgets = {
         "hard": level_budget(task.game, "hard", task.hard_ms, task.hard_iterations),
         "normal": level_budget(task.game, "normal", task.normal_ms, task.normal_iterations),

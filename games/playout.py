@@ -29,6 +29,14 @@ def roll_rng(seed: int | str, ply: int) -> random.Random:
     return random.Random(f"{seed}/roll/{ply}")
 
 
+def table_options(rules: Rules, players: int) -> dict[str, Any]:
+    """The options a table of ``players`` needs beyond the defaults: Der Marsigelwettkampf seats more
+    than five only with the Xeno set's colours (``docs/rules/hedgehog.md``)."""
+    from games.hedgehog import RAINBOW_COLOURS
+
+    return {"xeno": True} if rules.name == "hedgehog" and players > RAINBOW_COLOURS else {}
+
+
 def setup_rng(seed: int | str) -> random.Random:
     """The RNG a game's ``new_game`` receives."""
     return random.Random(f"{seed}/setup")

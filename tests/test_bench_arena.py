@@ -27,14 +27,14 @@ def test_the_hard_bot_follows_the_same_rule() -> None:
 
 
 def test_the_multi_player_rows_cover_every_table_size_each_game_seats() -> None:
-    from bench.arena import MULTI, table_options
+    from bench.arena import MULTI
     from games import REGISTRY
-    from games.playout import setup_rng
+    from games.playout import setup_rng, table_options
 
     assert list(MULTI["assassin"]) == list(range(3, 10))  # up to nine players
     assert list(MULTI["hedgehog"]) == list(range(3, 11))  # up to ten, with the Xeno colours
     assert list(MULTI["whist"]) == []  # a two-player game has no such row
     for game, sizes in MULTI.items():
         for players in sizes:
-            state = REGISTRY[game].new_game(players, table_options(game, players), setup_rng(1))
+            state = REGISTRY[game].new_game(players, table_options(REGISTRY[game], players), setup_rng(1))
             assert REGISTRY[game].outcome(state) is None

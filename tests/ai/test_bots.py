@@ -17,10 +17,11 @@ from ai.evaluation import profile_for
 from ai.search import outcome_rewards
 from games import REGISTRY
 from games.base import Outcome
-from games.playout import playout
+from games.playout import playout, table_options
 
 GAMES = sorted(REGISTRY)
-SEATS = {"combat": (2, 3), "treasure": (2, 3), "whist": (2,), "assassin": (3, 4), "hedgehog": (1, 2, 3)}
+# every table each game seats (Der Marsigelwettkampf's solitaire included, and its Xeno tables up to ten)
+SEATS = {name: tuple(range(rules.min_players, rules.max_players + 1)) for name, rules in REGISTRY.items()}
 SMALL = Budget(max_iterations=12)
 
 
@@ -30,7 +31,7 @@ def decision_states(game: str, players: int, seed: int) -> tuple[Any, ...]:
     rules = REGISTRY[game]
     states = [
         s
-        for s in playout(rules, players, seed=seed)
+        for s in playout(rules, players, table_options(rules, players), seed=seed)
         if rules.outcome(s) is None and not rules.pending_roll(s) and rules.legal_moves(s)
     ]
     step = max(1, len(states) // 25)
@@ -74,7 +75,8 @@ def test_bots_only_play_legal_moves(game: str, level: str, seed: int, pick: int,
 def test_a_pending_roll_is_answered_with_dice(game: str):
     rules = REGISTRY[game]
     players = SEATS[game][-1]
-    rolls = [s for s in playout(rules, players, seed=3) if rules.outcome(s) is None and rules.pending_roll(s)]
+    options = table_options(rules, players)
+    rolls = [s for s in playout(rules, players, options, seed=3) if rules.outcome(s) is None and rules.pending_roll(s)]
     if not rolls:
         pytest.skip(f"{game} has no dice")
     state = rolls[len(rolls) // 2]

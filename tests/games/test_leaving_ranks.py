@@ -13,7 +13,7 @@ import random
 import pytest
 
 from games import REGISTRY
-from games.playout import next_move, setup_rng
+from games.playout import next_move, setup_rng, table_options
 
 TABLES = [
     (name, players)
@@ -22,17 +22,12 @@ TABLES = [
 ]
 
 
-def options(name: str, players: int) -> dict[str, object]:
-    """What a table of ``players`` needs (Der Marsigelwettkampf's Xeno colours past five)."""
-    return {"xeno": True} if name == "hedgehog" and players > 5 else {}
-
-
 @pytest.mark.parametrize(("name", "players"), TABLES)
 def test_those_who_leave_rank_below_everyone_still_in_the_first_to_leave_lowest(name: str, players: int) -> None:
     rules = REGISTRY[name]
     checked = 0
     for seed in range(12):
-        state = rules.new_game(players, options(name, players), setup_rng(seed))
+        state = rules.new_game(players, table_options(rules, players), setup_rng(seed))
         chooser = random.Random(f"{seed}/leaving")
         left: list[int] = []
         ply = 0
