@@ -113,7 +113,10 @@ def play(task: Task) -> dict[str, Any]:
 def time_decisions(game: str, players: int, count: int, seed: int) -> dict[str, list[float]]:
     """Wall and CPU milliseconds of ``count`` hard decisions at its default budget, on states of a random game."""
     rules = REGISTRY[game]
-    states = [s for s in playout(rules, players, seed=seed) if rules.outcome(s) is None and not rules.pending_roll(s)]
+    options = table_options(rules, players)
+    states = [
+        s for s in playout(rules, players, options, seed=seed) if rules.outcome(s) is None and not rules.pending_roll(s)
+    ]
     picks = states[:: max(1, len(states) // count)][:count]
     wall, cpu = [], []
     for k, state in enumerate(picks):
@@ -201,13 +204,19 @@ def table_json(results: dict[str, dict[str, Any]], times: dict[str, list[float]]
 
 
 def timing(args: argparse.Namespace) -> int:
-    """Time hard decisions at the default budget (what a bot seat uses) and print wall and CPU summaries."""
-    seats = {"assassin": 4}
+    """Time hard decisions at the default budget (what a bot seat uses) and print wall and CPU summaries,
+    at two seats (four in the Assassination Game) and at the game's largest table."""
     report: dict[str, Any] = {"budget": str(ai.budget_for("hard")), "games": {}}
+    tables = []
+    for game in args.only:
+        rules = REGISTRY[game]
+        first = 4 if game == "assassin" else max(2, rules.min_players)
+        sizes = dict.fromkeys(n for n in (first, rules.max_players) if args.seats is None or n in args.seats)
+        tables += [(game, n) for n in sizes]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         jobs = {
-            game: [pool.submit(time_decisions, game, seats.get(game, 2), args.timing, seed) for seed in (1, 2)]
-            for game in args.only
+            f"{game} {n}p": [pool.submit(time_decisions, game, n, args.timing, seed) for seed in (1, 2)]
+            for game, n in tables
         }
         for game, futures in jobs.items():
             wall: list[float] = []
