@@ -77,7 +77,8 @@ def result_of(round: int, players: Sequence[int], ranks: Sequence[int], points: 
     scored = list(points) if points is not None else list(place_points(ranks))
     people = [seat for seat, p in enumerate(players) if not is_bot(p)]
     places = tuple(1 + sum(ranks[other] < ranks[seat] for other in people) for seat in people)
-    return Result(round, tuple(players[s] for s in people), places, tuple(scored[s] for s in people))
+    kept = tuple(players[s] for s in people)
+    return Result(round, kept, places, tuple(scored[s] for s in people), played=len(kept) == 1)
 
 
 def bracket_of(tournament: TournamentRow, matches: Sequence[MatchRecord]) -> Bracket:

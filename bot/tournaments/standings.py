@@ -98,6 +98,7 @@ class Result:
     players: tuple[Hashable, ...]
     ranks: tuple[int, ...]
     points: tuple[float, ...] | None = None
+    played: bool = False  # a one-player result that was a game against computer players, not a rest
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", _as_tuple(self.players))
@@ -209,6 +210,7 @@ class _Entry:
     rank: int
     bye: bool
     shared: bool
+    played: bool = False  # a bye played against computer players: a game, though not against anyone ranked
 
 
 def _collect(
@@ -246,7 +248,7 @@ def _collect(
             else:
                 value = _mean_seat_points(sizes_by_round.get(result.round, []))
             player = result.players[0]
-            entries[player].append(_Entry((), value, 1, True, False))
+            entries[player].append(_Entry((), value, 1, True, False, result.played))
             totals[player] += value
             continue
         scored = tuple(Fraction(v) for v in result.points) if result.points is not None else _place_points(result.ranks)
@@ -259,11 +261,14 @@ def _collect(
 
 
 def _record(entries: Sequence[_Entry]) -> tuple[int, int, int, int, int]:
-    games = sum(1 for e in entries if not e.bye)
-    wins = sum(1 for e in entries if not e.bye and e.rank == 1 and not e.shared)
-    draws = sum(1 for e in entries if not e.bye and e.rank == 1 and e.shared)
+    """Games played (a bye played against computer players included), then wins, draws and losses
+    against ranked opponents, and byes."""
+    games = sum(1 for e in entries if not e.bye or e.played)
+    against_people = [e for e in entries if not e.bye]
+    wins = sum(1 for e in against_people if e.rank == 1 and not e.shared)
+    draws = sum(1 for e in against_people if e.rank == 1 and e.shared)
     byes = sum(1 for e in entries if e.bye)
-    return games, wins, draws, games - wins - draws, byes
+    return games, wins, draws, len(against_people) - wins - draws, byes
 
 
 def _places(keys: Sequence[tuple[Any, ...]]) -> list[int]:

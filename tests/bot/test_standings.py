@@ -255,3 +255,18 @@ def test_table_bye_is_worth_a_mean_seat():
 def test_table_ties_share_the_place():
     rows = table_standings([Result(1, ("A", "B", "C"), (1, 1, 3))], ["B", "A", "C"])
     assert [(r.player, r.place, r.points) for r in rows] == [("B", 1, 1.5), ("A", 1, 1.5), ("C", 3, 0.0)]
+
+
+def test_a_game_against_computer_players_counts_as_a_game_played_but_scores_as_the_bye():
+    """A person alone with bots: their bye is played, so it is one of their games; its points are
+    those of their place at that table, and no win, draw or loss against a ranked player."""
+    from bot.tournaments.results import result_of
+
+    bot_table = result_of(1, [7, -1, -2], [2, 1, 3], None)  # 7 came second, between two bots
+    assert bot_table.is_bye and bot_table.played and bot_table.points == (1.0,)
+    people = Result(2, (7, 8), W)
+    rest = Result.bye(3, 8)
+    rows = by_player(duel_standings([bot_table, people, rest]))
+    assert (rows[7].games, rows[7].wins, rows[7].draws, rows[7].losses, rows[7].byes) == (2, 1, 0, 0, 1)
+    assert rows[7].points == 2.0
+    assert (rows[8].games, rows[8].wins, rows[8].losses, rows[8].byes) == (1, 0, 1, 1)  # a rest is no game
