@@ -20,7 +20,7 @@ from discord.ext import commands, tasks
 from bot.session import Delivery, Reminder
 from cogs import table
 from cogs.loops import cancel_between_iterations
-from cogs.messages import NO_PINGS, only_user, reminder_text, report_payload, report_view
+from cogs.messages import NO_PINGS, late_lines, only_user, reminder_text, report_payload, report_view
 from cogs.seats import resume
 from cogs.table import as_edit
 
@@ -89,6 +89,10 @@ class Announcer(commands.Cog):
             if item.row.kind == "reminder":
                 await self._remind(Reminder.from_payload(item.row.payload))
             return  # else a report overtaken in a game now over: nothing left to post
+        if item.overtaken:  # the game's board is newer: these lines join it, marked as late
+            item.report.lines = late_lines(item.report.lines)
+            await table.show_in_channel(self.bot, item.report)
+            return
         token = item.row.token
         if token and self.bot.application_id and self.bot.service.clock() - item.row.created_at < TOKEN_LIFETIME:
             try:  # the player's deferred answer is still open: complete it

@@ -209,6 +209,12 @@ def players_range(least: int, most: int) -> str:
     return f"{least} players" if least == most else f"{least}-{most} players"
 
 
+def late_lines(lines: list[str]) -> list[str]:
+    """The lines of an event told after the game moved on, marked so: they join the newer board's lines
+    but happened before them."""
+    return [f"*Told late, played before the lines above:* {line}" for line in lines]
+
+
 def recent(lines: list[str], limit: int = 3900) -> str:
     """The lines of a turn, the newest kept when there are too many to show."""
     text = "\n".join(lines)

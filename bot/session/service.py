@@ -1090,7 +1090,8 @@ class GameService:
     async def _delivery(self, row: DeliveryRow) -> Delivery:
         """The event of ``row`` to announce.  A report overtaken by later events of a game now over has
         nothing left to show (the end was shown by the last one; its board would show the end again):
-        it comes without a report, to be settled unposted."""
+        it comes without a report, to be settled unposted.  One overtaken in a running game comes
+        ``overtaken``: its board shows the game as it is now, after moves its lines did not see."""
         game = await self.store.game(row.game_id)
         if game is None:
             raise LookupError(row.game_id)
@@ -1100,6 +1101,7 @@ class GameService:
         state = self.state_of(game) if game.state is not None else None
         outcome = outcome_from_json(game.outcome) if row.ply == game.ply else None
         lines = [str(line) for line in row.payload.get("lines", [])]
+        overtaken = row.ply < game.ply
         report = Report(
             game,
             rules,
@@ -1110,7 +1112,7 @@ class GameService:
             delivery_id=row.id,
         )
         report.png = await self.render(game, state)
-        return Delivery(row, game, report)
+        return Delivery(row, game, report, overtaken)
 
 
 @dataclass(frozen=True)
@@ -1121,6 +1123,7 @@ class Delivery:
     row: DeliveryRow
     game: GameRow
     report: Report | None
+    overtaken: bool = False  # a report of a running game that has moved on since it was made
 
     @property
     def id(self) -> int:

@@ -103,3 +103,45 @@ async def test_a_failure_after_the_move_was_stored_never_tells_the_player_nothin
     assert "Nothing is half done: look at the board" in said
     game = await table.env.bot.service.live_game(table.channel.id)
     assert [row.kind for row in await table.env.bot.service.store.moves(game.id)] == ["roll"]  # it stands
+
+
+async def test_a_move_told_late_after_the_bot_moved_on_joins_its_board_marked_as_earlier(
+    table, simcord_env, make_bot, monkeypatch
+):
+    """alice's answer failed; the bot then played on (the clock check woke it).  When the announcer tells
+    alice's move a minute later, the newest board (the bot's) stays the game's board, and her move joins
+    its lines marked as played before them (not as if it came after the bot's)."""
+    from cogs.seats import resume
+    from tests.discord.test_bots import QUICK
+
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    bot = simcord_env.bot
+    alice = table.members[0]
+    opened = await alice.slash(table.channel, "whist new", bots=1, bot_level="easy")
+    await alice.click(opened.response.message, label="Start")
+    await bot.autoplay.wait()
+    choices = await alice.autocomplete(table.channel, "whist move", "notation", "")
+
+    async def answer_fails(interaction, report):
+        raise RuntimeError("the answer could not be sent")
+
+    monkeypatch.setattr(cogs.table, "show", answer_fails)
+    failed = await alice.slash(table.channel, "whist move", notation=choices[0]["value"])
+    monkeypatch.undo()
+    assert refusal(failed).startswith("Something went wrong on our side")
+    before = await bot.service.live_game(table.channel.id)
+    await resume(bot)  # the clock check wakes the bot, whose turn it is
+    await bot.autoplay.wait()
+    board = living_board(table.env, table.channel.id)
+    game = await bot.service.live_game(table.channel.id)
+    assert board is not None and game.ply > before.ply
+    boards = len([m for m in table.channel.history() if m.embeds])
+
+    await simcord_env.advance_time(90)  # alice's answer is overdue: the announcer tells her move
+    assert await bot.get_cog("Announcer").flush() >= 1
+    assert living_board(table.env, table.channel.id).id == board.id  # still the newest board
+    assert len([m for m in table.channel.history() if m.embeds]) == boards  # no second board
+    lines = living_board(table.env, table.channel.id).embeds[0].description.split("\n")
+    code = choices[0]["name"].split()[0]  # "G1 from tree a": alice took that pyramid
+    assert lines[0].startswith("South takes"), lines  # the bot's move, told first
+    assert lines[-1].startswith("*Told late, played before the lines above:* North takes") and f"({code})" in lines[-1]
