@@ -361,8 +361,11 @@ class GameService:
 
     async def render(self, game: GameRow, state: Any, last_move: Any = None) -> bytes | None:
         """The board of ``state`` as PNG bytes (drawn in a worker thread); None for a game that ended
-        without a result, whose last position would still name a player to move."""
+        before its position did (without a result, or a tournament table every person left), whose last
+        position would still name a player to move."""
         if not self.render_enabled or state is None or game.status == "aborted":
+            return None
+        if game.status == "finished" and rules_for(game.game).outcome(state) is None:
             return None
         names = [game.name_at(s.seat) for s in game.seats]
         if self.renderer is not None:

@@ -196,6 +196,7 @@ async def test_when_the_only_person_at_a_bots_table_drops_the_table_ends_at_once
     assert result.startswith("**Hard bot and Hard bot 2 share first place.**"), result
     assert "Every person has left this table" in result
     assert button_labels(board) == []
+    assert board.embeds[0].image.url is None  # its last position would still name a bot to move
     assert "the game is over" not in (board.content or ""), board.content  # nobody is left to call
     records = table.env.bot.get_cog("TournamentCommands").tournaments.records
     (match,) = [m for m in await records.matches(game.tournament_id, 1) if m.game_id == game.id]
