@@ -210,9 +210,9 @@ def players_range(least: int, most: int) -> str:
 
 
 def late_lines(lines: list[str]) -> list[str]:
-    """The lines of an event told after the game moved on, marked so: they join the newer board's lines
-    but happened before them."""
-    return [f"*Told late, played before the lines above:* {line}" for line in lines]
+    """The lines of an event told after the game moved on, under a heading that says so: they join a
+    newer board's lines but happened earlier."""
+    return ["*Not shown at the time (played earlier):*", *lines]
 
 
 def recent(lines: list[str], limit: int = 3900) -> str:

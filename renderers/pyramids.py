@@ -721,7 +721,7 @@ def stack_height_px(pieces: Sequence[tuple[str, int]], scale: float) -> float:
 
 
 def draw_stack_side(
-    draw: Canvas,
+    image: Image.Image,
     centre_x: float,
     base_y: float,
     pieces: Sequence[tuple[str, int]],
@@ -731,24 +731,18 @@ def draw_stack_side(
 ) -> tuple[float, float, float, float]:
     """A stack (bottom to top) in side view; each piece sits ``stack_step`` above the one below.
 
-    ``outlines`` may give a highlight colour per piece (None keeps the default outline).  Given the
-    image rather than a drawing context, the stack is pasted as one cached sprite (``paste_stack``: one
-    outline round it, so a tree of one colour reads as that colour), which is also much faster.
+    Pasted as one cached sprite (``paste_stack``: one outline round it, so a tree of one colour reads
+    as that colour).  ``outlines`` may give a piece a highlight outline (None keeps it plain).
     Returns the bounding box of the whole stack.
     """
     step = stack_step(scale)
-    if isinstance(draw, Image.Image) and pieces:
-        paste_stack(draw, centre_x, base_y, pieces, scale, step, outlines or ())
+    if pieces:
+        paste_stack(image, centre_x, base_y, pieces, scale, step, outlines or ())
     left, top, right = centre_x, base_y, centre_x
-    for k, (colour, pips) in enumerate(pieces):
-        edge = outlines[k] if outlines else None
-        y, thickness = base_y - k * step, 3 if edge else 2
-        if isinstance(draw, Image.Image):
-            width, height = pyramid_size_px(pips, scale)
-            box = (centre_x - width / 2, y - height, centre_x + width / 2, y)
-        else:
-            box = draw_pyramid_side(draw, centre_x, y, pips, colour, scale, outline=edge, outline_width=thickness)
-        left, top, right = min(left, box[0]), min(top, box[1]), max(right, box[2])
+    for k, (_, pips) in enumerate(pieces):
+        width, height = pyramid_size_px(pips, scale)
+        y = base_y - k * step
+        left, top, right = min(left, centre_x - width / 2), min(top, y - height), max(right, centre_x + width / 2)
     return left, top, right, base_y
 
 

@@ -29,6 +29,7 @@ from bot.session.service import (
     ServiceError,
     catalogue,
     outcome_from_json,
+    people_left,
     rules_for,
 )
 from bot.session.showcase import opening_picture
@@ -65,6 +66,7 @@ __all__ = [
     "open_session",
     "opening_picture",
     "outcome_from_json",
+    "people_left",
     "rules_for",
 ]
 

@@ -264,6 +264,7 @@ deliveries = Table(
     Column("delivered_at", DateTime(timezone=True), nullable=True),
 )
 Index("deliveries_pending", deliveries.c.delivered_at, deliveries.c.created_at)
+Index("deliveries_by_game", deliveries.c.game_id, deliveries.c.id)  # added in migration 8
 
 # migration 5: the living message of each game (its lobby, then the board of the turn under way)
 table_messages = Table(
@@ -421,8 +422,10 @@ def _migration_7(conn: Connection) -> None:
 
 
 def _migration_8(conn: Connection) -> None:
-    """A computer player who took over a person's seat remembers whose it was."""
+    """A computer player who took over a person's seat remembers whose it was; a game's newest event is
+    found by an index (to tell an event told late from the current one)."""
     conn.execute(text("ALTER TABLE seats ADD COLUMN stands_in_for BIGINT"))
+    conn.execute(text("CREATE INDEX IF NOT EXISTS deliveries_by_game ON deliveries (game_id, id)"))
 
 
 MIGRATIONS: list[Callable[[Connection], None]] = [

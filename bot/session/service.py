@@ -69,8 +69,8 @@ STAMP = re.compile(r"^(?P<notation>.*?)\s*@(?P<ply>[0-9]{1,9})$", re.DOTALL)
 ROLLS_AT_ONCE = ("reroll",)  # a decision that asks for the dice again: they are thrown with it, one press
 ALL_PEOPLE_LEFT = "Nobody is left to play against the computer players: the game ends here, without a result."
 TABLE_LEFT = (
-    "Every person has left this table: the game ends here. The computer players share first place "
-    "and the others keep the places they left in."
+    "Every person has left the table, so the game ends here: those who left rank below the computer "
+    "players, the first to leave lowest."
 )
 NO_TURN = {"turn_seat": None, "turn_started_at": None, "deadline": None, "reminders_sent": 0, "wake_at": None}
 LEAVING_KINDS = ("resign", "removed")  # the log entries of a seat leaving the game
@@ -363,9 +363,7 @@ class GameService:
         """The board of ``state`` as PNG bytes (drawn in a worker thread); None for a game that ended
         before its position did (without a result, or a tournament table every person left), whose last
         position would still name a player to move."""
-        if not self.render_enabled or state is None or game.status == "aborted":
-            return None
-        if game.status == "finished" and rules_for(game.game).outcome(state) is None:
+        if not self.render_enabled or state is None or stopped_early(game, rules_for(game.game), state):
             return None
         names = [game.name_at(s.seat) for s in game.seats]
         if self.renderer is not None:
@@ -679,6 +677,29 @@ class GameService:
             self._cache.pop(game.id, None)
             return await self._reload(game)
 
+    async def end_deserted_table(self, game_id: int) -> Report | None:
+        """End a running tournament table that every person has left (its bots used to play such a table
+        out; now its last person's leaving ends it, ``commit_entries``): with its places, as if the last
+        one had just left.  The report of its end, or None when the table is not such a one."""
+        async with self.game_unit(game_id) as game:
+            if game.status != "active" or game.tournament_id is None or game.state is None or people_left(game):
+                return None
+            rules = rules_for(game.game)
+            state = self.state_of(game)
+            if rules.outcome(state) is not None:
+                return None
+            outcome = await self._table_left_outcome(game, [])
+            event = report_event([], None, "scheduler")
+            now = self.clock()
+            ids = await self.store.update_game(
+                game, now, events=[event], status="finished", outcome=outcome_to_json(outcome), **NO_TURN
+            )
+            self._cache.pop(game.id, None)
+            ended = await self._reload(game)
+        report = Report(ended, rules, state, [], outcome=outcome, delivery_id=ids[0])
+        await self._notify(report)
+        return report
+
     async def rematch(self, old: GameRow, actor: Actor) -> GameRow:
         """Open a new game like ``old`` (same game, options, size and clock) in its channel, with its
         computer players seated again at their levels; one that took over a person's seat (``/game bot``)
@@ -815,7 +836,9 @@ class GameService:
         if game.state is None:
             return Report(game, rules, None, ["Waiting for players."])
         state = self.state_of(game)
-        report = Report(game, rules, state, [rules.status_line(state)], outcome=outcome_from_json(game.outcome))
+        outcome = outcome_from_json(game.outcome)
+        line = ended_early(game, rules, state, outcome) or rules.status_line(state)
+        report = Report(game, rules, state, [line], outcome=outcome)
         report.png = await self.render(game, state)
         return report
 
@@ -854,6 +877,8 @@ class GameService:
             states.append((state, move))
         boards: list[bytes] = []
         captions = ["Start"] + [f"{row.ply + 1}/{len(log_rows)}: {row.description}"[:90] for row in log_rows]
+        if early := ended_early(game, rules, state, outcome_from_json(game.outcome)):
+            captions[-1] = f"{captions[-1]} {early}"[:90]
         for index, (frame_state, move) in enumerate(states):
             boards.append(await asyncio.to_thread(render_game, game.game, frame_state, last_move=move, names=names))
             if progress is not None and (index + 1) % 25 == 0:
@@ -1021,9 +1046,8 @@ class GameService:
             if game.tournament_id is None:
                 lines = [*lines, ALL_PEOPLE_LEFT]
                 last.status = "aborted"
-            else:
+            else:  # the result says why: no line of its own
                 outcome = await self._table_left_outcome(game, entries)
-                lines = [*lines, outcome.reason]
                 last.status = "finished"
                 last.outcome = outcome_to_json(outcome)
             event = replace(event, payload={**event.payload, "lines": list(lines)})
@@ -1061,7 +1085,9 @@ class GameService:
         computer players still in share first place, and those who left follow, the first to leave last."""
         leaving = [row.seat for row in await self.store.moves(game.id) if row.kind in LEAVING_KINDS]
         leaving += [entry.seat for entry in entries if entry.kind in LEAVING_KINDS]
-        order = [seat for seat in dict.fromkeys(leaving) if seat is not None]
+        logged = [seat for seat in dict.fromkeys(leaving) if seat is not None]
+        unlogged = [row.seat for row in game.seats if row.removed and row.seat not in logged]  # order unknown
+        order = unlogged + logged
         staying = [row.seat for row in game.seats if row.seat not in order]
         ranks = default_resign_ranks(order, len(game.seats), staying)
         return Outcome(ranks, TABLE_LEFT)
@@ -1094,24 +1120,28 @@ class GameService:
         """The event of ``row`` to announce.  A report overtaken by later events of a game now over has
         nothing left to show (the end was shown by the last one; its board would show the end again):
         it comes without a report, to be settled unposted.  One overtaken in a running game comes
-        ``overtaken``: its board shows the game as it is now, after moves its lines did not see."""
+        ``overtaken``: its board shows the game as it is now, after events its lines did not see."""
         game = await self.store.game(row.game_id)
         if game is None:
             raise LookupError(row.game_id)
-        if row.kind == "reminder" or (row.ply < game.ply and game.status != "active"):
+        if row.kind == "reminder":
+            return Delivery(row, game, None)
+        # later events (a move, or one at the same move: an undo, a seat handed to a bot) came after it
+        newest = await self.store.newest_report(game.id)
+        overtaken = row.ply < game.ply or (newest is not None and row.id < newest)
+        if overtaken and game.status != "active":
             return Delivery(row, game, None)
         rules = rules_for(game.game)
         state = self.state_of(game) if game.state is not None else None
-        outcome = outcome_from_json(game.outcome) if row.ply == game.ply else None
+        outcome = None if overtaken else outcome_from_json(game.outcome)
         lines = [str(line) for line in row.payload.get("lines", [])]
-        overtaken = row.ply < game.ply
         report = Report(
             game,
             rules,
             state,
             lines,
             outcome=outcome,
-            turn_changed=bool(row.payload.get("turn_changed")) and game.ply == row.ply,
+            turn_changed=bool(row.payload.get("turn_changed")) and not overtaken,
             delivery_id=row.id,
         )
         report.png = await self.render(game, state)
@@ -1132,6 +1162,19 @@ class Delivery:
     def id(self) -> int:
         """The delivery record's id."""
         return self.row.id
+
+
+def stopped_early(game: GameRow, rules: Rules[S, M], state: S) -> bool:
+    """True when ``game`` ended before its position did (stopped without a result, or a tournament table
+    every person left): its last position would still name a player to move."""
+    return game.status not in ACTIVE_STATUSES and rules.outcome(state) is None
+
+
+def ended_early(game: GameRow, rules: Rules[S, M], state: S, outcome: Outcome | None) -> str | None:
+    """How ``game`` ended, when it ``stopped_early``; None otherwise."""
+    if not stopped_early(game, rules, state):
+        return None
+    return outcome.reason if outcome is not None else "The game ended here, without a result."
 
 
 def still_together(rules: Rules[S, M], state: S, seat: int) -> bool:

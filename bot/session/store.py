@@ -959,6 +959,12 @@ class Store:
 
         return await self.write(work)
 
+    async def newest_report(self, game_id: int) -> int | None:
+        """The id of the newest event of kind ``report`` recorded for ``game_id`` (delivered or not)."""
+        query = select(func.max(deliveries.c.id)).where(deliveries.c.game_id == game_id, deliveries.c.kind == "report")
+        async with self.engine.connect() as conn:
+            return (await conn.execute(query)).scalar()
+
     async def mark_delivered(self, delivery_ids: Sequence[int], now: datetime) -> None:
         """Record that these events were announced."""
         if not delivery_ids:

@@ -17,7 +17,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from bot.session.service import Actor, GameService, Report, ServiceError, report_event, rules_for
+from bot.session.service import LEAVING_KINDS, Actor, GameService, Report, ServiceError, report_event, rules_for
 from bot.session.store import GameRow, MoveRow
 from games.base import acting_together
 
@@ -55,7 +55,7 @@ def undo_target(log: list[MoveRow], bot_seats: Collection[int] = ()) -> MoveRow 
     for row in reversed(log):
         if row.kind == "move" and row.seat not in bot_seats:
             return row
-        if row.kind in ("resign", "removed"):
+        if row.kind in LEAVING_KINDS:
             return None
     return None
 

@@ -48,7 +48,17 @@ from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
-from bot.session import Actor, GameRow, GameService, Report, ServiceError, TickResult, outcome_from_json, rules_for
+from bot.session import (
+    Actor,
+    GameRow,
+    GameService,
+    Report,
+    ServiceError,
+    TickResult,
+    outcome_from_json,
+    people_left,
+    rules_for,
+)
 from bot.session.tournament_records import (
     ABSENT,
     ACTIVE,
@@ -712,7 +722,8 @@ class TournamentManager:
             await self.host.cancelled(await self.get(tournament.id), reason)
 
     async def _recover(self, tournament: TournamentRow) -> None:
-        """Record results of games that ended unseen; flag games stopped without a result."""
+        """Record results of games that ended unseen; flag games stopped without a result; end tables that
+        every person left while their bots played on (before such a table ended with its last person)."""
         if not tournament.current_round:
             return
         for match in await self.records.matches(tournament.id, tournament.current_round):
@@ -721,7 +732,9 @@ class TournamentManager:
             game = await self.service.game(match.game_id)
             if game is None:
                 continue
-            if game.status == "finished":
+            if game.status == "active" and game.has_bots and not people_left(game):
+                await self.service.end_deserted_table(game.id)  # its result is recorded as it ends
+            elif game.status == "finished":
                 outcome = outcome_from_json(game.outcome)
                 if outcome is not None:
                     await self.record_game(game, outcome)

@@ -27,7 +27,7 @@ from bot.tournaments.results import bracket_of, results_of, user_of
 from bot.tournaments.standings import StandingRow, duel_standings, table_standings
 from games.base import Rules
 
-EXPORT_VERSION = 1
+EXPORT_VERSION = 2  # 2: a standings row's "games" counts a game against computer players (also a bye)
 
 
 @dataclass(frozen=True)

@@ -205,3 +205,22 @@ async def test_a_failed_write_while_seating_the_bot_leaves_no_proposal_behind(se
     assert pending is None and not game.has_bots  # nothing half done: the same request may be made again
     status = await session.handover.request(9, ALICE, BOB.user_id, "normal", absent=True)
     assert status.report is not None and (await session.games.live_game(9)).has_bots
+
+
+async def test_an_answer_told_late_after_a_seat_was_handed_over_at_the_same_move_is_told_as_late(session, clock):
+    """An event is overtaken by any newer event of its game, not only by a later move: a seat handed to a
+    bot adds an event at the same move.  The older one, told late, must not show as the current board
+    (nor call anyone to play): it comes ``overtaken``."""
+    report = await started(session)
+    mover = PEOPLE[report.to_move_user]
+    await session.games.delivered(report.delivery_id)
+    moved = await session.games.roll(9, mover)  # its answer never went out
+    leaver = next(a for a in (ALICE, BOB, CAROL) if a is not mover)
+    status = await session.handover.request(9, leaver, leaver.user_id, "easy")
+    for voter in status.waiting_for:
+        status = await session.handover.answer(status.game.id, PEOPLE[voter], True)
+    assert status.report is not None and status.report.game.ply == moved.game.ply  # the same move
+    await session.games.delivered(status.report.delivery_id)
+    clock.now += timedelta(minutes=2)
+    (late,) = [item for item in await session.games.claim_deliveries() if item.id == moved.delivery_id]
+    assert late.overtaken and late.report is not None and not late.report.turn_changed

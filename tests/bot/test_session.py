@@ -217,7 +217,7 @@ async def test_a_tournament_table_ends_with_its_places_when_the_last_person_leav
     report = await session.games.resign(9, BOB)
     assert report.game.status == "active" and report.outcome is None
     report = await session.games.resign(9, ALICE)
-    assert report.game.status == "finished" and report.lines[-1] == TABLE_LEFT
+    assert report.game.status == "finished" and report.lines == [f"{ALICE.name} resigns."]
     assert report.outcome is not None and report.outcome.reason == TABLE_LEFT
     ranks = {row.display_name: report.outcome.ranks[row.seat] for row in report.game.seats}
     assert ranks == {"Easy bot": 1, "Easy bot 2": 1, ALICE.name: 3, BOB.name: 4}

@@ -144,4 +144,5 @@ async def test_a_move_told_late_after_the_bot_moved_on_joins_its_board_marked_as
     lines = living_board(table.env, table.channel.id).embeds[0].description.split("\n")
     code = choices[0]["name"].split()[0]  # "G1 from tree a": alice took that pyramid
     assert lines[0].startswith("South takes"), lines  # the bot's move, told first
-    assert lines[-1].startswith("*Told late, played before the lines above:* North takes") and f"({code})" in lines[-1]
+    assert lines[-2] == "*Not shown at the time (played earlier):*"
+    assert lines[-1].startswith("North takes") and f"({code})" in lines[-1]

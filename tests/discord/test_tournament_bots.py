@@ -147,6 +147,19 @@ async def test_the_export_says_byes_were_played_against_computer_players(table, 
     strangers = {p for r in data["rounds"] for m in r["matches"] for p in m["players"]} - listed
     assert strangers == {"-1"}  # a computer player: ids below 0
     assert data["tournament"]["bots"] is True
+    assert data["format_version"] == 2  # a standings row's "games" counts a game against a bot
+
+
+async def test_a_game_against_the_bot_counts_in_the_standings_games(table, club, make_bot):
+    olga, players = await bot_swiss(table, club, make_bot, rounds=1)
+    thread, person = with_bots(table, players, 1)
+    assert accepted(await person.slash(thread, "game resign"))  # lost to the bot
+    await resign_others(table, players, 1)
+    exported = await olga.slash(table.channel, "tournament export")
+    rows = {row["user_id"]: row for row in json.loads(await exported.response.attachments[0].read())["standings"]}
+    mine = rows[str(person.id)]
+    assert (mine["games"], mine["byes"], mine["wins"], mine["losses"], mine["points"]) == (1, 1, 0, 0, 0)
+    assert all(row["games"] == 1 for row in rows.values())  # everyone played one game
 
 
 async def test_after_a_restart_the_bot_of_a_match_plays_and_the_tournament_ends(table, club, make_bot):
@@ -194,16 +207,47 @@ async def test_when_the_only_person_at_a_bots_table_drops_the_table_ends_at_once
     board = next(m for m in reversed(thread.history()) if m.embeds and field(m.embeds[0], "Result"))
     result = field(board.embeds[0], "Result") or ""
     assert result.startswith("**Hard bot and Hard bot 2 share first place.**"), result
-    assert "Every person has left this table" in result
+    assert "Every person has left the table, so the game ends here" in result
     assert button_labels(board) == []
     assert board.embeds[0].image.url is None  # its last position would still name a bot to move
     assert "the game is over" not in (board.content or ""), board.content  # nobody is left to call
+    again = embed_of(await person.slash(thread, "game board"))  # asked for later: the same, no one to move
+    assert "to move" not in (again.description or "") and "Every person has left" in (again.description or "")
+    assert again.image.url is None
     records = table.env.bot.get_cog("TournamentCommands").tournaments.records
     (match,) = [m for m in await records.matches(game.tournament_id, 1) if m.game_id == game.id]
     assert match.status == "finished"
     assert {player: rank for player, rank in zip(match.players, match.ranks or (), strict=True)} == {
         player: 3 if player == person.id else 1 for player in match.players
     }
+
+
+async def test_a_table_its_people_left_while_its_bots_played_on_ends_at_the_next_check(table, club, make_bot):
+    """Before a table ended with its last person, the bots played such a table out; one still running
+    when the bot is upgraded would never end (its bots no longer play alone), so the tournament's
+    periodic check ends it with its places and counts the match."""
+    _olga, players = await bot_tables(table, club, make_bot)
+    thread, person = with_bots(table, players, 1)
+    service = table.env.bot.service
+    game = await service.latest_game(thread.id)
+    # as an older version left it: the person's seat is out of the game, the game still runs
+    await service.store.update_seat(game, game.seat_of(person.id), service.clock(), removed=1)
+    cog = table.env.bot.get_cog("TournamentCommands")
+    await cog.tournaments.tick()
+    await table.env.settle()
+    ended = await service.latest_game(thread.id)
+    assert ended.status == "finished" and ended.ply == game.ply
+    assert ended.outcome["ranks"] == [3 if seat.seat == game.seat_of(person.id) else 1 for seat in ended.seats]
+    (match,) = [m for m in await cog.tournaments.records.matches(game.tournament_id, 1) if m.game_id == game.id]
+    assert match.status == "finished"
+    assert await table.env.bot.get_cog("Announcer").flush() == 1  # the clock check tells the table
+    result = field(living_board_or_last(thread).embeds[0], "Result") or ""
+    assert result.startswith("**Hard bot and Hard bot 2 share first place.**"), result
+
+
+def living_board_or_last(thread):
+    """The newest message of ``thread`` that shows a game's board or result."""
+    return next(m for m in reversed(thread.history()) if m.embeds and field(m.embeds[0], "Result"))
 
 
 async def test_a_table_adjudicated_while_it_plays_leaves_no_live_board_behind(table, club, make_bot):

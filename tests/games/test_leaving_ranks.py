@@ -18,7 +18,7 @@ from games.playout import next_move, setup_rng, table_options
 TABLES = [
     (name, players)
     for name, rules in sorted(REGISTRY.items())
-    for players in range(max(3, rules.min_players), min(rules.max_players, 6) + 1)
+    for players in range(max(3, rules.min_players), rules.max_players + 1)
 ]
 
 
@@ -48,5 +48,8 @@ def test_those_who_leave_rank_below_everyone_still_in_the_first_to_leave_lowest(
             assert outcome.ranks[seat] > max(outcome.ranks[s] for s in staying), (seed, left, outcome.ranks)
         for earlier, later in itertools.pairwise(left):
             assert outcome.ranks[earlier] > outcome.ranks[later], (seed, left, outcome.ranks)
+        # exactly: the last to leave right after everyone still in, and so on back (place points count it)
+        for back, seat in enumerate(reversed(left)):
+            assert outcome.ranks[seat] == len(staying) + 1 + back, (seed, left, outcome.ranks)
         checked += bool(left)
     assert checked >= 3  # the seeds had players leave
