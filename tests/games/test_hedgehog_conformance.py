@@ -6,7 +6,7 @@ import pytest
 
 from games.base import Rules
 from games.hedgehog import RULES, HedgehogState
-from games.playout import playout
+from games.playout import playout, table_options
 from tests.games.conformance import check_bad_state, check_garbage, check_playouts
 
 RAINBOW = range(1, 6)
@@ -15,7 +15,7 @@ XENO = range(6, 11)
 
 def options(players: int, **extra: object) -> dict[str, object]:
     """The options a game of ``players`` needs (the Xeno set above five), plus ``extra``."""
-    return {"xeno": players > 5, **extra}
+    return {**table_options(RULES, players), **extra}
 
 
 def test_rules_object_shape() -> None:
