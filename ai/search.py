@@ -73,11 +73,12 @@ class Profile:
     # evaluation is blended toward the draw's rewards by that much.
     drawish: Callable[[Any], float] | None = None
     # Expert knowledge, used by levels whose settings say ``expert``: an evaluation that knows more
-    # of the game than ``evaluate`` (None: the same), and a rollout length that suits the game better
-    # than the level's ``cutoff`` (None: the level's).
+    # of the game than ``evaluate`` (None: the same) in the positions ``expert_applies`` accepts
+    # (None: all), and the rollout length that suits the position searched better than the level's
+    # ``cutoff`` (None, or a function answering None: the level's).
     expert_evaluate: Evaluate | None = None
-    expert_cutoff: int | None = None
-    expert_applies: Callable[[Any], bool] | None = None  # the positions it holds in (None: all)
+    expert_applies: Callable[[Any], bool] | None = None
+    expert_cutoff: Callable[[Any], int | None] | None = None
     # Settled games: the searching seat, once it has lost whatever happens, values a running
     # position at its final reward less ``SETTLED_WAIT`` per unit left, so it ends the game rather
     # than keep the table waiting.  The other seats keep the evaluation: a leader does not count on
@@ -137,9 +138,10 @@ class Search:
     def _take_knowledge(self, root_state: Any) -> None:
         """The evaluation and rollout length for this search: the game's expert ones where they apply."""
         profile, settings = self.profile, self.settings
-        expert = settings.expert and (profile.expert_applies is None or profile.expert_applies(root_state))
-        self.evaluate = profile.expert_evaluate if expert and profile.expert_evaluate is not None else profile.evaluate
-        self.cutoff = profile.expert_cutoff if expert and profile.expert_cutoff is not None else settings.cutoff
+        applies = settings.expert and (profile.expert_applies is None or profile.expert_applies(root_state))
+        self.evaluate = profile.expert_evaluate if applies and profile.expert_evaluate is not None else profile.evaluate
+        cutoff = profile.expert_cutoff(root_state) if settings.expert and profile.expert_cutoff is not None else None
+        self.cutoff = settings.cutoff if cutoff is None else cutoff
 
     # -- helpers ---------------------------------------------------------------------------------
 

@@ -18,6 +18,12 @@ plays rollouts of one decision (``EXPERT_CUTOFF``): longer random rollouts undo 
 evaluation is there to see.  Both apply with two players left only: at three and four seats they
 lowered the hard bot's first places against easy bots (``docs/ai.md``).
 
+At a table of three or more the hard level plays longer rollouts instead (``TABLE_CUTOFF``
+decisions).  There the danger is the others' pieces landing on an exposed large
+or medium, which only their owners take away again, and a rollout must run long enough for the
+other seats to move before it can see that happen: at six and ten seats the longer rollouts won
+more games and ended far more of them by the goal (``docs/ai.md``, "Bigger tables").
+
 Rings that have shrunk to two spaces nearly always lock: every piece can only land on a top of its
 size or larger, and each colour needs the other's pieces out of the way.  Nobody can win and the
 game ends drawn by passes or at the round limit.  The bot values a draw at a fifth of an even share
@@ -40,7 +46,8 @@ LOCKED_RING = 2  # spaces left at which a ring has almost always locked
 LOCKED_DRAWS = 0.9  # the share of such positions taken to end drawn
 DRAW_FACTOR = 0.2  # a draw is worth a fifth of an even share to the bot (the others take it gladly)
 BLOCKED = 8.0  # a foreign piece directly on the colour's large or medium (expert evaluation)
-EXPERT_CUTOFF = 1  # decisions in a hard rollout before the evaluation scores it
+EXPERT_CUTOFF = 1  # decisions in a hard rollout before the evaluation scores it, two players left
+TABLE_CUTOFF = 16  # the same with three players left or more
 
 
 Where = dict[tuple[int, int], tuple[int, int]]  # (colour, pips) -> (space index, height)
@@ -132,12 +139,22 @@ def two_players(s: Any) -> bool:
     return len(s.active) == 2
 
 
+def rollout_length(s: Any) -> int | None:
+    """Decisions in a hard rollout: one with two players left, ``TABLE_CUTOFF`` at a bigger table.
+
+    Solitaire keeps the level's own.
+    """
+    if len(s.active) < 2:
+        return None
+    return EXPERT_CUTOFF if two_players(s) else TABLE_CUTOFF
+
+
 PROFILE = Profile(
     players=players_attr,
     evaluate=evaluate,
     draw_factor=DRAW_FACTOR,
     drawish=drawish,
     expert_evaluate=expert_evaluate,
-    expert_cutoff=EXPERT_CUTOFF,
     expert_applies=two_players,
+    expert_cutoff=rollout_length,
 )
