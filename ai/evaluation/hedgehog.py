@@ -18,8 +18,8 @@ plays rollouts of one decision (``EXPERT_CUTOFF``): longer random rollouts undo 
 evaluation is there to see.  Both apply with two players left only: at three and four seats they
 lowered the hard bot's first places against easy bots (``docs/ai.md``).
 
-At a table of three or more the hard level plays longer rollouts instead (``TABLE_CUTOFF``
-decisions).  There the danger is the others' pieces landing on an exposed large
+At a table of four or more the hard level plays longer rollouts instead (``TABLE_CUTOFF``
+decisions; at three seats they did not help).  There the danger is the others' pieces landing on an exposed large
 or medium, which only their owners take away again, and a rollout must run long enough for the
 other seats to move before it can see that happen: at six and ten seats the longer rollouts won
 more games and ended far more of them by the goal (``docs/ai.md``, "Bigger tables").
@@ -47,7 +47,8 @@ LOCKED_DRAWS = 0.9  # the share of such positions taken to end drawn
 DRAW_FACTOR = 0.2  # a draw is worth a fifth of an even share to the bot (the others take it gladly)
 BLOCKED = 8.0  # a foreign piece directly on the colour's large or medium (expert evaluation)
 EXPERT_CUTOFF = 1  # decisions in a hard rollout before the evaluation scores it, two players left
-TABLE_CUTOFF = 16  # the same with three players left or more
+TABLE_CUTOFF = 16  # the same with four players left or more
+TABLE_SEATS = 4  # players left from which the longer rollouts are played
 
 
 Where = dict[tuple[int, int], tuple[int, int]]  # (colour, pips) -> (space index, height)
@@ -140,13 +141,13 @@ def two_players(s: Any) -> bool:
 
 
 def rollout_length(s: Any) -> int | None:
-    """Decisions in a hard rollout: one with two players left, ``TABLE_CUTOFF`` at a bigger table.
+    """Decisions in a hard rollout: one with two players left, ``TABLE_CUTOFF`` from ``TABLE_SEATS``.
 
-    Solitaire keeps the level's own.
+    Solitaire and a table of three keep the level's own (None).
     """
-    if len(s.active) < 2:
-        return None
-    return EXPERT_CUTOFF if two_players(s) else TABLE_CUTOFF
+    if two_players(s):
+        return EXPERT_CUTOFF
+    return TABLE_CUTOFF if len(s.active) >= TABLE_SEATS else None
 
 
 PROFILE = Profile(

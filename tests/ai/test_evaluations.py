@@ -307,10 +307,16 @@ def test_the_combat_tree_credit_holds_with_four_players_left_only():
 def test_the_hedgehog_block_knowledge_holds_with_two_players_left_only():
     rules, profile = HedgehogRules(), profile_for("hedgehog")
     three = hedgehog_position("R3", "Y2", "G1", "R2", "Y1", "G3", "R1", "Y3", "G2", players=3)
-    # at a bigger table: the plain evaluation, and rollouts long enough for the others to move
-    assert _knowledge(rules, profile, "hard", three) == (hedgehog_eval.evaluate, hedgehog_eval.TABLE_CUTOFF)
+    assert _knowledge(rules, profile, "hard", three) == (hedgehog_eval.evaluate, SETTINGS["hard"].cutoff)
+    # from four seats: the plain evaluation, and rollouts long enough for the others to move
+    four = hedgehog_position("R3", "Y2", "G1", "B3", "R2", "Y1", "G3", "B2", "R1", "Y3", "G2", "B1", players=4)
+    assert _knowledge(rules, profile, "hard", four) == (hedgehog_eval.evaluate, hedgehog_eval.TABLE_CUTOFF)
     assert SETTINGS["hard"].cutoff < hedgehog_eval.TABLE_CUTOFF
-    assert _knowledge(rules, profile, "normal", three) == (hedgehog_eval.evaluate, SETTINGS["normal"].cutoff)
+    assert _knowledge(rules, profile, "normal", four) == (hedgehog_eval.evaluate, SETTINGS["normal"].cutoff)
+    assert _knowledge(rules, profile, "hard", dataclasses.replace(four, out=(3,))) == (
+        hedgehog_eval.evaluate,
+        SETTINGS["hard"].cutoff,
+    )
     alone = hedgehog_position("R3", "R2", "R1", players=1)
     assert _knowledge(rules, profile, "hard", alone) == (hedgehog_eval.evaluate, SETTINGS["hard"].cutoff)
     green_left = dataclasses.replace(three, out=(2,))
