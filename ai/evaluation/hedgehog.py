@@ -19,10 +19,10 @@ evaluation is there to see.  Both apply with two players left only: at three and
 lowered the hard bot's first places against easy bots (``docs/ai.md``).
 
 At a table of four or more the hard level plays longer rollouts instead (``TABLE_CUTOFF``
-decisions; at three seats they did not help).  There the danger is the others' pieces landing on an exposed large
-or medium, which only their owners take away again, and a rollout must run long enough for the
-other seats to move before it can see that happen: at six and ten seats the longer rollouts won
-more games and ended far more of them by the goal (``docs/ai.md``, "Bigger tables").
+decisions; at three seats they won fewer games).  There the danger is the others' pieces landing
+on an exposed large or medium, which only their owners take away again, and a rollout must run
+long enough for the other seats to move before it can see that happen: at six and ten seats the
+longer rollouts won more games and ended more of them by the goal (``docs/ai.md``, "Bigger tables").
 
 Rings that have shrunk to two spaces nearly always lock: every piece can only land on a top of its
 size or larger, and each colour needs the other's pieces out of the way.  Nobody can win and the
