@@ -2,6 +2,11 @@
 
     python -m bench.arena --games 60            # every pairing, 60 seeded games each
     python -m bench.arena --games 20 --only whist combat --pairings hard-easy
+    python -m bench.arena --merge part1.json part2.json   # one table from runs of the same rows
+
+A row can be played in parts: ``--first 100 --games 100`` plays games 100-199 of each row (the same
+seeds and seats as a run of 200 would), and ``--merge`` adds the parts' counts up.  Decision times
+are not merged.
 
 Pairings (2 players, in every game that seats two): hard v easy, hard v normal, normal v easy; the
 first bot takes seat 0 in even games and seat 1 in odd ones.  Multi-player: one hard bot and easy
@@ -160,12 +165,12 @@ def tasks_for(args: argparse.Namespace) -> list[tuple[str, Task, int]]:
         if game in TWO_PLAYER_GAMES:
             for key in args.pairings:
                 first, second = PAIRINGS[key]
-                for k in range(args.games):
+                for k in range(args.first, args.first + args.games):
                     levels: tuple[str, ...] = (first, second) if k % 2 == 0 else (second, first)
                     out.append((f"{game} {key}", Task(game, levels, 1000 + k, *_budgets(args)), k % 2))
         if args.multi:
             for n in (x for x in MULTI[game] if args.seats is None or x in args.seats):
-                for k in range(args.games):
+                for k in range(args.first, args.first + args.games):
                     seat = k % n
                     levels = tuple("hard" if i == seat else "easy" for i in range(n))
                     out.append(
@@ -198,9 +203,24 @@ def table_json(results: dict[str, dict[str, Any]], times: dict[str, list[float]]
             "limit_finish_rate": round(row["limit"] / n, 3),
             "all_passed_rate": round(row["all passed"] / n, 3),
             "mean_plies": round(row["plies"] / n),
+            "counts": row,
         }
     decision = {game: summary(values) for game, values in times.items() if values}
     return json.dumps({"budget": budget, "results": table, "hard_decision_times": decision}, indent=2)
+
+
+def merged(tables: list[dict[str, Any]]) -> str:
+    """One JSON table from several runs' tables: each row's counts added up, its rates worked out again."""
+    results: dict[str, dict[str, Any]] = {}
+    for table in tables:
+        for key, row in table["results"].items():
+            total = results.setdefault(key, dict.fromkeys(row["counts"], 0))
+            for name, count in row["counts"].items():
+                total[name] += count
+    budget = tables[0]["budget"]
+    if any(table["budget"] != budget for table in tables):
+        raise ValueError("These runs were played with different budgets: their rows cannot be added up.")
+    return table_json(results, {}, budget)
 
 
 def timing(args: argparse.Namespace) -> int:
@@ -234,6 +254,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run the arena and print the JSON table."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", type=int, default=200, help="seeded games per pairing and player count")
+    parser.add_argument(
+        "--first", type=int, default=0, help="index of the first game of each row (to play a row in parts)"
+    )
     parser.add_argument("--only", nargs="*", default=sorted(REGISTRY), help="games to play")
     parser.add_argument("--pairings", nargs="*", default=list(PAIRINGS), choices=list(PAIRINGS))
     parser.add_argument("--no-multi", dest="multi", action="store_false", help="skip the multi-player tables")
@@ -249,7 +272,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seats", nargs="*", type=int, help="multi-player seat counts (default: every one)")
     parser.add_argument("--out", help="also rewrite this file with the table after every game")
     parser.add_argument("--timing", type=int, default=0, help="only time N hard decisions per game")
+    parser.add_argument("--merge", nargs="+", metavar="JSON", help="only print one table from these runs' tables")
     args = parser.parse_args(argv)
+    if args.merge:
+        tables = []
+        for path in args.merge:
+            with open(path, encoding="utf-8") as handle:
+                tables.append(json.load(handle))
+        print(merged(tables))
+        return 0
     if args.timing:
         return timing(args)
     tagged = tasks_for(args)

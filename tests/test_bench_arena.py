@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any
+
 import ai
 from ai.budget import Budget
 from bench.arena import level_budget
@@ -38,3 +41,53 @@ def test_the_multi_player_rows_cover_every_table_size_each_game_seats() -> None:
         for players in sizes:
             state = REGISTRY[game].new_game(players, table_options(REGISTRY[game], players), setup_rng(1))
             assert REGISTRY[game].outcome(state) is None
+
+
+def test_a_row_played_in_parts_adds_up_to_the_whole_row() -> None:
+    import json
+
+    import pytest
+
+    from bench.arena import merged, table_json, tasks_for
+
+    def args(first: int, games: int) -> Any:
+        return SimpleNamespace(
+            only=["hedgehog"],
+            pairings=[],
+            multi=True,
+            seats=[3],
+            games=games,
+            first=first,
+            hard_ms=0,
+            hard_iterations=300,
+            normal_ms=0,
+            normal_iterations=None,
+        )
+
+    whole = [(key, task.seed, task.levels, seat) for key, task, seat in tasks_for(args(0, 6))]
+    parts = [(key, task.seed, task.levels, seat) for key, task, seat in tasks_for(args(0, 4)) + tasks_for(args(4, 2))]
+    assert sorted(parts) == sorted(whole)  # the same seeds, each with the hard bot in the same seat
+    assert [task.seed for _, task, _ in tasks_for(args(4, 2))] == [5004, 5005]
+
+    def row(wins: int, draws: int, losses: int, goal: int) -> dict[str, Any]:
+        games = wins + draws + losses
+        return {
+            "games": games,
+            "wins": wins,
+            "draws": draws,
+            "losses": losses,
+            "plies": 100 * games,
+            "goal": goal,
+            "limit": games - goal,
+            "all passed": 0,
+        }
+
+    budget = {"hard_ms": 0.0}
+    first = json.loads(table_json({"hedgehog 3p hard+easy": row(3, 1, 0, 3)}, {}, budget))
+    second = json.loads(table_json({"hedgehog 3p hard+easy": row(1, 0, 1, 1)}, {}, budget))
+    total = json.loads(merged([first, second]))["results"]["hedgehog 3p hard+easy"]
+    assert (total["games"], total["wins"], total["draws"], total["losses"]) == (6, 4, 1, 1)
+    assert total["score_rate"] == 0.75 and total["goal_finish_rate"] == round(4 / 6, 3)
+    assert total["ci95"] == json.loads(table_json({"x": row(4, 1, 1, 4)}, {}, budget))["results"]["x"]["ci95"]
+    with pytest.raises(ValueError, match="different budgets"):
+        merged([first, {**second, "budget": {"hard_ms": 700.0}}])
