@@ -209,17 +209,22 @@ def table_json(results: dict[str, dict[str, Any]], times: dict[str, list[float]]
     return json.dumps({"budget": budget, "results": table, "hard_decision_times": decision}, indent=2)
 
 
+def empty_counts() -> dict[str, int]:
+    """A row's counts before any game: games, the measured bot's wins, draws and losses, plies, and endings."""
+    return {"games": 0, "wins": 0, "draws": 0, "losses": 0, "plies": 0, "goal": 0, "limit": 0, "all passed": 0}
+
+
 def merged(tables: list[dict[str, Any]]) -> str:
     """One JSON table from several runs' tables: each row's counts added up, its rates worked out again."""
-    results: dict[str, dict[str, Any]] = {}
-    for table in tables:
-        for key, row in table["results"].items():
-            total = results.setdefault(key, dict.fromkeys(row["counts"], 0))
-            for name, count in row["counts"].items():
-                total[name] += count
     budget = tables[0]["budget"]
     if any(table["budget"] != budget for table in tables):
         raise ValueError("These runs were played with different budgets: their rows cannot be added up.")
+    results: dict[str, dict[str, Any]] = {}
+    for table in tables:
+        for key, row in table["results"].items():
+            total = results.setdefault(key, empty_counts())
+            for name, count in row["counts"].items():
+                total[name] += count
     return table_json(results, {}, budget)
 
 
@@ -293,10 +298,7 @@ def main(argv: list[str] | None = None) -> int:
         for future in as_completed(futures):
             key, task, seat = futures[future]
             result = future.result()
-            row = results.setdefault(
-                key,
-                {"games": 0, "wins": 0, "draws": 0, "losses": 0, "plies": 0, "goal": 0, "limit": 0, "all passed": 0},
-            )
+            row = results.setdefault(key, empty_counts())
             ranks = result["ranks"]
             first = [i for i, r in enumerate(ranks) if r == 1]
             row["games"] += 1

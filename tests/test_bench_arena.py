@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import json
 from types import SimpleNamespace
 from typing import Any
 
+import pytest
+
 import ai
 from ai.budget import Budget
-from bench.arena import level_budget
+from bench.arena import empty_counts, level_budget, merged, table_json, tasks_for
 
 
 def test_the_normal_bot_keeps_its_own_budget_in_each_game_unless_a_bound_is_given() -> None:
@@ -44,12 +47,6 @@ def test_the_multi_player_rows_cover_every_table_size_each_game_seats() -> None:
 
 
 def test_a_row_played_in_parts_adds_up_to_the_whole_row() -> None:
-    import json
-
-    import pytest
-
-    from bench.arena import merged, table_json, tasks_for
-
     def args(first: int, games: int) -> Any:
         return SimpleNamespace(
             only=["hedgehog"],
@@ -71,16 +68,8 @@ def test_a_row_played_in_parts_adds_up_to_the_whole_row() -> None:
 
     def row(wins: int, draws: int, losses: int, goal: int) -> dict[str, Any]:
         games = wins + draws + losses
-        return {
-            "games": games,
-            "wins": wins,
-            "draws": draws,
-            "losses": losses,
-            "plies": 100 * games,
-            "goal": goal,
-            "limit": games - goal,
-            "all passed": 0,
-        }
+        counts = {"games": games, "wins": wins, "draws": draws, "losses": losses, "plies": 100 * games}
+        return {**empty_counts(), **counts, "goal": goal, "limit": games - goal}
 
     budget = {"hard_ms": 0.0}
     first = json.loads(table_json({"hedgehog 3p hard+easy": row(3, 1, 0, 3)}, {}, budget))
