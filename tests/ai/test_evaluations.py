@@ -265,6 +265,52 @@ def test_hedgehog_a_foreign_piece_directly_on_the_large_or_the_medium_blocks(sta
     assert plain - expert == (hedgehog_eval.BLOCKED if is_blocked else 0.0)
 
 
+def _red_at_a_table(first: str, medium_at: int) -> tuple[float, float]:
+    """Red's plain and table scores at four seats: ``first`` on space 1, red's medium ``medium_at``
+    spaces on, every other piece alone on a space of its own (red's small last, unless in ``first``)."""
+    codes = [colour + pips for pips in "321" for colour in "RYGB"]
+    rest = [code for code in codes if code not in first.split("/") and code != "R2"]
+    stacks = [first, *rest]
+    stacks.insert(medium_at, "R2")
+    state = hedgehog_position(*stacks, players=4)
+    where = hedgehog_eval._where(state)
+    return hedgehog_eval.score(state, RED, where), hedgehog_eval.table_score(state, RED, where)
+
+
+def test_hedgehog_a_large_shielded_by_its_own_small_counts_as_free_at_a_table():
+    # The small lifts off with whatever landed on it (a moving piece carries what lies above it), so
+    # the large is a landing place for the medium again (docs/rules/hedgehog.md, "Moving").
+    free_plain, free_table = _red_at_a_table("R3", 3)
+    shield_plain, shield_table = _red_at_a_table("R3/R1", 3)
+    covered_plain, covered_table = _red_at_a_table("R3/Y1", 3)
+    assert free_table == free_plain and covered_table == covered_plain  # no shield: the plain score
+    assert shield_plain < free_plain  # to the plain score the small is just a piece on the large
+    assert shield_table == pytest.approx(1.0 + hedgehog_eval.SHIELD - 0.5 * 3)
+    assert shield_table > free_table > covered_table
+    # whatever lands on the shield rides off with it
+    assert _red_at_a_table("R3/R1/Y1/G1", 3)[1] == shield_table
+    # only the medium's way to the large is left to go
+    assert _red_at_a_table("R3/R1", 1)[1] > shield_table
+
+
+def test_hedgehog_a_shield_under_a_foreign_large_is_still_buried():
+    stacks = ("R3/R1/Y3", "G3", "B3", "R2", "Y2", "G2", "B2", "Y1", "G1", "B1")
+    state = hedgehog_position(*stacks, players=4)
+    where = hedgehog_eval._where(state)
+    assert hedgehog_eval.shielded(RED, where)
+    assert hedgehog_eval.table_score(state, RED, where) == hedgehog_eval.score(state, RED, where)
+    assert hedgehog_eval.score(state, RED, where) < -hedgehog_eval.COVERED
+
+
+def test_hedgehog_the_expert_evaluation_counts_shields_at_a_table_and_blocks_with_two_players():
+    four = hedgehog_position("R3/R1", "Y3", "G3", "B3/Y1", "R2", "Y2", "G2", "B2", "G1", "B1", players=4)
+    two = hedgehog_position("R3/R1", "Y3", "R2", "Y2/Y1", players=2)
+    for state, scorer in ((four, hedgehog_eval.table_score), (two, hedgehog_eval.expert_score)):
+        where = hedgehog_eval._where(state)
+        scores = [scorer(state, seat, where) for seat in range(state.players)]
+        assert hedgehog_eval.expert_evaluate(state) == shares(scores, hedgehog_eval.TEMPERATURE)
+
+
 def test_hedgehog_blocking_the_colour_about_to_win_is_worth_more_to_the_expert_evaluation():
     """Red has its medium on its large and its small one space away; yellow's small lands on red's medium."""
     threatened = hedgehog_position("R3/R2/Y1", "R1", "Y3", "Y2", players=2, current=YELLOW)
@@ -304,13 +350,13 @@ def test_the_combat_tree_credit_holds_with_four_players_left_only():
     assert _knowledge(rules, profile, "hard", green_left) == (combat_eval.evaluate, SETTINGS["hard"].cutoff)
 
 
-def test_the_hedgehog_block_knowledge_holds_with_two_players_left_only():
+def test_the_hedgehog_block_knowledge_holds_with_two_players_left_and_the_shields_from_four():
     rules, profile = HedgehogRules(), profile_for("hedgehog")
     three = hedgehog_position("R3", "Y2", "G1", "R2", "Y1", "G3", "R1", "Y3", "G2", players=3)
     assert _knowledge(rules, profile, "hard", three) == (hedgehog_eval.evaluate, SETTINGS["hard"].cutoff)
-    # from four seats: the plain evaluation, and rollouts long enough for the others to move
+    # from four seats: shields, and rollouts long enough for the others to move
     four = hedgehog_position("R3", "Y2", "G1", "B3", "R2", "Y1", "G3", "B2", "R1", "Y3", "G2", "B1", players=4)
-    assert _knowledge(rules, profile, "hard", four) == (hedgehog_eval.evaluate, hedgehog_eval.TABLE_CUTOFF)
+    assert _knowledge(rules, profile, "hard", four) == (hedgehog_eval.expert_evaluate, hedgehog_eval.TABLE_CUTOFF)
     assert SETTINGS["hard"].cutoff < hedgehog_eval.TABLE_CUTOFF
     assert _knowledge(rules, profile, "normal", four) == (hedgehog_eval.evaluate, SETTINGS["normal"].cutoff)
     assert _knowledge(rules, profile, "hard", dataclasses.replace(four, out=(3,))) == (
