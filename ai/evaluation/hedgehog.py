@@ -24,13 +24,14 @@ on an exposed large or medium, which only their owners take away again, and a ro
 long enough for the other seats to move before it can see that happen: at six and ten seats the
 longer rollouts won more games and ended more of them by the goal (``docs/ai.md``, "Bigger tables").
 
-At such a table the hard level also counts a shield: its own small directly on its own large.
+From five seats the hard level also counts a shield: its own small directly on its own large.
 The small lifts off again with whatever has landed on it (a moving piece carries everything above
 it), so the large is as good as free, while the others' pieces land on the small and not on the
 large: an open large at a table of random movers is soon covered by a piece only its owner takes
 away.  When the medium has come close, the small steps onto it and the medium carries it onto the
-large, the tree built in one turn.  At six and ten seats the shield won more games and ended more
-of them by the goal (``docs/ai.md``, "What moved the figures").
+large, the tree built in one turn.  From five seats up the shield won more games and ended more
+of them by the goal; at three and four it made no difference (``docs/ai.md``, "What moved the
+figures").
 
 Rings that have shrunk to two spaces nearly always lock: every piece can only land on a top of its
 size or larger, and each colour needs the other's pieces out of the way.  Nobody can win and the
@@ -53,11 +54,12 @@ COVERED = 3.0  # own large under another colour's large, a large free on top els
 LOCKED_RING = 2  # spaces left at which a ring has almost always locked
 LOCKED_DRAWS = 0.9  # the share of such positions taken to end drawn
 DRAW_FACTOR = 0.2  # a draw is worth a fifth of an even share to the bot (the others take it gladly)
-SHIELD = 0.5  # own small directly on own large, at a table of four or more (hard level)
+SHIELD = 0.5  # own small directly on own large, from SHIELD_SEATS players left (hard level)
 BLOCKED = 8.0  # a foreign piece directly on the colour's large or medium (expert evaluation)
 EXPERT_CUTOFF = 1  # decisions in a hard rollout before the evaluation scores it, two players left
 TABLE_CUTOFF = 16  # the same with four players left or more
 TABLE_SEATS = 4  # players left from which the longer rollouts are played
+SHIELD_SEATS = 5  # players left from which shields count
 
 
 Where = dict[tuple[int, int], tuple[int, int]]  # (colour, pips) -> (space index, height)
@@ -156,9 +158,9 @@ def evaluate(s: Any) -> tuple[float, ...]:
 
 
 def expert_evaluate(s: Any) -> tuple[float, ...]:
-    """Per-seat chances with the hard level's knowledge: blocks with two players left, shields at a
-    table of ``TABLE_SEATS`` or more (``expert_knows``)."""
-    return _evaluate(s, table_score if at_a_table(s) else expert_score)
+    """Per-seat chances with the hard level's knowledge: shields from ``SHIELD_SEATS`` players left,
+    else blocks (used with two players left only, ``expert_knows``)."""
+    return _evaluate(s, table_score if shields_count(s) else expert_score)
 
 
 def drawish(s: Any) -> float:
@@ -171,14 +173,15 @@ def two_players(s: Any) -> bool:
     return len(s.active) == 2
 
 
-def at_a_table(s: Any) -> bool:
-    """True with ``TABLE_SEATS`` players left or more: where longer rollouts and shields help."""
-    return len(s.active) >= TABLE_SEATS
+def shields_count(s: Any) -> bool:
+    """True with ``SHIELD_SEATS`` players left or more: where the shields have been measured to help."""
+    return len(s.active) >= SHIELD_SEATS
 
 
 def expert_knows(s: Any) -> bool:
-    """True where the hard level's knowledge has been measured to help: two players, or a table."""
-    return two_players(s) or at_a_table(s)
+    """True where the hard level's expert evaluation applies: two players left (blocks), or from
+    ``SHIELD_SEATS`` (shields)."""
+    return two_players(s) or shields_count(s)
 
 
 def rollout_length(s: Any) -> int | None:
@@ -188,7 +191,7 @@ def rollout_length(s: Any) -> int | None:
     """
     if two_players(s):
         return EXPERT_CUTOFF
-    return TABLE_CUTOFF if at_a_table(s) else None
+    return TABLE_CUTOFF if len(s.active) >= TABLE_SEATS else None
 
 
 PROFILE = Profile(

@@ -17,7 +17,8 @@ from ai.search import SETTLED_WAIT, Search, outcome_rewards
 from games import treasure as th
 from games.base import Outcome
 from games.combat import CombatRules, Step, distance, home_squares, square
-from games.hedgehog import HedgehogRules, has_tree
+from games.hedgehog import HedgehogRules, Piece, has_tree
+from games.hedgehog import Step as HedgehogStep
 from games.treasure import TreasureRules
 from tests.games.test_combat_rules import position as combat_position
 from tests.games.test_combat_rules import sq
@@ -266,13 +267,13 @@ def test_hedgehog_a_foreign_piece_directly_on_the_large_or_the_medium_blocks(sta
 
 
 def _red_at_a_table(first: str, medium_at: int) -> tuple[float, float]:
-    """Red's plain and table scores at four seats: ``first`` on space 1, red's medium ``medium_at``
+    """Red's plain and table scores at five seats: ``first`` on space 1, red's medium ``medium_at``
     spaces on, every other piece alone on a space of its own (red's small last, unless in ``first``)."""
-    codes = [colour + pips for pips in "321" for colour in "RYGB"]
+    codes = [colour + pips for pips in "321" for colour in "RYGBK"]
     rest = [code for code in codes if code not in first.split("/") and code != "R2"]
     stacks = [first, *rest]
     stacks.insert(medium_at, "R2")
-    state = hedgehog_position(*stacks, players=4)
+    state = hedgehog_position(*stacks, players=5)
     where = hedgehog_eval._where(state)
     return hedgehog_eval.score(state, RED, where), hedgehog_eval.table_score(state, RED, where)
 
@@ -293,9 +294,21 @@ def test_hedgehog_a_large_shielded_by_its_own_small_counts_as_free_at_a_table():
     assert _red_at_a_table("R3/R1", 1)[1] > shield_table
 
 
+def test_hedgehog_hard_bot_at_a_table_of_five_shields_its_large_with_its_small():
+    """Red rolled 1: its small can step onto its open large (anticlockwise), step the other way, or pass."""
+    rules = HedgehogRules()
+    stacks = ("R3", "R1", "Y3", "G3", "B3", "K3", "Y2", "G2", "R2", "B2", "K2", "Y1", "G1", "B1", "K1")
+    state = hedgehog_position(*stacks, players=5, roll=1, points=1)
+    shield = HedgehogStep(Piece(RED, 1), -1, 1)
+    assert shield in rules.legal_moves(state)
+    moves = [ai.choose_move(rules, state, "hard", seed=seed, budget=ai.Budget(max_iterations=300)) for seed in range(8)]
+    # without the shield knowledge three of these eight searches stepped onto the large
+    assert sum(move == shield for move in moves) >= 6
+
+
 def test_hedgehog_a_shield_under_a_foreign_large_is_still_buried():
-    stacks = ("R3/R1/Y3", "G3", "B3", "R2", "Y2", "G2", "B2", "Y1", "G1", "B1")
-    state = hedgehog_position(*stacks, players=4)
+    stacks = ("R3/R1/Y3", "G3", "B3", "K3", "R2", "Y2", "G2", "B2", "K2", "Y1", "G1", "B1", "K1")
+    state = hedgehog_position(*stacks, players=5)
     where = hedgehog_eval._where(state)
     assert hedgehog_eval.shielded(RED, where)
     assert hedgehog_eval.table_score(state, RED, where) == hedgehog_eval.score(state, RED, where)
@@ -303,9 +316,9 @@ def test_hedgehog_a_shield_under_a_foreign_large_is_still_buried():
 
 
 def test_hedgehog_the_expert_evaluation_counts_shields_at_a_table_and_blocks_with_two_players():
-    four = hedgehog_position("R3/R1", "Y3", "G3", "B3/Y1", "R2", "Y2", "G2", "B2", "G1", "B1", players=4)
+    five = hedgehog_position("R3/R1", "Y3", "G3", "B3/Y1", "K3/K1", "R2", "Y2", "G2", "B2", "K2", "G1", "B1", players=5)
     two = hedgehog_position("R3/R1", "Y3", "R2", "Y2/Y1", players=2)
-    for state, scorer in ((four, hedgehog_eval.table_score), (two, hedgehog_eval.expert_score)):
+    for state, scorer in ((five, hedgehog_eval.table_score), (two, hedgehog_eval.expert_score)):
         where = hedgehog_eval._where(state)
         scores = [scorer(state, seat, where) for seat in range(state.players)]
         assert hedgehog_eval.expert_evaluate(state) == shares(scores, hedgehog_eval.TEMPERATURE)
@@ -350,13 +363,20 @@ def test_the_combat_tree_credit_holds_with_four_players_left_only():
     assert _knowledge(rules, profile, "hard", green_left) == (combat_eval.evaluate, SETTINGS["hard"].cutoff)
 
 
-def test_the_hedgehog_block_knowledge_holds_with_two_players_left_and_the_shields_from_four():
+def test_the_hedgehog_block_knowledge_holds_with_two_players_left_and_the_shields_from_five():
     rules, profile = HedgehogRules(), profile_for("hedgehog")
     three = hedgehog_position("R3", "Y2", "G1", "R2", "Y1", "G3", "R1", "Y3", "G2", players=3)
     assert _knowledge(rules, profile, "hard", three) == (hedgehog_eval.evaluate, SETTINGS["hard"].cutoff)
-    # from four seats: shields, and rollouts long enough for the others to move
+    # from four seats: rollouts long enough for the others to move; from five, shields too
     four = hedgehog_position("R3", "Y2", "G1", "B3", "R2", "Y1", "G3", "B2", "R1", "Y3", "G2", "B1", players=4)
-    assert _knowledge(rules, profile, "hard", four) == (hedgehog_eval.expert_evaluate, hedgehog_eval.TABLE_CUTOFF)
+    assert _knowledge(rules, profile, "hard", four) == (hedgehog_eval.evaluate, hedgehog_eval.TABLE_CUTOFF)
+    five = hedgehog_position(*[c + p for p in "321" for c in "RYGBK"], players=5)
+    assert _knowledge(rules, profile, "hard", five) == (hedgehog_eval.expert_evaluate, hedgehog_eval.TABLE_CUTOFF)
+    assert _knowledge(rules, profile, "normal", five) == (hedgehog_eval.evaluate, SETTINGS["normal"].cutoff)
+    assert _knowledge(rules, profile, "hard", dataclasses.replace(five, out=(4,))) == (
+        hedgehog_eval.evaluate,
+        hedgehog_eval.TABLE_CUTOFF,
+    )
     assert SETTINGS["hard"].cutoff < hedgehog_eval.TABLE_CUTOFF
     assert _knowledge(rules, profile, "normal", four) == (hedgehog_eval.evaluate, SETTINGS["normal"].cutoff)
     assert _knowledge(rules, profile, "hard", dataclasses.replace(four, out=(3,))) == (
