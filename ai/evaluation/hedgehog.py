@@ -73,18 +73,23 @@ def _where(s: Any) -> Where:
     return found
 
 
+def _gap(s: Any, a: tuple[int, int], b: tuple[int, int]) -> int:
+    """Spaces between two places on the ring, the shorter way round."""
+    d = abs(a[0] - b[0])
+    return min(d, len(s.spaces) - d)
+
+
+def _under_a_foreign_large(s: Any, seat: int, large: tuple[int, int]) -> bool:
+    """True when another colour's large lies somewhere above ``seat``'s large."""
+    return any(p.pips == 3 and p.colour != seat for p in s.spaces[large[0]].stack[large[1] + 1 :])
+
+
 def score(s: Any, seat: int, where: Where) -> float:
     """How close ``seat``'s colour is to its tree (higher is better)."""
-    ring = len(s.spaces)
     large, medium, small = where[(seat, 3)], where[(seat, 2)], where[(seat, 1)]
-
-    def gap(a: tuple[int, int], b: tuple[int, int]) -> int:
-        d = abs(a[0] - b[0])
-        return min(d, ring - d)
-
     value = 0.0
     stack = s.spaces[large[0]].stack
-    if any(p.pips == 3 and p.colour != seat for p in stack[large[1] + 1 :]):
+    if _under_a_foreign_large(s, seat, large):
         free_large = any(space.top.pips == 3 for index, space in enumerate(s.spaces) if index != large[0])
         value -= COVERED if free_large else BURIED
     m_on_l = medium[0] == large[0] and medium[1] == large[1] + 1
@@ -96,11 +101,11 @@ def score(s: Any, seat: int, where: Where) -> float:
             value += 1.0
         else:
             value -= 0.4 * (len(stack) - 1 - large[1])
-        value -= 0.5 * gap(medium, large)
+        value -= 0.5 * _gap(s, medium, large)
     if s_on_m:
         value += 2.0
     else:
-        value -= 0.25 * gap(small, medium)
+        value -= 0.25 * _gap(s, small, medium)
     return value
 
 
@@ -116,13 +121,10 @@ def table_score(s: Any, seat: int, where: Where) -> float:
     The small lifts off with whatever lies on it and waits for the medium: only the medium's distance
     to the large counts.  A foreign large above still buries the large (``score``).
     """
-    if not shielded(seat, where):
-        return score(s, seat, where)
     large, medium = where[(seat, 3)], where[(seat, 2)]
-    if any(p.pips == 3 and p.colour != seat for p in s.spaces[large[0]].stack[large[1] + 1 :]):
+    if not shielded(seat, where) or _under_a_foreign_large(s, seat, large):
         return score(s, seat, where)
-    d = abs(medium[0] - large[0])
-    return 1.0 + SHIELD - 0.5 * min(d, len(s.spaces) - d)
+    return 1.0 + SHIELD - 0.5 * _gap(s, medium, large)
 
 
 def blocked(s: Any, seat: int, where: Where) -> bool:
