@@ -79,6 +79,11 @@ def _gap(s: Any, a: tuple[int, int], b: tuple[int, int]) -> int:
     return min(d, len(s.spaces) - d)
 
 
+def _directly_on(upper: tuple[int, int], lower: tuple[int, int]) -> bool:
+    """True when the piece at ``upper`` lies directly on the one at ``lower`` (same space, one higher)."""
+    return upper[0] == lower[0] and upper[1] == lower[1] + 1
+
+
 def _under_a_foreign_large(s: Any, seat: int, large: tuple[int, int]) -> bool:
     """True when another colour's large lies somewhere above ``seat``'s large."""
     return any(p.pips == 3 and p.colour != seat for p in s.spaces[large[0]].stack[large[1] + 1 :])
@@ -92,8 +97,8 @@ def score(s: Any, seat: int, where: Where) -> float:
     if _under_a_foreign_large(s, seat, large):
         free_large = any(space.top.pips == 3 for index, space in enumerate(s.spaces) if index != large[0])
         value -= COVERED if free_large else BURIED
-    m_on_l = medium[0] == large[0] and medium[1] == large[1] + 1
-    s_on_m = small[0] == medium[0] and small[1] == medium[1] + 1
+    m_on_l = _directly_on(medium, large)
+    s_on_m = _directly_on(small, medium)
     if m_on_l:
         value += 4.0
     else:
@@ -111,8 +116,7 @@ def score(s: Any, seat: int, where: Where) -> float:
 
 def shielded(seat: int, where: Where) -> bool:
     """True when ``seat``'s small lies directly on its own large (and so its medium is elsewhere)."""
-    large, small = where[(seat, 3)], where[(seat, 1)]
-    return small[0] == large[0] and small[1] == large[1] + 1
+    return _directly_on(where[(seat, 1)], where[(seat, 3)])
 
 
 def table_score(s: Any, seat: int, where: Where) -> float:
