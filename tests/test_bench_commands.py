@@ -41,3 +41,18 @@ def test_the_engine_bench_plays_random_games_of_every_game():
     figures = run_bench("bench.engine", "--seconds", "0.05")
     assert sorted(r["game"] for r in figures["results"]) == ["assassin", "combat", "hedgehog", "treasure", "whist"]
     assert all(r["games"] >= 1 and r["plies"] > 0 for r in figures["results"])
+
+
+def test_the_cover_bench_counts_open_and_covered_rounds_of_larges_and_mediums():
+    figures = run_bench("bench.hedgehog_cover", "--seats", "4", "--games", "3")
+    assert (figures["seats"], figures["games"]) == (4, 3)
+    rows = figures["results"]
+    assert [r["piece"] for r in rows] == ["large"] * 3 + ["medium"] * 3
+    assert [r["ring"] for r in rows[:3]] == ["more than 6 spaces", "4-6 spaces", "3 spaces or fewer"]
+    assert sum(r["open_rounds"] for r in rows) > 0
+    for row in rows:
+        assert 0.0 <= row["covered_next_round"] <= 1.0
+        assert abs(sum(row["covered_by"].values()) - row["covered_next_round"]) < 0.01
+        assert all(0.0 <= c["freed_next_round"] <= 1.0 and c["rounds"] > 0 for c in row["covered"].values())
+    # no pyramid ever stands on a smaller one: only a small or a medium lies on a medium
+    assert all("large" not in r["covered_by"] for r in rows[3:])
