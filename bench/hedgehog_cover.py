@@ -33,13 +33,11 @@ PIECES = {3: "large", 2: "medium"}
 SIZES = {1: "small", 2: "medium", 3: "large"}
 OPEN, OWN = "open", "own"  # on top of its stack; under the colour's own piece
 
-Look = tuple[str, str]  # (piece, what lies directly on it: OPEN, OWN or a size of another colour)
-
 
 def ring_band(spaces: int, seats: int) -> str:
     """The ring size as one of three bands, in spaces per seat."""
     if spaces > 1.5 * seats:
-        return f"more than {1.5 * seats:g} spaces"
+        return f"more than {int(1.5 * seats)} spaces"
     if spaces > 0.75 * seats:
         return f"{int(0.75 * seats) + 1}-{int(1.5 * seats)} spaces"
     return f"{int(0.75 * seats)} spaces or fewer"
