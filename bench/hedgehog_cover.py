@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from games import REGISTRY
-from games.hedgehog import HedgehogState
+from games.hedgehog import HedgehogState, Piece, find_piece
 from games.playout import playout, table_options
 
 RULES = REGISTRY["hedgehog"]
@@ -46,15 +46,14 @@ def ring_band(spaces: int, seats: int) -> str:
 def looks(s: HedgehogState, colour: int) -> dict[str, str]:
     """For ``colour``'s large and medium: what lies directly on it."""
     found: dict[str, str] = {}
-    for space in s.spaces:
-        for height, piece in enumerate(space.stack):
-            if piece.colour != colour or piece.pips not in PIECES:
-                continue
-            if height + 1 == len(space.stack):
-                found[PIECES[piece.pips]] = OPEN
-            else:
-                above = space.stack[height + 1]
-                found[PIECES[piece.pips]] = OWN if above.colour == colour else SIZES[above.pips]
+    for pips, name in PIECES.items():
+        index, height = find_piece(s.spaces, Piece(colour, pips))
+        stack = s.spaces[index].stack
+        if height + 1 == len(stack):
+            found[name] = OPEN
+        else:
+            above = stack[height + 1]
+            found[name] = OWN if above.colour == colour else SIZES[above.pips]
     return found
 
 
