@@ -115,9 +115,16 @@ def play(task: Task) -> dict[str, Any]:
     }
 
 
+def table_budget(game: str) -> ai.Budget:
+    """What a hard bot seat thinks with in ``game`` at the bot's default settings: the level's time
+    (``AI_BUDGET_MS``'s default) given alone, as the bot asks for it, so the time bounds the search."""
+    return ai.budget_for("hard", ai.default_budget(None, "hard").max_ms, game=game)
+
+
 def time_decisions(game: str, players: int, count: int, seed: int) -> dict[str, list[float]]:
-    """Wall and CPU milliseconds of ``count`` hard decisions at its default budget, on states of a random game."""
+    """Wall and CPU milliseconds of ``count`` hard decisions at a bot seat's budget, on states of a random game."""
     rules = REGISTRY[game]
+    budget = table_budget(game)
     options = table_options(rules, players)
     states = [
         s for s in playout(rules, players, options, seed=seed) if rules.outcome(s) is None and not rules.pending_roll(s)
@@ -126,7 +133,7 @@ def time_decisions(game: str, players: int, count: int, seed: int) -> dict[str, 
     wall, cpu = [], []
     for k, state in enumerate(picks):
         started, started_cpu = stopwatch(), cpu_stopwatch()
-        ai.choose_move(rules, state, "hard", seed=k)
+        ai.choose_move(rules, state, "hard", seed=k, budget=budget)
         wall.append((stopwatch() - started) * 1000.0)
         cpu.append((cpu_stopwatch() - started_cpu) * 1000.0)
     return {"wall": wall, "cpu": cpu}
@@ -229,9 +236,9 @@ def merged(tables: list[dict[str, Any]]) -> str:
 
 
 def timing(args: argparse.Namespace) -> int:
-    """Time hard decisions at the default budget (what a bot seat uses) and print wall and CPU summaries,
+    """Time hard decisions at a bot seat's budget (``table_budget``) and print wall and CPU summaries,
     at two seats (four in the Assassination Game) and at the game's largest table."""
-    report: dict[str, Any] = {"budget": str(ai.budget_for("hard")), "games": {}}
+    report: dict[str, Any] = {"games": {}}
     tables = []
     for game in args.only:
         rules = REGISTRY[game]
@@ -240,17 +247,21 @@ def timing(args: argparse.Namespace) -> int:
         tables += [(game, n) for n in sizes]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         jobs = {
-            f"{game} {n}p": [pool.submit(time_decisions, game, n, args.timing, seed) for seed in (1, 2)]
+            (game, n): [pool.submit(time_decisions, game, n, args.timing, seed) for seed in (1, 2)]
             for game, n in tables
         }
-        for game, futures in jobs.items():
+        for (game, n), futures in jobs.items():
             wall: list[float] = []
             cpu: list[float] = []
             for future in futures:
                 result = future.result()
                 wall += result["wall"]
                 cpu += result["cpu"]
-            report["games"][game] = {"wall": summary(wall), "cpu": summary(cpu)}
+            report["games"][f"{game} {n}p"] = {
+                "budget": str(table_budget(game)),
+                "wall": summary(wall),
+                "cpu": summary(cpu),
+            }
     print(json.dumps(report, indent=2))
     return 0
 

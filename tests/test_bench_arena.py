@@ -10,7 +10,7 @@ import pytest
 
 import ai
 from ai.budget import Budget
-from bench.arena import empty_counts, level_budget, merged, table_json, tasks_for
+from bench.arena import empty_counts, level_budget, merged, table_budget, table_json, tasks_for, time_decisions
 
 
 def test_the_normal_bot_keeps_its_own_budget_in_each_game_unless_a_bound_is_given() -> None:
@@ -30,6 +30,14 @@ def test_the_normal_bot_keeps_its_own_budget_in_each_game_unless_a_bound_is_give
 def test_the_hard_bot_follows_the_same_rule() -> None:
     assert level_budget("combat", "hard", None, None) == ai.default_budget("combat", "hard")
     assert level_budget("combat", "hard", 0, 300) == Budget(max_iterations=300)  # the measured rows
+
+
+def test_decisions_are_timed_with_what_a_bot_seat_thinks_with() -> None:
+    """``--timing`` uses the bot's time per decision (``AI_BUDGET_MS``): the time bounds the search."""
+    assert table_budget("combat") == ai.budget_for("hard", 700, game="combat") == Budget(700, 30_000)
+    assert table_budget("treasure") == Budget(700, 30_000)  # normal has a game's own budget there, not hard
+    times = time_decisions("hedgehog", 2, 2, seed=1)
+    assert len(times["wall"]) == len(times["cpu"]) == 2
 
 
 def test_the_multi_player_rows_cover_every_table_size_each_game_seats() -> None:
