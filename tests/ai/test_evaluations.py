@@ -284,7 +284,8 @@ def test_hedgehog_a_large_shielded_by_its_own_small_counts_as_free_at_a_table():
     free_plain, free_table = _red_at_a_table("R3", 3)
     shield_plain, shield_table = _red_at_a_table("R3/R1", 3)
     covered_plain, covered_table = _red_at_a_table("R3/Y1", 3)
-    assert free_table == free_plain and covered_table == covered_plain  # no shield: the plain score
+    assert covered_table == covered_plain  # no shield and no open large: the plain score
+    assert free_table > free_plain  # the open large: the plain score and the small's pull to it
     assert shield_plain < free_plain  # to the plain score the small is just a piece on the large
     assert shield_table == pytest.approx(1.0 + hedgehog_eval.SHIELD - 0.5 * 3)
     assert shield_table > free_table > covered_table
@@ -292,6 +293,53 @@ def test_hedgehog_a_large_shielded_by_its_own_small_counts_as_free_at_a_table():
     assert _red_at_a_table("R3/R1/Y1/G1", 3)[1] == shield_table
     # only the medium's way to the large is left to go
     assert _red_at_a_table("R3/R1", 1)[1] > shield_table
+
+
+def _red_pull(large: str, small_at: int, medium_at: int) -> float:
+    """Red's table score less its plain score at five seats: ``large`` (red's large and what lies on
+    it) on space 0 of a ring of its fifteen pieces, red's small and medium alone on the spaces given."""
+    codes = [colour + pips for pips in "321" for colour in "RYGBK"]
+    placed = {"R1": small_at, "R2": medium_at}
+    others = iter(code for code in codes if code not in large.split("/") and code not in placed)
+    at = {index: code for code, index in placed.items() if code not in large.split("/")}
+    stacks = [large] + [at.get(index) or next(others) for index in range(1, 15 - large.count("/"))]
+    state = hedgehog_position(*stacks, players=5)
+    where = hedgehog_eval._where(state)
+    return hedgehog_eval.table_score(state, RED, where) - hedgehog_eval.score(state, RED, where)
+
+
+def test_hedgehog_the_small_is_pulled_toward_its_own_open_large_at_a_table():
+    # Until the shield stands, the small's way to the open large counts where it scores better than
+    # its way to the medium (docs/ai.md, "How the bot thinks").
+    shield, pull, a_space = hedgehog_eval.SHIELD, hedgehog_eval.PULL, 0.25
+    # one space from the large, five from the medium: the shield's worth less a space, over the
+    # five spaces the plain score takes off for the way to the medium
+    assert _red_pull("R3", 1, 6) == pytest.approx(shield - pull - (-a_space * 5))
+    # the ring is a circle: fourteen spaces on is one space back
+    assert _red_pull("R3", 14, 6) == pytest.approx(shield - pull - (-a_space * 7))
+    # the nearer the large, the stronger the pull
+    assert _red_pull("R3", 1, 8) > _red_pull("R3", 2, 8) > _red_pull("R3", 3, 8) > 0
+    # next to the medium and three or more spaces from the large, the medium is the better way
+    assert _red_pull("R3", 3, 4) == 0.0
+    assert _red_pull("R3", 5, 6) == 0.0
+    # no open large, no pull: a foreign piece on it, or the medium already there
+    assert _red_pull("R3/Y1", 1, 6) == 0.0
+    assert _red_pull("R3/R2", 1, 6) == 0.0
+
+
+def test_hedgehog_the_shield_is_worth_more_than_the_strongest_pull():
+    # red's small one space from its open large (the ring wraps round), then on it
+    one_step_plain, one_step_table = _red_at_a_table("R3", 3)
+    assert _red_at_a_table("R3/R1", 3)[1] > one_step_table > one_step_plain
+
+
+def test_hedgehog_the_small_on_its_medium_is_not_pulled_away():
+    state = hedgehog_position(
+        "R3", "R2/R1", "Y3", "G3", "B3", "K3", "Y2", "G2", "B2", "K2", "Y1", "G1", "B1", "K1", players=5
+    )
+    where = hedgehog_eval._where(state)
+    assert hedgehog_eval.shield_pull(state, RED, where) == 0.0
+    assert hedgehog_eval.table_score(state, RED, where) == hedgehog_eval.score(state, RED, where)
 
 
 def test_hedgehog_hard_bot_at_a_table_of_five_shields_its_large_with_its_small():
