@@ -319,9 +319,11 @@ def test_hedgehog_the_small_is_pulled_toward_its_own_open_large_at_a_table():
     assert _red_pull("R3", 14, 6) == pytest.approx(shield - pull - (-a_space * 7))
     # the nearer the large, the stronger the pull
     assert _red_pull("R3", 1, 8) > _red_pull("R3", 2, 8) > _red_pull("R3", 3, 8) > 0
-    # next to the medium and three or more spaces from the large, the medium is the better way
-    assert _red_pull("R3", 3, 4) == 0.0
-    assert _red_pull("R3", 5, 6) == 0.0
+    # next to the medium, the medium is the better way from this far from the large on
+    far = round(shield / a_space) + 1
+    assert _red_pull("R3", far, far + 1) == 0.0
+    assert _red_pull("R3", far + 1, far + 2) == 0.0
+    assert _red_pull("R3", far - 1, far) > 0
     # no open large, no pull: a foreign piece on it, or the medium already there
     assert _red_pull("R3/Y1", 1, 6) == 0.0
     assert _red_pull("R3/R2", 1, 6) == 0.0
