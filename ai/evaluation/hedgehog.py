@@ -84,6 +84,11 @@ def _gap(s: Any, a: tuple[int, int], b: tuple[int, int]) -> int:
     return min(d, len(s.spaces) - d)
 
 
+def _above(s: Any, place: tuple[int, int]) -> int:
+    """How many pieces lie above the one at ``place`` in its stack."""
+    return len(s.spaces[place[0]].stack) - 1 - place[1]
+
+
 def _directly_on(upper: tuple[int, int], lower: tuple[int, int]) -> bool:
     """True when the piece at ``upper`` lies directly on the one at ``lower`` (same space, one higher)."""
     return upper[0] == lower[0] and upper[1] == lower[1] + 1
@@ -98,7 +103,6 @@ def score(s: Any, seat: int, where: Where) -> float:
     """How close ``seat``'s colour is to its tree (higher is better)."""
     large, medium, small = where[(seat, 3)], where[(seat, 2)], where[(seat, 1)]
     value = 0.0
-    stack = s.spaces[large[0]].stack
     if _under_a_foreign_large(s, seat, large):
         free_large = any(space.top.pips == 3 for index, space in enumerate(s.spaces) if index != large[0])
         value -= COVERED if free_large else BURIED
@@ -107,10 +111,10 @@ def score(s: Any, seat: int, where: Where) -> float:
     if m_on_l:
         value += 4.0
     else:
-        if large[1] == len(stack) - 1:
+        if _above(s, large) == 0:
             value += 1.0
         else:
-            value -= 0.4 * (len(stack) - 1 - large[1])
+            value -= 0.4 * _above(s, large)
         value -= 0.5 * _gap(s, medium, large)
     if s_on_m:
         value += 2.0
@@ -133,8 +137,7 @@ def shield_pull(s: Any, seat: int, where: Where) -> float:
     the large it cannot step onto it) and not on the medium.
     """
     large, medium, small = where[(seat, 3)], where[(seat, 2)], where[(seat, 1)]
-    open_large = large[1] == len(s.spaces[large[0]].stack) - 1
-    if not open_large or small[0] == large[0] or _directly_on(small, medium):
+    if _above(s, large) or small[0] == large[0] or _directly_on(small, medium):
         return 0.0
     toward = SHIELD - PULL * _gap(s, small, large)
     now = -SMALL_WAY * _gap(s, small, medium)
