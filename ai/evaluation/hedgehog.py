@@ -34,7 +34,9 @@ of them by the goal; at three and four it made no difference (``docs/ai.md``, "W
 figures").  Until the shield stands, the small's way to an open large of its own counts where it
 scores better than its way to the medium (``PULL``): without it a search of a few hundred
 iterations rarely finds the shield, and the open large is covered first (``docs/ai.md``, "How the
-bot thinks").
+bot thinks").  From eight players left a shield counts for twice as much (``BIG_SHIELD``): there
+an open large is covered soonest, and over fresh seeds the bigger worth ended more of the games by
+the goal (``docs/ai.md``, "What moved the figures").
 
 Rings that have shrunk to two spaces nearly always lock: every piece can only land on a top of its
 size or larger, and each colour needs the other's pieces out of the way.  Nobody can win and the
@@ -59,12 +61,14 @@ LOCKED_DRAWS = 0.9  # the share of such positions taken to end drawn
 DRAW_FACTOR = 0.2  # a draw is worth a fifth of an even share to the bot (the others take it gladly)
 SMALL_WAY = 0.25  # a space of the small's way to its own medium, taken off the colour's score
 SHIELD = 0.5  # own small directly on own large, from SHIELD_SEATS players left (hard level)
+BIG_SHIELD = 1.0  # the same from BIG_SHIELD_SEATS players left, where an open large is soonest covered
 PULL = 0.25  # a space of the small's way to its own open large, when counted instead (hard level)
 BLOCKED = 8.0  # a foreign piece directly on the colour's large or medium (expert evaluation)
 EXPERT_CUTOFF = 1  # decisions in a hard rollout before the evaluation scores it, two players left
 TABLE_CUTOFF = 16  # the same with four players left or more
 TABLE_SEATS = 4  # players left from which the longer rollouts are played
 SHIELD_SEATS = 5  # players left from which shields count
+BIG_SHIELD_SEATS = 8  # players left from which a shield is worth BIG_SHIELD
 
 
 Where = dict[tuple[int, int], tuple[int, int]]  # (colour, pips) -> (space index, height)
@@ -123,6 +127,12 @@ def score(s: Any, seat: int, where: Where) -> float:
     return value
 
 
+def shield_worth(s: Any) -> float:
+    """What a shield adds to a colour's score: ``BIG_SHIELD`` from ``BIG_SHIELD_SEATS`` players
+    left, ``SHIELD`` below."""
+    return BIG_SHIELD if len(s.active) >= BIG_SHIELD_SEATS else SHIELD
+
+
 def shielded(seat: int, where: Where) -> bool:
     """True when ``seat``'s small lies directly on its own large (and so its medium is elsewhere)."""
     return _directly_on(where[(seat, 1)], where[(seat, 3)])
@@ -131,22 +141,23 @@ def shielded(seat: int, where: Where) -> bool:
 def shield_pull(s: Any, seat: int, where: Where) -> float:
     """What the small's way to ``seat``'s own open large is worth above its way to the medium.
 
-    The way to the shield is ``SHIELD`` less ``PULL`` a space; ``score`` counts the small's way to
-    the medium (``SMALL_WAY`` a space), and the better of the two counts.  Nothing unless the large
-    lies open on top of its stack (so the medium is not on it yet) with the small elsewhere (under
-    the large it cannot step onto it) and not on the medium.
+    The way to the shield is the shield's worth (``shield_worth``) less ``PULL`` a space; ``score``
+    counts the small's way to the medium (``SMALL_WAY`` a space), and the better of the two counts.
+    Nothing unless the large lies open on top of its stack (so the medium is not on it yet) with the
+    small elsewhere (under the large it cannot step onto it) and not on the medium.
     """
     large, medium, small = where[(seat, 3)], where[(seat, 2)], where[(seat, 1)]
     if _above(s, large) or small[0] == large[0] or _directly_on(small, medium):
         return 0.0
-    toward = SHIELD - PULL * _gap(s, small, large)
+    toward = shield_worth(s) - PULL * _gap(s, small, large)
     now = -SMALL_WAY * _gap(s, small, medium)
     return max(0.0, toward - now)
 
 
 def table_score(s: Any, seat: int, where: Where) -> float:
-    """``score``, with a large shielded by the colour's own small valued as free, plus ``SHIELD``;
-    until then, ``score`` plus the small's pull toward the shield (``shield_pull``).
+    """``score``, with a large shielded by the colour's own small valued as free, plus the shield's
+    worth (``shield_worth``); until then, ``score`` plus the small's pull toward the shield
+    (``shield_pull``).
 
     The small lifts off with whatever lies on it and waits for the medium: only the medium's distance
     to the large counts.  A foreign large above still buries the large (``score``).
@@ -156,7 +167,7 @@ def table_score(s: Any, seat: int, where: Where) -> float:
         return score(s, seat, where)
     if not shielded(seat, where):
         return score(s, seat, where) + shield_pull(s, seat, where)
-    return 1.0 + SHIELD - 0.5 * _gap(s, medium, large)
+    return 1.0 + shield_worth(s) - 0.5 * _gap(s, medium, large)
 
 
 def blocked(s: Any, seat: int, where: Where) -> bool:

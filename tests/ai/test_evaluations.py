@@ -17,7 +17,7 @@ from ai.search import SETTLED_WAIT, Search, outcome_rewards
 from games import treasure as th
 from games.base import Outcome
 from games.combat import CombatRules, Step, distance, home_squares, square
-from games.hedgehog import HedgehogRules, Piece, has_tree
+from games.hedgehog import LETTERS, HedgehogRules, Piece, has_tree
 from games.hedgehog import Step as HedgehogStep
 from games.treasure import TreasureRules
 from tests.games.test_combat_rules import position as combat_position
@@ -266,14 +266,15 @@ def test_hedgehog_a_foreign_piece_directly_on_the_large_or_the_medium_blocks(sta
     assert plain - expert == (hedgehog_eval.BLOCKED if is_blocked else 0.0)
 
 
-def _red_at_a_table(first: str, medium_at: int) -> tuple[float, float]:
-    """Red's plain and table scores at five seats: ``first`` on space 1, red's medium ``medium_at``
-    spaces on, every other piece alone on a space of its own (red's small last, unless in ``first``)."""
-    codes = [colour + pips for pips in "321" for colour in "RYGBK"]
+def _red_at_a_table(first: str, medium_at: int, players: int = 5) -> tuple[float, float]:
+    """Red's plain and table scores at ``players`` seats: ``first`` on space 1, red's medium
+    ``medium_at`` spaces on, every other piece alone on a space of its own (red's small last, unless
+    in ``first``)."""
+    codes = [colour + pips for pips in "321" for colour in LETTERS[:players]]
     rest = [code for code in codes if code not in first.split("/") and code != "R2"]
     stacks = [first, *rest]
     stacks.insert(medium_at, "R2")
-    state = hedgehog_position(*stacks, players=5)
+    state = hedgehog_position(*stacks, players=players)
     where = hedgehog_eval._where(state)
     return hedgehog_eval.score(state, RED, where), hedgehog_eval.table_score(state, RED, where)
 
@@ -295,38 +296,66 @@ def test_hedgehog_a_large_shielded_by_its_own_small_counts_as_free_at_a_table():
     assert _red_at_a_table("R3/R1", 1)[1] > shield_table
 
 
-def _red_pull(large: str, small_at: int, medium_at: int) -> float:
-    """Red's table score less its plain score at five seats: ``large`` (red's large and what lies on
-    it) on space 0 of a ring of its fifteen pieces, red's small and medium alone on the spaces given."""
-    codes = [colour + pips for pips in "321" for colour in "RYGBK"]
+def _red_pull(large: str, small_at: int, medium_at: int, players: int = 5) -> float:
+    """Red's table score less its plain score at ``players`` seats: ``large`` (red's large and what
+    lies on it) on space 0 of a ring of all the pieces, red's small and medium alone on the spaces
+    given."""
+    codes = [colour + pips for pips in "321" for colour in LETTERS[:players]]
     placed = {"R1": small_at, "R2": medium_at}
     others = iter(code for code in codes if code not in large.split("/") and code not in placed)
     at = {index: code for code, index in placed.items() if code not in large.split("/")}
-    stacks = [large] + [at.get(index) or next(others) for index in range(1, 15 - large.count("/"))]
-    state = hedgehog_position(*stacks, players=5)
+    stacks = [large] + [at.get(index) or next(others) for index in range(1, len(codes) - large.count("/"))]
+    state = hedgehog_position(*stacks, players=players)
     where = hedgehog_eval._where(state)
     return hedgehog_eval.table_score(state, RED, where) - hedgehog_eval.score(state, RED, where)
 
 
-def test_hedgehog_the_small_is_pulled_toward_its_own_open_large_at_a_table():
+@pytest.mark.parametrize(
+    ("players", "shield"), [(5, hedgehog_eval.SHIELD), (8, hedgehog_eval.BIG_SHIELD), (10, hedgehog_eval.BIG_SHIELD)]
+)
+def test_hedgehog_the_small_is_pulled_toward_its_own_open_large_at_a_table(players: int, shield: float):
     # Until the shield stands, the small's way to the open large counts where it scores better than
-    # its way to the medium (docs/ai.md, "How the bot thinks").
-    shield, pull, a_space = hedgehog_eval.SHIELD, hedgehog_eval.PULL, 0.25
+    # its way to the medium (docs/ai.md, "How the bot thinks"); the pull draws on the shield's worth.
+    pull, a_space, last = hedgehog_eval.PULL, 0.25, 3 * players - 1
+
+    def red_pull(large: str, small_at: int, medium_at: int) -> float:
+        return _red_pull(large, small_at, medium_at, players)
+
     # one space from the large, five from the medium: the shield's worth less a space, over the
     # five spaces the plain score takes off for the way to the medium
-    assert _red_pull("R3", 1, 6) == pytest.approx(shield - pull - (-a_space * 5))
-    # the ring is a circle: fourteen spaces on is one space back
-    assert _red_pull("R3", 14, 6) == pytest.approx(shield - pull - (-a_space * 7))
+    assert red_pull("R3", 1, 6) == pytest.approx(shield - pull - (-a_space * 5))
+    # the ring is a circle: the last space is one space back
+    assert red_pull("R3", last, 6) == pytest.approx(shield - pull - (-a_space * 7))
     # the nearer the large, the stronger the pull
-    assert _red_pull("R3", 1, 8) > _red_pull("R3", 2, 8) > _red_pull("R3", 3, 8) > 0
+    assert red_pull("R3", 1, 8) > red_pull("R3", 2, 8) > red_pull("R3", 3, 8) > 0
     # next to the medium, the medium is the better way from this far from the large on
     far = round(shield / a_space) + 1
-    assert _red_pull("R3", far, far + 1) == 0.0
-    assert _red_pull("R3", far + 1, far + 2) == 0.0
-    assert _red_pull("R3", far - 1, far) > 0
+    assert red_pull("R3", far, far + 1) == 0.0
+    assert red_pull("R3", far + 1, far + 2) == 0.0
+    assert red_pull("R3", far - 1, far) > 0
     # no open large, no pull: a foreign piece on it, or the medium already there
-    assert _red_pull("R3/Y1", 1, 6) == 0.0
-    assert _red_pull("R3/R2", 1, 6) == 0.0
+    assert red_pull("R3/Y1", 1, 6) == 0.0
+    assert red_pull("R3/R2", 1, 6) == 0.0
+
+
+def test_hedgehog_a_shield_is_worth_more_from_eight_players_left():
+    # At the biggest tables an open large is covered soonest (docs/ai.md, "How fast a table of
+    # random movers covers a piece"), and the shield that keeps it open counts for more there.
+    assert hedgehog_eval.BIG_SHIELD > hedgehog_eval.SHIELD
+    for players in range(5, 11):
+        state = _ring_of(players)
+        expected = hedgehog_eval.BIG_SHIELD if players >= 8 else hedgehog_eval.SHIELD
+        assert hedgehog_eval.shield_worth(state) == expected
+        shielded = _red_at_a_table("R3/R1", 3, players)[1]
+        assert shielded == pytest.approx(1.0 + expected - 0.5 * 3)
+    # players left, not seats: a ten-seat table down to seven counts a shield as seven seats do
+    down_to_seven = dataclasses.replace(_ring_of(10), out=(7, 8, 9))
+    assert hedgehog_eval.shield_worth(down_to_seven) == hedgehog_eval.SHIELD
+
+
+def _ring_of(players: int):
+    """The opening ring of ``players`` seats: every piece alone on a space, larges first."""
+    return hedgehog_position(*(colour + pips for pips in "321" for colour in LETTERS[:players]), players=players)
 
 
 def test_hedgehog_the_shield_is_worth_more_than_the_strongest_pull():
