@@ -17,7 +17,7 @@ from ai.search import SETTLED_WAIT, Search, outcome_rewards
 from games import treasure as th
 from games.base import Outcome
 from games.combat import CombatRules, Step, distance, home_squares, square
-from games.hedgehog import LETTERS, HedgehogRules, Piece, has_tree
+from games.hedgehog import LETTERS, HedgehogRules, HedgehogState, Piece, has_tree
 from games.hedgehog import Step as HedgehogStep
 from games.treasure import TreasureRules
 from tests.games.test_combat_rules import position as combat_position
@@ -353,7 +353,7 @@ def test_hedgehog_a_shield_is_worth_more_from_eight_players_left():
     assert hedgehog_eval.shield_worth(down_to_seven) == hedgehog_eval.SHIELD
 
 
-def _ring_of(players: int):
+def _ring_of(players: int) -> HedgehogState:
     """The opening ring of ``players`` seats: every piece alone on a space, larges first."""
     return hedgehog_position(*(colour + pips for pips in "321" for colour in LETTERS[:players]), players=players)
 
