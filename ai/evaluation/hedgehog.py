@@ -115,10 +115,8 @@ def score(s: Any, seat: int, where: Where) -> float:
     if m_on_l:
         value += 4.0
     else:
-        if _above(s, large) == 0:
-            value += 1.0
-        else:
-            value -= 0.4 * _above(s, large)
+        above = _above(s, large)
+        value += 1.0 if above == 0 else -0.4 * above
         value -= 0.5 * _gap(s, medium, large)
     if s_on_m:
         value += 2.0

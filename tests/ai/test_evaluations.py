@@ -266,11 +266,16 @@ def test_hedgehog_a_foreign_piece_directly_on_the_large_or_the_medium_blocks(sta
     assert plain - expert == (hedgehog_eval.BLOCKED if is_blocked else 0.0)
 
 
+def _pieces(players: int) -> list[str]:
+    """Every piece of a table of ``players`` colours, larges first (``R3``, ``Y3``, ... ``R1``, ...)."""
+    return [colour + pips for pips in "321" for colour in LETTERS[:players]]
+
+
 def _red_at_a_table(first: str, medium_at: int, players: int = 5) -> tuple[float, float]:
     """Red's plain and table scores at ``players`` seats: ``first`` on space 1, red's medium
     ``medium_at`` spaces on, every other piece alone on a space of its own (red's small last, unless
     in ``first``)."""
-    codes = [colour + pips for pips in "321" for colour in LETTERS[:players]]
+    codes = _pieces(players)
     rest = [code for code in codes if code not in first.split("/") and code != "R2"]
     stacks = [first, *rest]
     stacks.insert(medium_at, "R2")
@@ -300,7 +305,7 @@ def _red_pull(large: str, small_at: int, medium_at: int, players: int = 5) -> fl
     """Red's table score less its plain score at ``players`` seats: ``large`` (red's large and what
     lies on it) on space 0 of a ring of all the pieces, red's small and medium alone on the spaces
     given."""
-    codes = [colour + pips for pips in "321" for colour in LETTERS[:players]]
+    codes = _pieces(players)
     placed = {"R1": small_at, "R2": medium_at}
     others = iter(code for code in codes if code not in large.split("/") and code not in placed)
     at = {index: code for code, index in placed.items() if code not in large.split("/")}
@@ -355,7 +360,7 @@ def test_hedgehog_a_shield_is_worth_more_from_eight_players_left():
 
 def _ring_of(players: int) -> HedgehogState:
     """The opening ring of ``players`` seats: every piece alone on a space, larges first."""
-    return hedgehog_position(*(colour + pips for pips in "321" for colour in LETTERS[:players]), players=players)
+    return hedgehog_position(*_pieces(players), players=players)
 
 
 def test_hedgehog_the_shield_is_worth_more_than_the_strongest_pull():
