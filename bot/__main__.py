@@ -78,7 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     sub.add_parser("run", help="run the bot (the default)")
     from bot.selfplay import add_arguments
 
-    add_arguments(sub.add_parser("selfplay", help="play whole games with random players, without Discord"))
+    selfplay_help = "play whole games between random players or computer players (--ai), without Discord"
+    add_arguments(sub.add_parser("selfplay", help=selfplay_help))
     transfer = sub.add_parser("migrate-db", help="copy the database into another one (e.g. SQLite into PostgreSQL)")
     transfer.add_argument("--to", required=True, help="the target's URL, e.g. postgresql+asyncpg://user:pw@host/db")
     transfer.add_argument("--from", dest="source", default="", help="the source's URL (default: DATABASE_URL)")

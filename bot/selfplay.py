@@ -81,7 +81,7 @@ async def play_one(
         options=options,
         max_players=players,
         seed=seed,
-        rated=False,  # random players: never rated
+        rated=False,  # random and computer players: never rated
     )
     for actor in actors[1:]:
         await service.join(channel_id, actor)

@@ -86,6 +86,14 @@ def option_parameter(spec: OptionSpec) -> tuple[inspect.Parameter, list[app_comm
     return parameter, choices
 
 
+def table_size(chosen: int | None, bots: int, usual: int, most: int) -> int:
+    """The table ``/<game> new`` opens: the size chosen, else the game's usual one, made big enough
+    for the caller and the bots asked for (never above the most the game seats)."""
+    if chosen is not None:
+        return chosen
+    return min(most, max(usual, bots + 1))
+
+
 def new_command(game: str, default_players: int | None = None) -> app_commands.Command[Any, Any, None]:
     """``/<game> new``, its options read from the game's ``OptionSpec``s (declared once, in the engine).
 
@@ -100,12 +108,13 @@ def new_command(game: str, default_players: int | None = None) -> app_commands.C
     ]
     descriptions: dict[str, str] = {}
     choices: dict[str, list[app_commands.Choice[Any]]] = {}
+    usual = default_players or info.max_players
     if info.min_players < info.max_players:
         players = app_commands.Range[int, info.min_players, info.max_players]
-        parameters.append(
-            inspect.Parameter("players", keyword, annotation=players, default=default_players or info.max_players)
+        parameters.append(inspect.Parameter("players", keyword, annotation=players, default=None))
+        descriptions["players"] = (
+            f"Most players who may join ({info.min_players}-{info.max_players}; default {usual}, more to fit your bots)"
         )
-        descriptions["players"] = f"Most players who may join ({info.min_players}-{info.max_players})"
     for spec in info.options:
         parameter, listed = option_parameter(spec)
         parameters.append(parameter)
@@ -125,7 +134,7 @@ def new_command(game: str, default_players: int | None = None) -> app_commands.C
 
     async def new(self: GameCog, interaction: discord.Interaction, **values: Any) -> None:
         shared = {name: values.pop(name) for name in SHARED_OPTIONS}
-        players = values.pop("players", info.max_players)
+        players = table_size(values.pop("players", None), shared["bots"], usual, info.max_players)
         await self.create(interaction, values, players=players, **shared)
 
     new.__qualname__ = "GameCog.new"  # a method of the cog: discord.py passes the cog, then the interaction

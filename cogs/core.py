@@ -202,7 +202,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         name="bot", description="Hand a player's seat to a computer player (they asked, timed out or left)."
     )
     @app_commands.describe(
-        player="Whose seat: a player who asks for it, has let a turn run out, or has left the server",
+        player="Whose seat: a player who asks, let a turn run out (3 days idle, no clock) or left the server",
         level="How well the computer player plays (default: hard)",
     )
     @app_commands.choices(level=seats.LEVEL_CHOICES)

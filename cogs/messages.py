@@ -43,13 +43,23 @@ def players_line(game: GameRow) -> str:
     return ", ".join(f"{s.seat + 1}. {s.display_name}" for s in game.seats)
 
 
+def is_practice(game: GameRow) -> bool:
+    """True for one person against computer players outside a tournament: a practice game."""
+    return game.has_bots and game.tournament_id is None and len(game.humans) == 1
+
+
+def practice_mark(game: GameRow) -> str:
+    """What a board's title adds for a practice game, so the table sees it before anything else."""
+    return " · practice" if is_practice(game) else ""
+
+
 def table_note(game: GameRow) -> str:
     """What the footer says of computer players: one person against bots is practice; bots are unrated."""
     if not game.has_bots:
         return ""
     if game.tournament_id is not None:  # it scores for the tournament, though no rating moves
         return " · tournament game · computer players: unrated"
-    return " · practice game, unrated" if len(game.humans) == 1 else " · computer players: unrated"
+    return " · practice game, unrated" if is_practice(game) else " · computer players: unrated"
 
 
 def outcome_text(game: GameRow, outcome: Any, seat_name: Any) -> str:
@@ -80,7 +90,7 @@ def report_embed(report: Report, title_suffix: str = "", *, lines: list[str] | N
     game, rules = report.game, report.rules
     shown = report.lines if lines is None else lines
     embed = discord.Embed(
-        title=f"{rules.title}{title_suffix}",
+        title=f"{rules.title}{practice_mark(game)}{title_suffix}",
         description=recent(shown),
         colour=END_COLOUR if report.outcome else EMBED_COLOUR,
     )

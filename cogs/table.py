@@ -20,7 +20,7 @@ import discord
 from bot.session import GameRow, Report, rules_for
 from bot.session.table_messages import TableMessage
 from cogs.buttons import GameButton, buttons
-from cogs.messages import NO_PINGS, call, lobby_embed, report_payload, report_view, summary_embed
+from cogs.messages import NO_PINGS, call, lobby_embed, practice_mark, report_payload, report_view, summary_embed
 from cogs.replies import answer_at, bot_of, first_response, paced, tell
 from cogs.seats import AddBotMenu, after
 
@@ -219,7 +219,7 @@ def retired(record: TableMessage, game: GameRow, *, stopped: bool = False) -> di
         embed.set_footer(text=f"Game #{game.id} · started" if game.status != "aborted" else f"Game #{game.id} · closed")
         return {"embed": embed, "view": lobby_view(game, disabled=True)}
     # the mention that called its player ("@alice, your turn.") goes too: that turn is over
-    summary = summary_embed(rules.title, game.id, list(record.lines))
+    summary = summary_embed(f"{rules.title}{practice_mark(game)}", game.id, list(record.lines))
     if stopped:
         summary.set_footer(text=f"Game #{game.id} · ended without a result; unrated")
     return {"content": None, "embed": summary, "attachments": [], "view": None}

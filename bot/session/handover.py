@@ -1,8 +1,9 @@
 """Handing a seat of a running game to a computer player, with the table's consent (``/game bot``).
 
 A seat may go to a bot when its player asks for it, when its player has let a turn run out (a missed
-turn, or a deadline passed on their turn), or when its player is no longer in the server.  Every
-other person still playing must agree; the first refusal ends the proposal.  The bot takes the seat
+turn, or a deadline passed on their turn; in a game without a clock, a turn left for three days), or
+when its player is no longer in the server.  Every other person still playing must agree; the first
+refusal ends the proposal.  The bot takes the seat
 as it stands (pieces, score, place in the turn order), the game becomes unrated, and if the seat is
 the one to act, the bot plays at once.  A seat already out of the game (resigned or removed) cannot
 come back: its pieces have left the board.
@@ -17,13 +18,18 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from ai import LEVELS as AI_LEVELS
 from bot.session.service import Actor, GameService, Report, ServiceError, bot_name, report_event, rules_for
 from bot.session.store import GameRow, SeatRow
 
+IDLE_TURN = timedelta(days=3)  # in a game without a clock, a turn waiting this long may go to a bot
+STILL_PLAYING = (
+    "is still playing: a seat goes to a bot only when its player asks, has let a turn run out, "
+    "has left the server, or (in a game without a clock) has not moved for 3 days."
+)
 PENDING = "A proposal to hand a seat to a computer player is already waiting for answers."
 GONE = "There is no proposal waiting: the seat or the game has changed since."
 TOURNAMENT = (
@@ -70,9 +76,13 @@ def handover_reason(game: GameRow, target: SeatRow, actor: Actor, *, absent: boo
     if target.missed_turns:
         turns = "a turn" if target.missed_turns == 1 else f"{target.missed_turns} turns"
         return f"{target.display_name} has missed {turns}"
-    overdue = game.deadline is not None and now >= game.deadline
-    if game.turn_seat == target.seat and overdue:
+    if game.turn_seat != target.seat:
+        return None
+    if game.deadline is not None and now >= game.deadline:
         return f"{target.display_name} has let the clock run out"
+    idle = now - game.turn_started_at if game.turn_started_at is not None else timedelta(0)
+    if not game.clock_days and idle >= IDLE_TURN:  # no clock to run out: a turn left this long is as good
+        return f"{target.display_name} has not moved for {idle.days} days"
     return None
 
 
@@ -109,10 +119,7 @@ class HandoverDesk:
             target = self._target(game, user_id)
             reason = handover_reason(game, target, actor, absent=absent, now=service.clock())
             if reason is None:
-                raise ServiceError(
-                    f"{target.display_name} is still playing: a seat goes to a bot only when its player asks, "
-                    "has let a turn run out, or has left the server."
-                )
+                raise ServiceError(f"{target.display_name} {STILL_PLAYING}")
             must_agree = voters(game, target.seat)
             if not must_agree:
                 raise ServiceError("A table of only computer players does not play: someone must stay at it.")

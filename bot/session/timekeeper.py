@@ -160,7 +160,7 @@ class Timekeeper:
         else:
             lines.append(
                 f"{name} ran out of time ({missed} of {self.missed_turns_limit} missed turns allowed): "
-                "the turn is played for them."
+                "the turn is played for them (the table may hand the seat to a computer player: /game bot)."
             )
             state = await self._forced_turn(game, rules, state, seat, entries, lines, seat_updates)
         event = report_event(lines, None, "scheduler")

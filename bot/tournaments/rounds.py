@@ -73,25 +73,33 @@ def next_round(
         except PairingError as error:  # pragma: no cover - guarded by the player count above
             log.warning("tournament %s cannot pair: %s", tournament.id, error)
             return None
-        fill = min(high, tournament.table_size or low) if tournament.data.get("bots") else 0
-        return planned(pairing.tables, pairing.byes, fill=fill)
+        if not tournament.data.get("bots"):
+            return planned(pairing.tables, pairing.byes)
+        size = min(high, tournament.table_size) if tournament.table_size else 0
+        return planned(pairing.tables, pairing.byes, fill=size or low, seats=size)
     return round_robin_round(tournament, number, set(active))
 
 
-def planned(tables: Sequence[Sequence[Any]], byes: Sequence[Any], *, fill: int = 0) -> list[Planned]:
+def planned(tables: Sequence[Sequence[Any]], byes: Sequence[Any], *, fill: int = 0, seats: int = 0) -> list[Planned]:
     """Tables to play, then byes, numbered from board 1.
 
     With ``fill`` (the organiser's ``bots`` option: a table size), the players who would have a bye
-    play instead, at one more table filled up to ``fill`` seats with computer players (ids -1, -2...).
+    play instead, at one more table filled up to ``fill`` seats with computer players (ids -1, -2...
+    at each table, after its people).  With ``seats`` (the table size the organiser chose, when bots
+    are on) every table short of it has its empty seats filled with computer players too.
     """
-    tables = [[int(p) for p in table] for table in tables]
+    tables = [_filled([int(p) for p in table], seats) for table in tables]
     if fill and byes:
-        extra = [int(p) for p in byes]
-        tables.append(extra + [-(i + 1) for i in range(max(0, fill - len(extra)))])
+        tables.append(_filled([int(p) for p in byes], fill))
         byes = ()
     out = [{"board": i, "players": table, "status": PENDING} for i, table in enumerate(tables, 1)]
     out += [{"board": len(tables) + i, "players": [int(p)], "status": BYE} for i, p in enumerate(byes, 1)]
     return out
+
+
+def _filled(people: list[int], seats: int) -> list[int]:
+    """``people`` and then computer players (ids -1, -2...) up to ``seats`` seats."""
+    return people + [-(i + 1) for i in range(max(0, seats - len(people)))]
 
 
 def round_robin_round(tournament: TournamentRow, number: int, active: Collection[int]) -> list[Planned]:

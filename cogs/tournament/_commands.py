@@ -197,7 +197,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         checkin="Optional check-in window in minutes before the start (players confirm with /tournament checkin)",
         max_players="Optional player limit",
         table_size="Table Swiss: the preferred table size",
-        bots="Swiss and table Swiss: players who would have a bye play hard computer players instead",
+        bots="Swiss and table Swiss: hard computer players play byes and fill tables up to table_size",
         channel="Where to announce and open the match threads (default: here, a channel or a thread)",
         variant="The game's variant, if it has one (e.g. short for Martian Whist)",
         options="Other game options as name=value, separated by commas",

@@ -25,7 +25,7 @@ from bot.session.tournament_records import (
     TournamentRow,
 )
 from bot.tournaments.errors import CheckinNotOpen
-from bot.tournaments.formats import ELIMINATION, FORMAT_NAMES, is_bot
+from bot.tournaments.formats import ELIMINATION, FORMAT_NAMES, TABLES, is_bot
 from bot.tournaments.pairings import Bracket
 from bot.tournaments.results import ADJUDICATED, DRAW_NOTE
 from bot.tournaments.views import Standings, TournamentView
@@ -304,6 +304,15 @@ def choice_label(tournament: TournamentRow) -> str:
     return f"#{tournament.id} {tournament.name} — {FORMAT_NAMES[tournament.format]}, {status}"[:100]
 
 
+def bots_note(tournament: TournamentRow) -> str:
+    """What the computer players of a tournament with the ``bots`` option fill."""
+    if tournament.format == TABLES and tournament.table_size:
+        fills = f"byes and the empty seats of tables of {tournament.table_size}"
+    else:
+        fills = "byes"
+    return f"{fills} played by hard computer players (unrated games)"
+
+
 def listing_embed(tournaments: Sequence[TournamentRow]) -> discord.Embed:
     """The server's live tournaments, when a command must be told which one."""
     lines = [
@@ -336,7 +345,7 @@ def tournament_embed(view: TournamentView) -> discord.Embed:
         embed.add_field(name="Rounds", value=rounds, inline=True)
     embed.add_field(name="Move clock", value=plural(t.clock_days, "day") if t.clock_days else "none", inline=True)
     if t.data.get("bots"):
-        embed.add_field(name="Byes", value="played against hard computer players (unrated games)", inline=True)
+        embed.add_field(name="Computer players", value=bots_note(t), inline=True)
     if t.round_days:
         embed.add_field(name="Round deadline", value=f"{plural(t.round_days, 'day')} per round", inline=True)
     if t.start_at and t.is_open:

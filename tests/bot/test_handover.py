@@ -98,6 +98,29 @@ async def test_a_player_who_left_the_server_or_missed_a_turn_may_be_replaced(ses
     assert status.reason == f"{absent.name} has let the clock run out"
 
 
+async def test_without_a_clock_a_turn_left_three_days_may_go_to_a_bot(session, clock):
+    await session.games.new_game(guild_id=1, channel_id=9, game="hedgehog", actor=ALICE, max_players=3)
+    for player in (BOB, CAROL):
+        await session.games.join(9, player)
+    report = await session.games.start(9, ALICE)
+    idle = PEOPLE[report.to_move_user]
+    idle_seat = report.game.seat_of(idle.user_id)
+    waiting = next(a for a in (ALICE, BOB, CAROL) if a is not idle)
+    asker = next(a for a in (ALICE, BOB, CAROL) if a not in (idle, waiting))
+    clock.now = NOW + timedelta(days=2, hours=23)
+    with pytest.raises(ServiceError, match=f"{idle.name} is still playing"):
+        await session.handover.request(9, asker, idle.user_id, "hard")
+    with pytest.raises(ServiceError, match=f"{waiting.name} is still playing"):  # not their turn
+        await session.handover.request(9, asker, waiting.user_id, "hard")
+    clock.now = NOW + timedelta(days=3)
+    status = await session.handover.request(9, asker, idle.user_id, "hard")
+    assert status.reason == f"{idle.name} has not moved for 3 days"
+    assert (await session.handover.answer(status.game.id, waiting, True)).report is not None
+    game = (await snapshot(session))[0]
+    (bot,) = [row for row in game.seats if row.is_bot]
+    assert bot.seat == idle_seat and bot.ai_level == "hard" and not game.rated
+
+
 async def test_one_refusal_ends_the_proposal_and_nothing_changes(session):
     report = await started(session)
     absent = PEOPLE[report.to_move_user]

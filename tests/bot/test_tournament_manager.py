@@ -435,6 +435,12 @@ async def test_a_table_swiss_with_bots_fills_the_table_of_those_who_would_sit_ou
     ]
     assert planned([[1, 2, 3]], [4, 5], fill=3)[-1] == {"board": 2, "players": [4, 5, -1], "status": PENDING}
     assert planned([[1, 2, 3]], [4], fill=0)[-1] == {"board": 2, "players": [4], "status": BYE}
+    # with a table size chosen, a table short of it has its empty seats filled too
+    assert planned([[1, 2, 3, 4], [5, 6, 7]], [8], fill=4, seats=4) == [
+        {"board": 1, "players": [1, 2, 3, 4], "status": PENDING},
+        {"board": 2, "players": [5, 6, 7, -1], "status": PENDING},
+        {"board": 3, "players": [8, -1, -2, -3], "status": PENDING},
+    ]
     # a table with bots scores its people by the whole table's places; bots leave the standings
     (result,) = results_of(
         [
@@ -444,6 +450,55 @@ async def test_a_table_swiss_with_bots_fills_the_table_of_those_who_would_sit_ou
     assert result.players == (7,) and result.is_bye and result.points == (1.0,)
     (result,) = results_of([_done_match(players=(7, 8, -1), ranks=(3, 1, 2))])
     assert result.players == (7, 8) and result.ranks == (2, 1) and result.points == (0.0, 2.0)
+
+
+async def test_a_table_swiss_with_bots_and_a_table_size_fills_every_empty_seat(env):
+    _store, service, manager, _host, _clock = env
+    players = people(6)
+    names = names_of(players)
+    cup = await manager.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        actor=ORGANISER,
+        name="Full tables",
+        game="combat",
+        format="tables",
+        table_size=4,
+        bots=True,
+    )
+    await register(manager, cup, players)
+    assert await manager.start(cup.id, ORGANISER) == "started"
+    _t, matches = await current(manager, cup.id)
+    # six people at tables of four: two tables of three people, each with a hard bot in its empty seat
+    assert [len(m.players) for m in matches] == [4, 4]
+    assert sorted(p for m in matches for p in m.players if p > 0) == sorted(names)
+    for match in matches:
+        assert match.players[3] == -1 and match.status == PLAYING
+        game = await service.game(match.game_id)
+        assert [s.ai_level for s in game.seats] == [None, None, None, "hard"]
+        assert [s.user_id for s in game.seats[:3]] == list(match.players[:3])
+        assert not game.rated
+    # the last person to leave ends the table: the first to leave lowest, the bot first
+    first = matches[0]
+    for player in first.players[:3]:
+        await service.resign(first.thread_id, Actor(player, names[player]))
+    record = await manager.records.match(first.id)
+    assert record.status == DONE and record.ranks == (4, 3, 2, 1)
+    # the people are scored by the places of the whole table, the bot's included (3, 2, 1, 0)
+    (result,) = results_of([record])
+    assert result.players == first.players[:3] and result.points == (0.0, 1.0, 2.0)
+
+
+async def test_a_table_swiss_with_bots_and_no_table_size_leaves_tables_as_paired(env):
+    _store, _service, manager, _host, _clock = env
+    players = people(6)
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Free", game="combat", format="tables", bots=True
+    )
+    await register(manager, cup, players)
+    await manager.start(cup.id, ORGANISER)
+    _t, matches = await current(manager, cup.id)
+    assert all(p > 0 for m in matches for p in m.players)  # no size chosen: no seat is empty
 
 
 def _done_match(players, ranks):

@@ -106,6 +106,7 @@ async def test_in_a_four_player_game_an_absent_player_is_skipped_then_removed_an
     await table.env.advance_time(25 * HOUR)
     skipped = table.channel.last_message
     assert "ran out of time (1 of 2 missed turns allowed)" in skipped.embeds[0].description
+    assert "hand the seat to a computer player: /game bot" in skipped.embeds[0].description
     assert "(by the clock)" in skipped.embeds[0].description
     for _ in range(3):  # the other three play their turns
         actor, _ = next_actor_from_message(table.channel.last_message, members)

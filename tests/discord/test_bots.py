@@ -69,7 +69,8 @@ async def test_one_person_plays_a_whole_practice_game_against_two_bots(table, si
     players = field(embed_of(opened), "Players") or ""
     assert "Normal bot" in players and "Normal bot 2" in players and "(3/3)" in players
     assert "practice game, unrated" in embed_of(opened).footer.text
-    await alice.click(opened.response.message, label="Start")
+    started = await alice.click(opened.response.message, label="Start")
+    assert embed_of(started).title == "Der Marsigelwettkampf · practice"  # named on every board's title
     final = await play_against_bots(table, simcord_env.bot, alice, "hedgehog", random.Random(2))
     result = field(final.embeds[0], "Result") or ""
     assert "alice" in result and "Normal bot" in result
@@ -82,7 +83,8 @@ async def test_one_person_plays_a_whole_practice_game_against_two_bots(table, si
     hers = game.seat_of(alice.id)
     her_turns = sum(1 for ply, seat in enumerate(seats) if seat == hers and (ply == 0 or seats[ply - 1] != hers))
     bot_turns = sum(1 for ply, seat in enumerate(seats) if seat != hers and (ply == 0 or seats[ply - 1] == hers))
-    boards = [m for m in table.channel.history() if m.embeds and m.embeds[0].title == "Der Marsigelwettkampf"]
+    practice = "Der Marsigelwettkampf · practice"
+    boards = [m for m in table.channel.history() if m.embeds and m.embeds[0].title == practice]
     assert bot_turns >= 5 and her_turns <= len(boards) <= her_turns + 2  # the opening board and the result besides
     said = " ".join(m.embeds[0].description or "" for m in boards)
     missing = [row.description for row in log if row.seat != hers and row.description not in said]
@@ -109,7 +111,7 @@ async def test_a_bot_added_from_the_lobby_menu_plays_and_the_game_is_unrated(tab
     assert refusal(none_left) == "There is no computer player at this table."
     await alice.select(opened.response.message, ["hard"])
     started = await alice.click(opened.response.message, label="Start")
-    assert started is not None
+    assert embed_of(started).title == "Martian Treasure Hunt"  # two people and a bot: not practice
     rng = random.Random(5)
     for _ in range(40):  # a few rounds: both people and the bot take turns
         await simcord_env.bot.autoplay.wait()
@@ -173,6 +175,18 @@ async def test_a_table_of_only_bots_is_refused(table, make_bot, simcord_env):
     left = await alice.click(opened.response.message, label="Leave")
     assert "the game is closed" in left.response.content
     assert await simcord_env.bot.service.live_game(table.channel.id) is None
+
+
+async def test_bots_asked_for_without_a_table_size_get_a_table_big_enough(table, make_bot, simcord_env):
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    alice = table.members[0]
+    opened = await alice.slash(table.channel, "combat new", bots=3)  # Combat's usual table is two
+    assert "(4/4)" in (field(embed_of(opened), "Players") or "")
+    game = await simcord_env.bot.service.live_game(table.channel.id)
+    assert game is not None and game.max_players == 4 and sum(s.is_bot for s in game.seats) == 3
+    await alice.click(opened.response.message, label="Leave")
+    plain = await alice.slash(table.channel, "combat new")  # no bots: the usual two
+    assert "(1/2)" in (field(embed_of(plain), "Players") or "")
 
 
 async def test_resigning_a_practice_game_ends_it_instead_of_leaving_bots_to_play_alone(table, make_bot, simcord_env):

@@ -103,9 +103,11 @@ async def test_a_bot_that_moves_first_in_its_match_plays_at_once(table, club, ma
 async def test_the_board_of_a_tournament_game_against_a_bot_is_not_called_practice(table, club, make_bot):
     _olga, players = await bot_swiss(table, club, make_bot)
     thread, _person = with_bots(table, players, 1)
-    footer = living_board(table.env, thread.id).embeds[0].footer.text
+    embed = living_board(table.env, thread.id).embeds[0]
+    footer = embed.footer.text
     assert "tournament game" in footer and "unrated" in footer
     assert "practice" not in footer, footer  # it scores for the tournament
+    assert "practice" not in embed.title, embed.title
 
 
 async def test_a_player_alone_with_the_bot_cannot_take_moves_back_in_a_tournament_game(table, club, make_bot):

@@ -165,3 +165,12 @@ def test_a_cancellation_and_an_aborted_game_are_announced_in_one_sentence():
         "The game of ann vs bo (round 2) was aborted without a result: an organiser must set it with "
         "`/tournament adjudicate`."
     )
+
+
+def test_the_bots_option_says_what_its_computer_players_fill():
+    assert wording.bots_note(cup(data={"bots": True})) == "byes played by hard computer players (unrated games)"
+    tables = cup(game="combat", format="tables", table_size=4, data={"bots": True})
+    assert wording.bots_note(tables) == (
+        "byes and the empty seats of tables of 4 played by hard computer players (unrated games)"
+    )
+    assert wording.bots_note(replace(tables, table_size=None)).startswith("byes played")
