@@ -6,6 +6,7 @@ Bots search in a thread with a small fixed iteration budget here (``ai_workers=0
 
 from __future__ import annotations
 
+import asyncio
 import random
 import re
 from typing import Any
@@ -235,6 +236,74 @@ async def test_a_bot_whose_turn_came_before_a_restart_plays_after_it(table, simc
     assert member is alice and kind == "move"
     after = await simcord_env.bot.service.latest_game(table.channel.id)
     assert before is not None and after is not None and after.ply > before.ply
+    assert simcord_env.errors == []
+
+
+async def test_a_bot_that_rolled_before_a_restart_moves_after_it(table, simcord_env, make_bot):
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    alice = table.members[0]
+    opened = await alice.slash(table.channel, "hedgehog new", players=2, bots=1, bot_level="hard")
+    bots = simcord_env.bot.autoplay
+    await bots.stop()
+    await alice.click(opened.response.message, label="Start")
+    turn = await bots.bot_turn(table.channel.id)
+    if turn is None:  # alice moves first: she rolls and plays until the turn is the bot's
+        for _ in range(20):
+            member, kind, _ = acting(living_board(table.env, table.channel.id), table.members)
+            if member is not alice:
+                break
+            if kind == "roll":
+                await alice.click(living_board(table.env, table.channel.id), label="Roll")
+            else:
+                await alice.slash(table.channel, "hedgehog move", notation="pass")
+        turn = await bots.bot_turn(table.channel.id)
+    assert turn is not None and turn.needs_roll
+    await bots.act(turn)  # the bot rolls, and the process dies before it moves
+    rolled = await simcord_env.bot.service.latest_game(table.channel.id)
+    assert rolled is not None and (await bots.bot_turn(table.channel.id)) is not None
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    await simcord_env.bot.autoplay.wait()
+    member, kind, _ = acting(living_board(table.env, table.channel.id), table.members)
+    assert member is alice and kind == "roll"  # the bot finished its turn without rolling again
+    _, log = await simcord_env.bot.service.history(table.channel.id)
+    after_restart = log[rolled.ply :]
+    bot_seat = next(s.seat for s in rolled.seats if s.is_bot)
+    assert after_restart[0].kind != "roll" and after_restart[0].seat == bot_seat  # it moved on the dice it had
+    assert simcord_env.errors == []
+
+
+async def test_a_bot_stopped_in_the_middle_of_its_search_plays_once_after_a_restart(table, simcord_env, make_bot):
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    alice = table.members[0]
+    bots = simcord_env.bot.autoplay
+    searching = asyncio.Event()
+
+    async def stuck(turn: Any) -> str:
+        searching.set()
+        # the process dies before this search answers
+        await simcord_env.external_wait(asyncio.Event().wait(), reason="a search cut short by the restart")
+        raise AssertionError("unreachable")
+
+    bots.search = stuck
+    opened = await alice.slash(table.channel, "whist new", bots=1, bot_level="hard")
+    await alice.click(opened.response.message, label="Start")
+    if await bots.bot_turn(table.channel.id) is None:
+        await alice_moves(table, alice)
+    for _ in range(50):
+        if searching.is_set():
+            break
+        await asyncio.sleep(0)
+    assert searching.is_set()
+    before = await simcord_env.bot.service.latest_game(table.channel.id)
+    await bots.stop()  # mid-search
+    assert (await simcord_env.bot.service.latest_game(table.channel.id)) == before  # nothing half written
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    await simcord_env.bot.autoplay.wait()
+    member, kind, _ = acting(living_board(table.env, table.channel.id), table.members)
+    assert member is alice and kind == "move"
+    _, log = await simcord_env.bot.service.history(table.channel.id)
+    assert before is not None and len(log) > before.ply
+    assert log[before.ply].seat == next(s.seat for s in before.seats if s.is_bot)  # the bot's move, once
     assert simcord_env.errors == []
 
 
