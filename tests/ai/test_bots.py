@@ -52,10 +52,10 @@ def test_every_game_has_a_profile_with_a_matching_seat_count():
         assert rules.name == game
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("level", ai.LEVELS)
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
-    game=st.sampled_from(GAMES),
-    level=st.sampled_from(ai.LEVELS),
     seed=st.integers(0, 3),
     pick=st.integers(0, 10_000),
     bot_seed=st.integers(0, 2**31),
