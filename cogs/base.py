@@ -112,9 +112,9 @@ def new_command(game: str, default_players: int | None = None) -> app_commands.C
     if info.min_players < info.max_players:
         players = app_commands.Range[int, info.min_players, info.max_players]
         parameters.append(inspect.Parameter("players", keyword, annotation=players, default=None))
-        descriptions["players"] = (
-            f"Most players who may join ({info.min_players}-{info.max_players}; default {usual}, more to fit your bots)"
-        )
+        grows = ", more to fit your bots" if usual < info.max_players else ""
+        span = f"{info.min_players}-{info.max_players}"
+        descriptions["players"] = f"Most players who may join ({span}; default {usual}{grows})"
     for spec in info.options:
         parameter, listed = option_parameter(spec)
         parameters.append(parameter)

@@ -3,10 +3,9 @@
 A seat may go to a bot when its player asks for it, when its player has let a turn run out (a missed
 turn, or a deadline passed on their turn; in a game without a clock, a turn left for three days), or
 when its player is no longer in the server.  Every other person still playing must agree; the first
-refusal ends the proposal.  The bot takes the seat
-as it stands (pieces, score, place in the turn order), the game becomes unrated, and if the seat is
-the one to act, the bot plays at once.  A seat already out of the game (resigned or removed) cannot
-come back: its pieces have left the board.
+refusal ends the proposal.  The bot takes the seat as it stands (pieces, score, place in the turn
+order), the game becomes unrated, and if the seat is the one to act, the bot plays at once.  A seat
+already out of the game (resigned or removed) cannot come back: its pieces have left the board.
 
 Every agreement checks the reason again: a proposal whose player is back and playing (in the server
 again, no turn missed since) is withdrawn instead of carried out.  Tournament matches are refused:
