@@ -151,7 +151,7 @@ async def _start(interaction: discord.Interaction, channel_id: int, confirmed: b
     if count < game.max_players and not confirmed:
         title = rules_for(game.game).title
         question = (
-            f"Only you have joined. Start a 1-player practice game of {title}?"
+            f"Only you have joined. Start {title} as solitaire, on your own?"
             if count == 1
             else f"{count} of {game.max_players} players have joined. Start a {count}-player game of {title} now?"
         )

@@ -120,7 +120,7 @@ async def test_lobby_refusals(table):
     left = await bob.slash(table.channel, "hedgehog leave")
     assert "bob leaves" in left.response.content
     solo_start = await alice.click(opened.response.message, label="Start")
-    assert refusal(solo_start) == "Only you have joined. Start a 1-player practice game of Der Marsigelwettkampf?"
+    assert refusal(solo_start) == "Only you have joined. Start Der Marsigelwettkampf as solitaire, on your own?"
     begun = await alice.click(solo_start.response.message, label="Start now")  # one player is solitaire
     assert next_actor(begun, table.members) == (alice, "roll")
     assert erin  # present but silent
