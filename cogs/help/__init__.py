@@ -131,7 +131,8 @@ class RulesCommand(commands.Cog):
             return
         embed = discord.Embed(title=f"{info.title} — how to play", colour=RULES_COLOUR)
         embed.description = quick_start(info.name)
-        embed.set_footer(text=f"{players_range(info.min_players, info.max_players)} · start one with /{info.name} new")
+        seats = players_range(info.min_players, info.max_players)
+        embed.set_footer(text=f"{seats} · start one with /{info.name} new (bots:1 seats a computer player)")
         files = [
             discord.File(io.BytesIO(await opening_picture(info.name, OPENING_NOTES.get(info.name, ()))), "opening.png")
         ]

@@ -20,6 +20,7 @@ async def test_rules_answer_with_a_quick_start_a_picture_sections_and_the_page(t
         if title:
             assert embed.title == f"{title} — how to play"
         assert len(embed.description) <= 1200 and "**Goal:**" in embed.description
+        assert embed.footer.text.endswith(f"start one with /{game} new (bots:1 seats a computer player)")
         assert embed.image.url == "attachment://opening.png"
         names = [a.filename for a in shown.response.attachments]
         assert names == ["opening.png", f"{game}-rules.md"]
