@@ -27,7 +27,7 @@ from bot.session.store import GameRow, SeatRow
 IDLE_TURN = timedelta(days=3)  # in a game without a clock, a turn waiting this long may go to a bot
 STILL_PLAYING = (
     "is still playing: a seat goes to a bot only when its player asks, has let a turn run out, "
-    "has left the server, or (in a game without a clock) has not moved for 3 days."
+    f"has left the server, or (in a game without a clock) has not moved for {IDLE_TURN.days} days."
 )
 PENDING = "A proposal to hand a seat to a computer player is already waiting for answers."
 GONE = "There is no proposal waiting: the seat or the game has changed since."
