@@ -16,13 +16,13 @@ until its owner takes it away: usually only to win.  The colour cannot finish me
 usual answer is to block back.  A blocked colour loses ``BLOCKED`` points.  The hard level also
 plays rollouts of one decision (``EXPERT_CUTOFF``): longer random rollouts undo the blocks the
 evaluation is there to see.  Both apply with two players left only: at three and four seats they
-lowered the hard bot's first places against easy bots (``docs/ai.md``).
+lowered the hard bot's first places against easy bots (``docs/ai-measurements.md``).
 
 At a table of four or more the hard level plays longer rollouts instead (``TABLE_CUTOFF``
 decisions; at three seats they won fewer games).  There the danger is the others' pieces landing
 on an exposed large or medium, which only their owners take away again, and a rollout must run
 long enough for the other seats to move before it can see that happen: at six and ten seats the
-longer rollouts won more games and ended more of them by the goal (``docs/ai.md``, "Bigger tables").
+longer rollouts won more games and ended more of them by the goal (``docs/ai-measurements.md``, "Bigger tables").
 
 From five seats the hard level also counts a shield: its own small directly on its own large.
 The small lifts off again with whatever has landed on it (a moving piece carries everything above
@@ -30,13 +30,13 @@ it), so the large is as good as free, while the others' pieces land on the small
 large: an open large at a table of random movers is soon covered by a piece only its owner takes
 away.  When the medium has come close, the small steps onto it and the medium carries it onto the
 large, the tree built in one turn.  From five seats up the shield won more games and ended more
-of them by the goal; at three and four it made no difference (``docs/ai.md``, "What moved the
-figures").  Until the shield stands, the small's way to an open large of its own counts where it
+of them by the goal; at three and four it made no difference (``docs/ai-measurements.md``,
+"What moved the figures").  Until the shield stands, the small's way to an open large of its own counts where it
 scores better than its way to the medium (``PULL``): without it a search of a few hundred
 iterations rarely finds the shield, and the open large is covered first (``docs/ai.md``, "How the
 bot thinks").  From eight players left a shield counts for twice as much (``BIG_SHIELD``): there
 an open large is covered soonest, and over fresh seeds the bigger worth ended more of the games by
-the goal (``docs/ai.md``, "What moved the figures").
+the goal (``docs/ai-measurements.md``, "What moved the figures").
 
 Rings that have shrunk to two spaces nearly always lock: every piece can only land on a top of its
 size or larger, and each colour needs the other's pieces out of the way.  Nobody can win and the
