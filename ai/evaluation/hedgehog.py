@@ -22,7 +22,8 @@ At a table of four or more the hard level plays longer rollouts instead (``TABLE
 decisions; at three seats they won fewer games).  There the danger is the others' pieces landing
 on an exposed large or medium, which only their owners take away again, and a rollout must run
 long enough for the other seats to move before it can see that happen: at six and ten seats the
-longer rollouts won more games and ended more of them by the goal (``docs/ai-measurements.md``, "Bigger tables").
+longer rollouts won more games and ended more of them by the goal (``docs/ai-measurements.md``,
+"Bigger tables").
 
 From five seats the hard level also counts a shield: its own small directly on its own large.
 The small lifts off again with whatever has landed on it (a moving piece carries everything above
@@ -31,10 +32,10 @@ large: an open large at a table of random movers is soon covered by a piece only
 away.  When the medium has come close, the small steps onto it and the medium carries it onto the
 large, the tree built in one turn.  From five seats up the shield won more games and ended more
 of them by the goal; at three and four it made no difference (``docs/ai-measurements.md``,
-"What moved the figures").  Until the shield stands, the small's way to an open large of its own counts where it
-scores better than its way to the medium (``PULL``): without it a search of a few hundred
-iterations rarely finds the shield, and the open large is covered first (``docs/ai.md``, "How the
-bot thinks").  From eight players left a shield counts for twice as much (``BIG_SHIELD``): there
+"What moved the figures").  Until the shield stands, the small's way to an open large of its own
+counts where it scores better than its way to the medium (``PULL``): without it a search of a few
+hundred iterations rarely finds the shield, and the open large is covered first (``docs/ai.md``,
+"How the bot thinks").  From eight players left a shield counts for twice as much (``BIG_SHIELD``): there
 an open large is covered soonest, and over fresh seeds the bigger worth ended more of the games by
 the goal (``docs/ai-measurements.md``, "What moved the figures").
 

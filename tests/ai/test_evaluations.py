@@ -344,8 +344,8 @@ def test_hedgehog_the_small_is_pulled_toward_its_own_open_large_at_a_table(playe
 
 
 def test_hedgehog_a_shield_is_worth_more_from_eight_players_left():
-    # At the biggest tables an open large is covered soonest (docs/ai-measurements.md, "How fast a table of
-    # random movers covers a piece"), and the shield that keeps it open counts for more there.
+    # At the biggest tables an open large is covered soonest (docs/ai-measurements.md, "How fast a
+    # table of random movers covers a piece"), and the shield that keeps it open counts for more there.
     assert hedgehog_eval.BIG_SHIELD > hedgehog_eval.SHIELD
     for players in range(5, 11):
         state = _ring_of(players)
