@@ -35,9 +35,9 @@ of them by the goal; at three and four it made no difference (``docs/ai-measurem
 "What moved the figures").  Until the shield stands, the small's way to an open large of its own
 counts where it scores better than its way to the medium (``PULL``): without it a search of a few
 hundred iterations rarely finds the shield, and the open large is covered first (``docs/ai.md``,
-"How the bot thinks").  From eight players left a shield counts for twice as much (``BIG_SHIELD``): there
-an open large is covered soonest, and over fresh seeds the bigger worth ended more of the games by
-the goal (``docs/ai-measurements.md``, "What moved the figures").
+"How the bot thinks").  From eight players left a shield counts for twice as much
+(``BIG_SHIELD``): there an open large is covered soonest, and over fresh seeds the bigger worth
+ended more of the games by the goal (``docs/ai-measurements.md``, "What moved the figures").
 
 Rings that have shrunk to two spaces nearly always lock: every piece can only land on a top of its
 size or larger, and each colour needs the other's pieces out of the way.  Nobody can win and the
