@@ -16,9 +16,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.session import MoveOption, OptionSpec, catalogue, rules_for
+from bot.session import MoveOption, OptionSpec, TableRefused, catalogue, rules_for
 from cogs import lobby, seats, table
-from cogs.messages import NO_PINGS, players_line, report_payload
+from cogs.messages import NO_PINGS, players_line, plural, report_payload
 from cogs.replies import actor_of, answer, refusals
 
 if TYPE_CHECKING:
@@ -134,8 +134,16 @@ def new_command(game: str, default_players: int | None = None) -> app_commands.C
 
     async def new(self: GameCog, interaction: discord.Interaction, **values: Any) -> None:
         shared = {name: values.pop(name) for name in SHARED_OPTIONS}
-        players = table_size(values.pop("players", None), shared["bots"], usual, info.max_players)
-        await self.create(interaction, values, players=players, **shared)
+        chosen = values.pop("players", None)
+        players = table_size(chosen, shared["bots"], usual, info.max_players)
+        try:
+            await self.create(interaction, values, players=players, **shared)
+        except TableRefused as refused:
+            if chosen is not None or players <= usual:
+                raise
+            # the size came from the bots asked for, not from the player: say so
+            grown = f"You and {plural(shared['bots'], 'bot')} make a table of {players}."
+            raise TableRefused(f"{grown} {refused}") from None
 
     new.__qualname__ = "GameCog.new"  # a method of the cog: discord.py passes the cog, then the interaction
     new.__signature__ = inspect.Signature(parameters)  # type: ignore[attr-defined]

@@ -90,6 +90,10 @@ class ServiceError(Exception):
     """A refusal: one sentence for the player, nothing changed."""
 
 
+class TableRefused(ServiceError):
+    """A refusal of the table itself: the game's options cannot seat as many players as asked."""
+
+
 @dataclass(frozen=True)
 class Actor:
     """Who is acting: a Discord member as the service sees them."""
@@ -402,7 +406,7 @@ class GameService:
         try:  # a dry run at the largest table the lobby allows catches options that cannot seat it
             rules.new_game(limit, resolved, setup_rng("check"))
         except GameError as error:
-            raise ServiceError(str(error)) from None
+            raise TableRefused(str(error)) from None
         async with self.unit(channel_id):
             try:
                 game_id = await self.store.create_game(

@@ -190,6 +190,21 @@ async def test_bots_asked_for_without_a_table_size_get_a_table_big_enough(table,
     assert "(1/2)" in (field(embed_of(plain), "Players") or "")
 
 
+async def test_a_table_grown_for_bots_that_its_options_cannot_seat_says_where_its_size_came_from(
+    table, make_bot, simcord_env
+):
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    alice = table.members[0]
+    xeno_rule = "More than 5 players need the xeno option (the Xeno set adds five colours)."
+    grown = await alice.slash(table.channel, "hedgehog new", bots=6)  # the usual table is five
+    assert refusal(grown) == f"You and 6 bots make a table of 7. {xeno_rule}"
+    chosen = await alice.slash(table.channel, "hedgehog new", players=7, bots=6)  # the size was the player's
+    assert refusal(chosen) == xeno_rule
+    assert await simcord_env.bot.service.live_game(table.channel.id) is None
+    opened = await alice.slash(table.channel, "hedgehog new", bots=6, xeno=True)
+    assert "(7/7)" in (field(embed_of(opened), "Players") or "")
+
+
 async def test_resigning_a_practice_game_ends_it_instead_of_leaving_bots_to_play_alone(table, make_bot, simcord_env):
     await simcord_env.restart_bot(make_bot(**QUICK))
     alice = table.members[0]
