@@ -19,7 +19,7 @@ from cogs import seats, table
 from cogs.base import channel_of, post_board
 from cogs.decisions import play_roll
 from cogs.help import RulesCommand
-from cogs.messages import NO_PINGS, options_line, players_line, plural
+from cogs.messages import NO_PINGS, options_line, players_line, plural, result_head
 from cogs.replies import (
     actor_of,
     answer,
@@ -116,7 +116,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
             lines.append(f"{row.ply + 1:>4}. {row.notation:<16} {who}: {row.description}")
         outcome = outcome_from_json(game.outcome)
         if outcome is not None:
-            lines += ["", f"Result: {outcome.reason}"]
+            lines += ["", f"Result: {result_head(game, outcome)} {outcome.reason}"]
         text = "\n".join(lines)
         shown = "\n".join(f"`{row.ply + 1}.` **{row.notation}** — {row.description}" for row in moves[-15:])
         embed = discord.Embed(

@@ -72,17 +72,19 @@ def outcome_text(game: GameRow, outcome: Any, seat_name: Any) -> str:
             value = outcome.scores[seat]
             score = f" — {int(value) if float(value).is_integer() else value}"
         rows.append(f"**{outcome.ranks[seat]}.** {game.name_at(seat)} ({seat_name(seat)}){score}")
-    return f"{result_head(game, outcome)} {outcome.reason}\n" + "\n".join(rows)
+    return f"**{result_head(game, outcome)}** {outcome.reason}\n" + "\n".join(rows)
 
 
 def result_head(game: GameRow, outcome: Any) -> str:
-    """ "**alice wins!**"; several first (those still playing drew, or tied for the lead) share first place."""
+    """ "alice wins!"; several first (those still playing drew, or tied for the lead) share first place.
+
+    The engines' reasons say why the game ended, not who won (``Outcome.reason``): this says who."""
     if outcome.is_draw:
-        return "**Draw.**"
+        return "Draw."
     winners = [game.name_at(seat) for seat in outcome.winners]
     if len(winners) == 1:
-        return f"**{winners[0]} wins!**"
-    return f"**{listing(winners)} share first place.**"
+        return f"{winners[0]} wins!"
+    return f"{listing(winners)} share first place."
 
 
 def report_embed(report: Report, title_suffix: str = "", *, lines: list[str] | None = None) -> discord.Embed:

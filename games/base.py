@@ -58,6 +58,8 @@ class Outcome:
 
     ``ranks[seat]`` is 1 for the winner(s); equal numbers share a place, so a draw is all 1s.
     ``scores`` holds per-seat numbers when the game keeps a score (points, turns taken...).
+    ``reason`` says why the game ended ("Red left the game.", "17 points to 1."); the ranks say who
+    won, and whoever shows the result names the winners beside it.
     """
 
     ranks: tuple[int, ...]

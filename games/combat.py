@@ -1493,7 +1493,7 @@ def _resign(s: CombatState, seat: int, notes: list[str] | None) -> CombatState:
     alive = [x for x in range(s.players) if x not in s.out and x != seat]
     s = frozen_replace(s, out=(*s.out, seat))
     if len(alive) == 1:
-        return _finish(s, (alive[0],), f"{_name(seat)} left the game; {_name(alive[0])} wins.")
+        return _finish(s, (alive[0],), f"{_name(seat)} left the game.")
     board = tuple(tuple(p for p in stack if p.owner != seat) for stack in s.board)
     reserve = tuple(-1 if x == seat else r for x, r in enumerate(s.reserve))
     capped = tuple(sq for sq in s.capped if board[sq])

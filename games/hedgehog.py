@@ -868,22 +868,22 @@ class HedgehogRules:
             where = has_tree(s.spaces, s.winner)
             return Outcome(
                 default_resign_ranks(s.out, s.players, [s.winner]),
-                f"{colour_name(s.winner)} wins with a tree on space {where}.",
+                f"{colour_name(s.winner)} built a tree on space {where}.",
             )
         if s.finish == FINISH_RESIGNED and s.winner is not None:
             return Outcome(
                 default_resign_ranks(s.out, s.players, [s.winner]),
-                f"{colour_name(s.winner)} wins: every other player left.",
+                "Every other player left the game.",
             )
         if s.finish == FINISH_PASSES:
-            reason = "Drawn: every player passed in one full round."
+            reason = "Every player passed in one full round."
         elif s.round_limit:
             reason = (
-                f"Drawn: the limit of {plural(s.round_limit, 'round')} was reached "
+                f"The limit of {plural(s.round_limit, 'round')} was reached "
                 f"(every player has had {plural(s.round_limit, 'turn')})."
             )
         else:
-            reason = f"Drawn: the turn limit of {s.turn_limit} turns was reached."
+            reason = f"The turn limit of {s.turn_limit} turns was reached."
         return Outcome(default_resign_ranks(s.out, s.players, s.active), reason)
 
     def parse_move(self, s: HedgehogState, text: str) -> Move:

@@ -771,7 +771,7 @@ class TreasureRules:
         if len(left) == 1:
             winner = left[0]
             ranks = default_resign_ranks(s.out, s.players, [winner])
-            reason = f"{name} left the game; {seat_label(s, winner)} wins."
+            reason = f"{name} left the game."
             return frozen_replace(s, phase=Phase.OVER, ranks=ranks, reason=reason, pending=())
         if s.turn == seat:
             if s.phase == "arrange":

@@ -559,16 +559,16 @@ class WhistRules:
             ranks = (1, 2) if winner == 0 else (2, 1)
             return Outcome(
                 ranks,
-                f"{SEAT_NAMES[s.resigned]} left the game; {SEAT_NAMES[winner]} wins.",
+                f"{SEAT_NAMES[s.resigned]} left the game.",
                 (float(points[0]), float(points[1])),
             )
         if points[0] == points[1]:
-            return Outcome((1, 1), f"Draw, {points[0]} points each.", (float(points[0]), float(points[1])))
+            return Outcome((1, 1), f"{points[0]} points each.", (float(points[0]), float(points[1])))
         winner = 0 if points[0] > points[1] else 1
         ranks = (1, 2) if winner == 0 else (2, 1)
         return Outcome(
             ranks,
-            f"{SEAT_NAMES[winner]} wins {max(points)} points to {min(points)}.",
+            f"{max(points)} points to {min(points)}.",
             (float(points[0]), float(points[1])),
         )
 

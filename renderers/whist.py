@@ -163,7 +163,11 @@ def _header(image: Image.Image, draw: ImageDraw.ImageDraw, s: WhistState, names:
     text(image, (MARGIN, 18), f"Martian Whist{variant}  ·  {phase}", size=MIN_PX + 2, anchor="lm")
     if s.phase == OVER:
         outcome = RULES.outcome(s)
-        line = fit_text(outcome.reason if outcome else "", MIN_PX + 2, WIDTH - 2 * MARGIN)
+        verdict = outcome.reason if outcome else ""  # why it ended; who won is said here
+        if outcome is not None:
+            head = "Drawn" if outcome.is_draw else f"{_label(outcome.winners[0], names)} wins"
+            verdict = f"{head}: {verdict}"
+        line = fit_text(verdict, MIN_PX + 2, WIDTH - 2 * MARGIN)
         text(image, (MARGIN, 46), line, size=MIN_PX + 2, fill=HIGHLIGHT, anchor="lm")
         return
     if s.phase == DRAFT:

@@ -83,7 +83,7 @@ async def test_a_draw_between_those_still_playing_after_a_resignation_names_no_s
             await alice.slash(table.channel, "hedgehog move", notation="pass")
     final = living_board(table.env, table.channel.id)
     result = field(final.embeds[0], "Result") or ""
-    assert "Drawn: the limit of 1 round was reached (every player has had 1 turn)." in result
+    assert "The limit of 1 round was reached (every player has had 1 turn)." in result
     head = result.split("\n")[0]
     # a draw among the players still in: nobody won it alone
     assert head.startswith("**alice and Easy bot share first place.**"), head

@@ -158,3 +158,16 @@ async def test_a_restarted_bot_continues_the_draft(table, simcord_env, make_bot)
     assert accepted(picked)
     actor, _ = next_actor(picked, table.members)
     assert actor is not first
+
+
+async def test_a_resignation_names_the_winner_once_on_the_board_and_in_the_history(table, simcord_env):
+    _alice, bob = table.members[:2]
+    await open_short_game(table)
+    resigned = await bob.slash(table.channel, "game resign")
+    result = field(embed_of(resigned), "Result") or ""
+    # bob sits South; the head says who won and the reason says why, each once
+    assert result.split("\n")[0] == "**alice wins!** South left the game.", result
+    history = await bob.slash(table.channel, "game history")
+    listing = (await history.response.attachments[0].read()).decode()
+    assert listing.rstrip().endswith("Result: alice wins! South left the game."), listing
+    only_refusals(simcord_env)

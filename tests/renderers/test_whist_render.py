@@ -153,3 +153,19 @@ def test_the_end_board_leaves_out_the_empty_stashes(short_game):
     drawn = layout_for("whist", end, names=["alice", "bob"])
     assert "stash of" not in drawn.joined_text()
     assert drawn.height < 800
+
+
+def test_the_end_board_names_the_winner_beside_why_the_game_ended(short_game):
+    end = short_game[-1]
+    outcome = RULES.outcome(end)
+    assert outcome is not None
+    header = layout_for("whist", end, names=["alice", "bob"]).texts_in((0, 30, WIDTH, 60))
+    if outcome.is_draw:
+        expected = f"Drawn: {outcome.reason}"
+    else:
+        seat = outcome.winners[0]
+        expected = f"{('North', 'South')[seat]} ({('alice', 'bob')[seat]}) wins: {outcome.reason}"
+    assert [t.text for t in header] == [expected]
+    left = RULES.resign(RULES.new_game(2, {"variant": "short"}, setup_rng(2)), 1)  # South leaves
+    header = layout_for("whist", left, names=["alice", "bob"]).texts_in((0, 30, WIDTH, 60))
+    assert [t.text for t in header] == ["North (alice) wins: South left the game."]
