@@ -113,10 +113,18 @@ class Autoplayer:
         return BotTurn(game, seat, rules.pending_roll(state))
 
     async def waiting_channels(self) -> list[int]:
-        """The channels of running games with computer players where a bot is to act now."""
+        """The channels of running games with computer players where a bot is to act now.
+
+        A game that cannot be read back (a damaged state) is logged and left out: it costs its own
+        table, never the others'."""
         waiting = []
         for channel_id in await self.service.store.channels_with_bots():
-            if await self.bot_turn(channel_id) is not None:
+            try:
+                turn = await self.bot_turn(channel_id)
+            except Exception:
+                log.exception("the computer players of channel %s cannot be woken", channel_id)
+                continue
+            if turn is not None:
                 waiting.append(channel_id)
         return waiting
 

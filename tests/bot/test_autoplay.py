@@ -511,3 +511,36 @@ async def test_a_runaway_search_does_not_stop_the_bots_queued_behind_it(db_url, 
     finally:
         await session.close()
         shutdown_pools()
+
+
+async def test_a_game_that_cannot_be_read_back_does_not_keep_other_tables_bots_asleep(db_url, caplog):
+    from sqlalchemy import update
+
+    from bot.session.schema import games as games_table
+
+    session = await open_session(db_url, clock=lambda: NOW, render=False, new_seed=lambda: "seed", thinking=FAST)
+    games = session.games
+    try:
+        for channel in (20, 21):
+            person = Actor(channel, f"player {channel}")
+            await games.new_game(guild_id=1, channel_id=channel, game="hedgehog", actor=person, max_players=2)
+            await games.add_bot(channel, person, "easy")
+            await games.start(channel, person)
+            report = await games.board(channel)
+            while report.game.bot_at(report.to_move_seat) is None:  # the person plays until the bot is to act
+                if report.needs_roll:
+                    report = await games.roll(channel, person)
+                else:
+                    report = await games.move(channel, person, (await games.legal_moves(channel, channel))[0].value)
+        assert sorted(await session.autoplay.waiting_channels()) == [20, 21]
+        damaged = await games.live_game(20)
+        assert damaged is not None
+        async with games.store.engine.begin() as conn:  # its engine can no longer read its position
+            await conn.execute(update(games_table).where(games_table.c.id == damaged.id).values(state={"broken": 1}))
+        games._cache.clear()
+        games.store.cache.written({damaged.id})
+        with caplog.at_level(logging.ERROR, logger="bot.session.autoplay"):
+            assert await session.autoplay.waiting_channels() == [21]
+        assert "channel 20 cannot be woken" in caplog.text
+    finally:
+        await session.close()
