@@ -84,6 +84,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
             channel_of(interaction),
             self.bot.service.resign(channel_of(interaction), actor_of(interaction), token=interaction.token),
         )
+        # a proposal to hand a seat to a bot may have waited only for the one who left
+        await seats.settle_handover(self.bot, interaction.guild, channel_of(interaction))
 
     @app_commands.command(
         name="abort", description="End this channel's game without a result (creator or server manager)."

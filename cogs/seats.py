@@ -161,18 +161,27 @@ async def propose_handover(interaction: discord.Interaction, player: str, level:
     await paced_here(interaction, work())
 
 
-async def _left_server(guild: discord.Guild | None, user_id: int) -> bool:
-    """True when ``user_id`` is no longer a member of ``guild`` (asked of Discord: the member list is
-    not cached without the privileged members intent)."""
+async def _left_server(guild: discord.Guild | None, user_id: int) -> bool | None:
+    """True when ``user_id`` is no longer a member of ``guild``, None when Discord could not tell (asked
+    of Discord: the member list is not cached without the privileged members intent)."""
     if guild is None:
         return False
     try:
         await guild.fetch_member(user_id)
     except discord.NotFound:
         return True
-    except discord.HTTPException as error:  # cannot tell: the player counts as present
+    except discord.HTTPException as error:  # cannot tell: neither gone nor back
         log.info("could not look up member %s of guild %s: %s", user_id, guild.id, error)
+        return None
     return False
+
+
+async def _membership(guild: discord.Guild | None, player: int | None) -> tuple[list[int], list[int]]:
+    """([player] if they have left the server, [player] if Discord could not tell) for a proposal's player."""
+    if player is None:
+        return [], []
+    gone = await _left_server(guild, player)
+    return ([player] if gone else []), ([player] if gone is None else [])
 
 
 async def answer_handover(interaction: discord.Interaction, game_id: int, accept: bool) -> None:
@@ -185,14 +194,29 @@ async def answer_handover(interaction: discord.Interaction, game_id: int, accept
     async def work() -> None:
         desk = bot_of(interaction).handover
         left: list[int] = []
+        unsure: list[int] = []
         if accept:
-            player = await desk.proposed_player(game_id)
-            if player is not None and await _left_server(interaction.guild, player):
-                left.append(player)
-        status = await desk.answer(game_id, actor_of(interaction), accept, left_server=left, token=interaction.token)
+            left, unsure = await _membership(interaction.guild, await desk.proposed_player(game_id))
+        status = await desk.answer(
+            game_id, actor_of(interaction), accept, left_server=left, unsure=unsure, token=interaction.token
+        )
         await _post_handover(interaction, status)
 
     await paced_here(interaction, work())
+
+
+async def settle_handover(bot: PyramidBot, guild: discord.Guild | None, channel_id: int) -> None:
+    """After a seat has left the game: carry out a proposal that everyone still playing has now agreed
+    to (the one who left had not answered), and show it on the board."""
+    from cogs import table
+
+    game = await bot.service.live_game(channel_id)
+    if game is None or game.status != "active":
+        return
+    left, unsure = await _membership(guild, await bot.handover.proposed_player(game.id))
+    status = await bot.handover.settle(game.id, left_server=left, unsure=unsure)
+    if status is not None and status.report is not None:
+        await table.show_in_channel(bot, status.report)
 
 
 async def _post_handover(interaction: discord.Interaction, status: HandoverStatus) -> None:

@@ -8,7 +8,11 @@ order), the game becomes unrated, and if the seat is the one to act, the bot pla
 already out of the game (resigned or removed) cannot come back: its pieces have left the board.
 
 Every agreement checks the reason again: a proposal whose player is back and playing (in the server
-again, no turn missed since) is withdrawn instead of carried out.  Tournament matches are refused:
+again, no turn missed since) is withdrawn instead of carried out; when Discord cannot tell whether the
+player is in the server, the agreement is refused for now and the proposal stays.  A person who
+leaves the game before answering no longer holds the proposal up: once everyone still playing has
+agreed it is carried out (``settle``, after a resignation; or an Agree pressed again, which a new
+proposal is told to do meanwhile).  Tournament matches are refused:
 their seats belong to the registered players, and the tournament's own tools (drop, kick,
 adjudicate, the move clock and round deadlines) deal with a player who is gone.
 """
@@ -31,6 +35,8 @@ STILL_PLAYING = (
 )
 PENDING = "A proposal to hand a seat to a computer player is already waiting for answers."
 GONE = "There is no proposal waiting: the seat or the game has changed since."
+AGREED = "Everyone still playing has agreed to hand {name}'s seat to a computer player: press Agree under it."
+UNSURE = "Discord did not say whether {name} is still in the server: try again in a moment."
 TOURNAMENT = (
     "A tournament match's seat cannot go to a computer player: a player withdraws with /tournament drop, "
     "and an organiser can use /tournament kick or /tournament adjudicate."
@@ -66,6 +72,12 @@ def still_open(game: GameRow, pending: dict[str, Any] | None) -> bool:
     return target is not None and not target.removed and not target.is_bot
 
 
+def waiting_on(game: GameRow, pending: dict[str, Any]) -> list[int]:
+    """The people still playing who have not yet agreed to ``pending`` (those who left the game since
+    are no longer asked)."""
+    return [uid for uid in voters(game, pending["seat"]) if uid not in pending["accepted"]]
+
+
 def handover_reason(game: GameRow, target: SeatRow, actor: Actor, *, absent: bool, now: datetime) -> str | None:
     """Why ``target`` may go to a bot (words for the table), or None when its player is still playing."""
     if target.user_id == actor.user_id:
@@ -98,11 +110,11 @@ class HandoverDesk:
         user_id: int,
         level: str,
         *,
-        absent: bool = False,
+        absent: bool | None = False,
         token: str | None = None,
     ) -> HandoverStatus:
         """Propose to give ``user_id``'s seat to a bot of ``level``; ``absent`` tells that the player has
-        left the server.  Carried out at once when nobody else must agree."""
+        left the server (None: Discord could not tell).  Carried out at once when nobody else must agree."""
         if level not in AI_LEVELS:
             raise ServiceError(f"A bot's level is one of {', '.join(AI_LEVELS)}.")
         service = self.service
@@ -116,13 +128,19 @@ class HandoverDesk:
             if actor.user_id not in in_play and not actor.can_manage:
                 raise ServiceError("Only players still in this game (or a server manager) can hand a seat to a bot.")
             target = self._target(game, user_id)
-            reason = handover_reason(game, target, actor, absent=absent, now=service.clock())
+            reason = handover_reason(game, target, actor, absent=bool(absent), now=service.clock())
+            if reason is None and absent is None:
+                raise ServiceError(UNSURE.format(name=target.display_name))
             if reason is None:
                 raise ServiceError(f"{target.display_name} {STILL_PLAYING}")
             must_agree = voters(game, target.seat)
             if not must_agree:
                 raise ServiceError("A table of only computer players does not play: someone must stay at it.")
-            if still_open(game, await service.store.seat_request(game.id)):
+            stored = await service.store.seat_request(game.id)
+            if still_open(game, stored) and stored is not None:
+                if not waiting_on(game, stored):  # those who had not answered have left the game since
+                    named = next(row.display_name for row in game.seats if row.seat == stored["seat"])
+                    raise ServiceError(AGREED.format(name=named))
                 raise ServiceError(PENDING)
             accepted = [actor.user_id] if actor.user_id in must_agree else []
             request = {"seat": target.seat, "level": level, "requester_id": actor.user_id, "accepted": accepted}
@@ -142,11 +160,13 @@ class HandoverDesk:
         accept: bool,
         *,
         left_server: Collection[int] = (),
+        unsure: Collection[int] = (),
         token: str | None = None,
     ) -> HandoverStatus:
         """Agree to or refuse the pending proposal of ``game_id``; ``left_server`` holds the people known to
-        be out of the server now.  An agreement checks the reason again: when it no longer holds (the player
-        is back and playing), the proposal is withdrawn and ``withdrawn`` is set."""
+        be out of the server now, ``unsure`` those Discord could not tell about.  An agreement checks the
+        reason again: when it no longer holds (the player is back and playing), the proposal is withdrawn
+        and ``withdrawn`` is set.  An Agree pressed again carries out a proposal nobody is left to answer."""
         service = self.service
         async with service.game_unit(game_id) as game:
             pending = await service.store.seat_request(game.id)
@@ -167,21 +187,52 @@ class HandoverDesk:
                 await service.store.set_seat_request(game.id, None)
                 status.refused_by = actor.user_id
                 return status
-            if actor.user_id in pending["accepted"]:
+            if actor.user_id in pending["accepted"] and waiting_on(game, pending):
                 raise ServiceError("You have already agreed to this proposal.")
             if game.tournament_id is not None:
                 raise ServiceError(TOURNAMENT)
-            requester = Actor(pending["requester_id"], "")
-            absent = target.user_id in left_server
-            reason = handover_reason(game, target, requester, absent=absent, now=service.clock())
-            if reason is None:  # the player is back and playing: an old agreement must not take the seat
-                await service.store.set_seat_request(game.id, None)
-                status.withdrawn = True
-                return status
-            status.reason = reason
-            return await self._maybe_apply(
-                status, {**pending, "accepted": [*pending["accepted"], actor.user_id]}, token
-            )
+            accepted = sorted({*pending["accepted"], actor.user_id})
+            return await self._recheck_and_apply(status, {**pending, "accepted": accepted}, left_server, unsure, token)
+
+    async def settle(
+        self, game_id: int, *, left_server: Collection[int] = (), unsure: Collection[int] = ()
+    ) -> HandoverStatus | None:
+        """Carry out the pending proposal of ``game_id`` if everyone still playing has agreed to it (a
+        person who had not answered has just left the game); None when there is nothing to carry out."""
+        service = self.service
+        async with service.game_unit(game_id) as game:
+            pending = await service.store.seat_request(game.id)
+            if pending is None or not still_open(game, pending) or waiting_on(game, pending):
+                return None
+            target = next(row for row in game.seats if row.seat == pending["seat"])
+            status = HandoverStatus(game, pending["requester_id"], target, pending["level"], "", [])
+            try:
+                return await self._recheck_and_apply(status, pending, left_server, unsure, None)
+            except ServiceError:  # cannot tell now: the proposal stays, and an Agree carries it out later
+                return None
+
+    async def _recheck_and_apply(
+        self,
+        status: HandoverStatus,
+        request: dict[str, Any],
+        left_server: Collection[int],
+        unsure: Collection[int],
+        token: str | None,
+    ) -> HandoverStatus:
+        """Check the proposal's reason again, then store or carry out ``request``: a player back and
+        playing keeps the seat (withdrawn); one Discord could not tell about keeps it for now (refused)."""
+        game, target = status.game, status.seat
+        requester = Actor(request["requester_id"], "")
+        absent = target.user_id in left_server
+        reason = handover_reason(game, target, requester, absent=absent, now=self.service.clock())
+        if reason is None and target.user_id in unsure:  # only a player known to be back withdraws it
+            raise ServiceError(UNSURE.format(name=target.display_name))
+        if reason is None:  # the player is back and playing: an old agreement must not take the seat
+            await self.service.store.set_seat_request(game.id, None)
+            status.withdrawn = True
+            return status
+        status.reason = reason
+        return await self._maybe_apply(status, request, token)
 
     @staticmethod
     def _target(game: GameRow, user_id: int) -> SeatRow:

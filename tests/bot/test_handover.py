@@ -219,6 +219,56 @@ async def test_a_proposal_whose_player_resigned_is_cleared_and_blocks_nothing(se
     assert status.waiting_for == [other.user_id]
 
 
+async def test_an_agreement_is_refused_for_now_when_discord_cannot_tell_whether_the_player_is_back(session):
+    report = await started(session)
+    absent = PEOPLE[report.to_move_user]
+    asker, other = [a for a in (ALICE, BOB, CAROL) if a is not absent]
+    status = await session.handover.request(9, asker, absent.user_id, "hard", absent=True)
+    with pytest.raises(ServiceError, match=f"Discord did not say whether {absent.name} is still in the server"):
+        await session.handover.answer(status.game.id, other, True, unsure=[absent.user_id])
+    _game, pending = await snapshot(session)
+    assert pending is not None and pending["accepted"] == [asker.user_id]  # the proposal stays as it was
+    done = await session.handover.answer(status.game.id, other, True, left_server=[absent.user_id])
+    assert done.report is not None and (await snapshot(session))[0].seat_of(absent.user_id) is None
+    # a proposal made while Discord cannot tell is not turned into "still playing"
+    with pytest.raises(ServiceError, match="Discord did not say whether"):
+        await session.handover.request(9, asker, other.user_id, "hard", absent=None)
+
+
+async def test_a_proposal_everyone_left_playing_agreed_to_is_carried_out_once_the_last_voter_leaves(session):
+    await started(session, players=(ALICE, BOB, CAROL, DAVE))
+    status = await session.handover.request(9, BOB, BOB.user_id, "normal")  # bob asks for a bot himself
+    assert sorted(status.waiting_for) == [ALICE.user_id, CAROL.user_id, DAVE.user_id]
+    await session.handover.answer(status.game.id, ALICE, True)
+    assert await session.handover.settle(status.game.id) is None  # carol and dave have not answered
+    await session.games.resign(9, CAROL)  # carol leaves without answering; dave still must
+    assert await session.handover.settle(status.game.id) is None
+    with pytest.raises(ServiceError, match="already agreed"):
+        await session.handover.answer(status.game.id, ALICE, True)
+    await session.games.resign(9, DAVE)  # now alice, who agreed, is the only one left to ask
+    settled = await session.handover.settle(status.game.id)
+    assert settled is not None and settled.report is not None
+    assert settled.report.lines[0].startswith("Normal bot takes over bob's seat")
+    game, pending = await snapshot(session)
+    assert pending is None and game.seat_of(BOB.user_id) is None and game.has_bots
+
+
+async def test_an_agree_pressed_again_carries_out_a_proposal_nobody_is_left_to_answer(session):
+    await started(session, players=(ALICE, BOB, CAROL, DAVE))
+    status = await session.handover.request(9, BOB, BOB.user_id, "normal")
+    await session.handover.answer(status.game.id, ALICE, True)
+    await session.games.resign(9, CAROL)
+    await session.games.resign(9, DAVE)
+    # a new proposal is told how to finish this one, and replaces nothing
+    agreed = "Everyone still playing has agreed to hand bob's seat to a computer player: press Agree under it."
+    with pytest.raises(ServiceError, match=agreed):
+        await session.handover.request(9, ALICE, ALICE.user_id, "hard")
+    game, pending = await snapshot(session)
+    assert pending is not None and pending["seat"] == game.seat_of(BOB.user_id)
+    again = await session.handover.answer(status.game.id, ALICE, True)
+    assert again.report is not None and (await snapshot(session))[0].seat_of(BOB.user_id) is None
+
+
 async def test_a_failed_write_while_seating_the_bot_leaves_no_proposal_behind(session, monkeypatch):
     await started(session, players=(ALICE, BOB), game="whist")
     fail_once(monkeypatch, session._store, "hand_seat_to_bot")

@@ -149,3 +149,43 @@ async def test_a_rematch_leaves_the_seat_a_bot_took_over_open_and_its_player_may
     assert [(row.display_name, row.ai_level) for row in lobby.seats] == [("bob", None), ("Easy bot", "easy")]
     assert lobby.max_players == 4  # two seats open: alice, carol, or anyone
     assert simcord_env.errors == []
+
+
+async def test_a_proposal_waiting_only_for_someone_who_resigns_is_carried_out_at_once(table, simcord_env, make_bot):
+    alice, bob, carol = await start_mixed(table, simcord_env, make_bot)
+    asked = await bob.slash(table.channel, "game bot", player=str(bob.id), level="normal")
+    question = asked.response.message
+    agreed = await alice.click(question, label="Agree")
+    assert "still waiting for" in agreed.response.content
+    resigned = await carol.slash(table.channel, "game resign")  # carol never answered
+    assert "carol resigns." in resigned.response.content
+    await table.env.settle()
+    await simcord_env.bot.autoplay.wait()
+    game = await simcord_env.bot.service.live_game(table.channel.id)
+    assert game is not None and game.seat_of(bob.id) is None  # alice, the one left to ask, had agreed
+    board = living_board(table.env, table.channel.id)
+    shown = " ".join(m.embeds[0].description or "" for m in [board])
+    assert "Normal bot takes over bob's seat" in shown, shown
+    late = await alice.click(question, label="Agree")  # the old question has nothing left to answer
+    assert late.response.content == "There is no proposal waiting: the seat or the game has changed since."
+    assert simcord_env.errors == []
+
+
+async def test_an_agreement_waits_when_discord_cannot_tell_whether_the_player_left(table, simcord_env, make_bot):
+    alice, bob, carol = await start_mixed(table, simcord_env, make_bot)
+    table.guild.remove_member(bob)
+    asked = await alice.slash(table.channel, "game bot", player=str(bob.id), level="normal")
+    assert "(bob has left the server)" in asked.response.content
+    simcord_env.inject_error("GET", f"/guilds/*/members/{bob.id}", status=503, times=None)
+    unsure = await carol.click(asked.response.message, label="Agree")
+    assert unsure.response.content == (
+        "Discord did not say whether bob is still in the server: try again in a moment."
+    ), unsure.response.content
+    game = await simcord_env.bot.service.live_game(table.channel.id)
+    assert game is not None and await simcord_env.bot.service.store.seat_request(game.id) is not None
+    simcord_env.backend.faults.clear()  # Discord answers again: bob is still gone
+    agreed = await carol.click(asked.response.message, label="Agree")
+    assert "Normal bot takes over bob's seat" in agreed.response.content, agreed.response.content
+    game = await simcord_env.bot.service.live_game(table.channel.id)
+    assert game is not None and game.seat_of(bob.id) is None
+    assert simcord_env.errors == []
