@@ -21,7 +21,7 @@ from bot.session import Delivery, Reminder
 from cogs import table
 from cogs.loops import cancel_between_iterations
 from cogs.messages import NO_PINGS, late_lines, only_user, reminder_text, report_payload, report_view
-from cogs.seats import resume
+from cogs.seats import resume, settle_handover
 from cogs.table import as_edit
 
 if TYPE_CHECKING:
@@ -83,6 +83,16 @@ class Announcer(commands.Cog):
                     continue
                 await self.bot.service.delivered(item.id)
                 delivered += 1
+                if item.report is not None:  # a seat removed on time may have been all a proposal waited for
+                    await self._settle(item)
+
+    async def _settle(self, item: Delivery) -> None:
+        game = item.report.game if item.report is not None else item.game
+        try:
+            guild = self.bot.get_guild(game.guild_id) if game.guild_id is not None else None
+            await settle_handover(self.bot, guild, game.channel_id)
+        except Exception:
+            log.exception("could not settle the seat proposal of game %s", game.id)
 
     async def _deliver(self, item: Delivery) -> None:
         if item.report is None:

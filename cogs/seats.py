@@ -211,7 +211,7 @@ async def settle_handover(bot: PyramidBot, guild: discord.Guild | None, channel_
     from cogs import table
 
     game = await bot.service.live_game(channel_id)
-    if game is None or game.status != "active":
+    if guild is None or game is None or game.status != "active":  # no server to ask about its player
         return
     left, unsure = await _membership(guild, await bot.handover.proposed_player(game.id))
     status = await bot.handover.settle(game.id, left_server=left, unsure=unsure)

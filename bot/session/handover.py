@@ -11,8 +11,8 @@ Every agreement checks the reason again: a proposal whose player is back and pla
 again, no turn missed since) is withdrawn instead of carried out; when Discord cannot tell whether the
 player is in the server, the agreement is refused for now and the proposal stays.  A person who
 leaves the game before answering no longer holds the proposal up: once everyone still playing has
-agreed it is carried out (``settle``, after a resignation; or an Agree pressed again, which a new
-proposal is told to do meanwhile).  Tournament matches are refused:
+agreed it is carried out (``settle``, after a resignation or a removal on time; or an Agree pressed
+again, which a new proposal is told to do meanwhile).  Tournament matches are refused:
 their seats belong to the registered players, and the tournament's own tools (drop, kick,
 adjudicate, the move clock and round deadlines) deal with a player who is gone.
 """

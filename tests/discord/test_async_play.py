@@ -332,3 +332,20 @@ async def test_a_partial_acceptance_of_an_undo_updates_the_one_question(table):
     assert "is taken back" in embed_of(done).description
     closed = table.env.backend.messages[table.channel.id][question.id]
     assert "is taken back" in closed.content and not closed.components  # no live button left on it
+
+
+async def test_a_seat_proposal_waiting_only_for_a_player_removed_on_time_is_carried_out(table, make_bot):
+    await table.env.restart_bot(make_bot(missed_turns_limit=1))
+    started, members = await start_game(table, players=4)
+    absent, _ = next_actor(started, table.members)
+    asker, *others = [m for m in members if m is not absent]
+    asked = await asker.slash(table.channel, "game bot", player=str(asker.id), level="easy")
+    for member in others:
+        agreed = await member.click(asked.response.message, label="Agree")
+    assert f"still waiting for <@{absent.id}>" in agreed.response.content
+    await table.env.advance_time(25 * HOUR)  # the absent player is removed on time, never having answered
+    game = await table.env.bot.service.live_game(table.channel.id)
+    assert game is not None and all(row.removed for row in game.seats if row.user_id == absent.id)
+    assert game.seat_of(asker.id) is None and game.has_bots  # the seat went to the bot everyone agreed to
+    descriptions = " ".join(m.embeds[0].description or "" for m in table.channel.history() if m.embeds)
+    assert f"Easy bot takes over {asker.name}'s seat" in descriptions, descriptions
