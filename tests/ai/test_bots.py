@@ -71,14 +71,13 @@ def test_bots_only_play_legal_moves(game: str, level: str, seed: int, pick: int,
     rules.apply(state, move)
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("game", [game for game in GAMES if game != "whist"])  # Whist has no dice
 def test_a_pending_roll_is_answered_with_dice(game: str):
     rules = REGISTRY[game]
     players = SEATS[game][-1]
     options = table_options(rules, players)
     rolls = [s for s in playout(rules, players, options, seed=3) if rules.outcome(s) is None and rules.pending_roll(s)]
-    if not rolls:
-        pytest.skip(f"{game} has no dice")
+    assert rolls, f"no roll was pending in a game of {game}"
     state = rolls[len(rolls) // 2]
     move = ai.choose_move(rules, state, "hard", 5, SMALL)
     rules.apply(state, move)  # a legal roll

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import itertools
 import logging
 import random
@@ -27,6 +28,7 @@ from bot.render_pool import ai_pool, shutdown_pools
 from bot.session import Autoplayer, BotTurn, Thinking, open_session
 from bot.session.service import Actor, ServiceError, bot_name, rules_for
 from bot.settings import Settings
+from tests.bot.gated import gated_search
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 ALICE, BOB, CAROL = Actor(1, "alice"), Actor(2, "bob"), Actor(3, "carol")
@@ -135,8 +137,11 @@ async def test_a_game_against_a_bot_with_an_iteration_budget_plays_the_same_ever
     assert first == second and len(first) > 10
 
 
-async def test_a_slow_bot_never_holds_up_another_channel(db_url):
-    session = await open_table(db_url, Thinking(budget_ms=6000, max_iterations=None), ai_pool(1))
+async def test_a_slow_bot_never_holds_up_another_channel(db_url, tmp_path, monkeypatch):
+    gate = tmp_path / "the search may end"
+    # the bot's search, in its process, lasts until the other table has played (see tests/bot/gated.py)
+    monkeypatch.setattr(autoplay, "choose_notation", functools.partial(gated_search, str(gate)))
+    session = await open_table(db_url, Thinking(budget_ms=300, max_iterations=None), ai_pool(1))
     games = session.games
     try:
         await games.new_game(guild_id=1, channel_id=5, game="whist", actor=ALICE, max_players=2)
@@ -165,6 +170,7 @@ async def test_a_slow_bot_never_holds_up_another_channel(db_url):
                 other = await games.move(6, actor, moves[0].value)
             played_while_thinking.append(not shown)
         assert all(played_while_thinking), "the other table waited for the bot"
+        gate.touch()
         await asyncio.wait_for(thinker, 60)
         assert shown, "the bot never played"
     finally:

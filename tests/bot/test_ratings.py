@@ -179,10 +179,17 @@ def test_any_finishing_order_gives_sane_ratings(players, data):
     assert len(after) == len(players)
     for rating in after:
         assert math.isfinite(rating.mu) and rating.sigma > 0
-    if len(set(ranks)) == len(ranks):
-        best, worst = ranks.index(min(ranks)), ranks.index(max(ranks))
-        assert after[best].mu > players[best].mu
-        assert after[worst].mu < players[worst].mu
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(ratings_strategy, min_size=2, max_size=9), st.randoms(use_true_random=False))
+def test_in_any_finishing_order_without_ties_the_first_gains_and_the_last_loses(players, rnd):
+    ranks = list(range(1, len(players) + 1))
+    rnd.shuffle(ranks)
+    after = rate_game(players, ranks)
+    best, worst = ranks.index(1), ranks.index(len(players))
+    assert after[best].mu > players[best].mu
+    assert after[worst].mu < players[worst].mu
 
 
 @settings(max_examples=60, deadline=None)
