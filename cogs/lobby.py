@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot.session import GameRow, ServiceError, rules_for
 from cogs import buttons as game_buttons
 from cogs import table
-from cogs.messages import NO_PINGS, lobby_embed, plural
+from cogs.messages import plural
 from cogs.replies import actor_of, answer, bot_of, paced_here, run_guarded
 from cogs.seats import AddBotMenu, add_bots
 
@@ -84,12 +84,7 @@ async def open_game(
         await add_bots(bot, channel_id, actor, bots, bot_level)
         game = await bot.service.game(game.id) or game
     if created_thread is not None:
-        await created_thread.send(
-            f"{actor.name} opened a game of {rules.title}.",
-            embed=lobby_embed(game, rules.title, rules.min_players),
-            view=table.lobby_view(game),
-            allowed_mentions=NO_PINGS,
-        )
+        await table.post_lobby(bot, game, created_thread, f"{actor.name} opened a game of {rules.title}.")
         await answer(
             interaction,
             content=f"{actor.name} opened a game of {rules.title} in {created_thread.mention}: join it there.",
@@ -118,6 +113,7 @@ async def join(interaction: discord.Interaction, channel_id: int) -> None:
         if isinstance(thread, discord.Thread):
             await thread.add_user(interaction.user)
         await answer(interaction, content=f"{note} The game is in <#{joined.thread_id}>.")
+        await table.update_lobby(bot, joined, note)  # the lobby in the thread shows the new seat
         return
     await table.show_lobby(interaction, joined, note)
 

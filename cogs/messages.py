@@ -279,7 +279,8 @@ def lobby_embed(game: GameRow, title: str, min_players: int) -> discord.Embed:
         embed.add_field(name="Clock", value=f"{plural(game.clock_days, 'day')} per move{bank}", inline=True)
     embed.set_footer(
         text=f"Game #{game.id} · {players_range(min(min_players, game.max_players), game.max_players)}"
-        f" · the creator presses Start{table_note(game)}"
+        f" · {'the creator' if game.seat_of(game.creator_id) is not None else 'a seated player'} presses Start"
+        f"{table_note(game)}"
     )
     return embed
 

@@ -169,17 +169,35 @@ def lobby_view(game: GameRow, *, disabled: bool = False) -> discord.ui.View:
     return view
 
 
-async def show_lobby(interaction: discord.Interaction, game: GameRow, note: str) -> None:
-    """Show the open game's lobby: a new message when it has none here, else its message edited."""
-    bot = bot_of(interaction)
+def lobby_payload(game: GameRow, note: str) -> dict[str, Any]:
+    """Keyword arguments for ``send``/``edit`` that show the open game's lobby under ``note``."""
     rules = rules_for(game.game)
-    record = await bot.service.table_message(game.id)
-    payload: dict[str, Any] = {
+    return {
         "content": note,
         "embed": lobby_embed(game, rules.title, rules.min_players),
         "view": lobby_view(game, disabled=game.status != "open"),
         "allowed_mentions": NO_PINGS,
     }
+
+
+async def post_lobby(bot: PyramidBot, game: GameRow, channel: discord.abc.Messageable, note: str) -> None:
+    """Post the lobby of a game in ``channel`` (its own thread), as the game's living message."""
+    message = await channel.send(**lobby_payload(game, note))
+    await remember(bot, TableMessage(game.id, message.channel.id, message.id, "lobby"), ())
+
+
+async def update_lobby(bot: PyramidBot, game: GameRow, note: str) -> None:
+    """Edit the game's lobby message to show ``game`` (a change made from another channel)."""
+    record = await bot.service.table_message(game.id)
+    if record is not None and record.kind == "lobby":
+        await edit(bot, record, lobby_payload(game, note), raw=True)
+
+
+async def show_lobby(interaction: discord.Interaction, game: GameRow, note: str) -> None:
+    """Show the open game's lobby: a new message when it has none here, else its message edited."""
+    bot = bot_of(interaction)
+    record = await bot.service.table_message(game.id)
+    payload = lobby_payload(game, note)
     if record is not None and record.kind == "lobby":
         if await edit_pressed(interaction, record, lambda: payload):
             return

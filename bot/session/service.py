@@ -546,10 +546,11 @@ class GameService:
         rules = rules_for(game.game)
         if game.status != "open":
             raise ServiceError("This game has already started.")
-        creator_seated = game.seat_of(game.creator_id) is not None
-        may_start = actor.user_id == game.creator_id or actor.can_manage
-        if not may_start and not (not creator_seated and game.seat_of(actor.user_id) is not None):
-            raise ServiceError("Only the player who opened this game (or a server manager) can start it.")
+        if game.seat_of(game.creator_id) is not None:
+            if actor.user_id != game.creator_id and not actor.can_manage:
+                raise ServiceError("Only the player who opened this game (or a server manager) can start it.")
+        elif game.seat_of(actor.user_id) is None and not actor.can_manage:  # its opener left the lobby
+            raise ServiceError("Its opener has left: a player seated at this table (or a server manager) starts it.")
         count = len(game.seats)
         if not game.humans:
             raise ServiceError("A game needs at least one person at the table, not only bots.")

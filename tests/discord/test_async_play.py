@@ -256,6 +256,28 @@ async def test_a_game_in_its_own_thread_with_its_players_kept_open(table):
     assert table.env.backend.get_channel(thread.id).thread_metadata.archived is False
 
 
+async def test_the_lobby_in_a_games_thread_follows_every_join_and_is_retired_at_the_start(table):
+    alice, bob, carol = table.members[:3]
+    opened = await alice.slash(table.channel, "hedgehog new", players=3, thread=True)
+    thread = table.channel.threads[0]
+    lobby = thread.history()[0]
+
+    def lobby_now() -> Any:
+        return next(m for m in thread.history() if m.id == lobby.id)
+
+    await bob.click(opened.response.message, label="Join")  # from the notice in the parent channel
+    assert field(lobby_now().embeds[0], "Players") == "1. alice, 2. bob (2/3)"
+    await carol.click(lobby, label="Join")  # from the lobby in the thread: the same message, edited
+    lobbies = [m for m in thread.history() if m.embeds and "new game" in (m.embeds[0].title or "")]
+    assert [m.id for m in lobbies] == [lobby.id]
+    assert field(lobby_now().embeds[0], "Players") == "1. alice, 2. bob, 3. carol (3/3)"
+    started = await alice.slash(thread, "hedgehog start")
+    assert accepted(started)
+    retired = table.env.backend.messages[thread.id][lobby.id]
+    controls = [c for row in retired.components for c in row["components"]]
+    assert controls and all(c.get("disabled") for c in controls)  # no Join or Start left to press
+
+
 async def test_a_refused_game_leaves_no_thread_behind(table):
     alice = table.members[0]
     refused = await alice.slash(table.channel, "hedgehog new", players=6, thread=True)

@@ -15,7 +15,7 @@ import pytest
 from bot.session import MoveOption
 from cogs.decisions import laid_out, needs_typing
 from cogs.messages import report_embed
-from tests.discord.helpers import accepted, button_labels, field, living_board, next_actor, showing
+from tests.discord.helpers import accepted, button_labels, field, living_board, next_actor, refusal, showing
 
 TABLES = {"hedgehog": 3, "whist": 2, "treasure": 2, "combat": 2, "assassin": 3}
 TITLES = {
@@ -194,3 +194,19 @@ async def test_an_aborted_game_leaves_no_live_board_behind(table):
         m for m in table.channel.history() if m.embeds and "ended without a result" in (m.embeds[0].footer.text or "")
     ]
     assert len(closed) == 1 and button_labels(closed[0]) == [] and not closed[0].content
+
+
+async def test_once_its_opener_leaves_the_lobby_only_a_seated_player_starts_the_game(table, simcord_env):
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "hedgehog new", players=3)
+    await bob.click(opened.response.message, label="Join")
+    await alice.click(opened.response.message, label="Leave")
+    lobby = table.env.backend.messages[table.channel.id][opened.response.message.id]
+    assert "a seated player presses Start" in lobby.embeds[0]["footer"]["text"]
+    refused = await alice.click(opened.response.message, label="Start")
+    assert refusal(refused) == "Its opener has left: a player seated at this table (or a server manager) starts it."
+    game = await simcord_env.bot.service.live_game(table.channel.id)
+    assert game is not None and game.status == "open"
+    asked = await bob.click(opened.response.message, label="Start")
+    assert asked.response.content == "Only you have joined. Start Der Marsigelwettkampf as solitaire, on your own?"
+    assert simcord_env.errors == []
