@@ -6,6 +6,7 @@ The lobby message lists the seated players with Join and Start buttons; the butt
 from __future__ import annotations
 
 import logging
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -131,29 +132,64 @@ async def leave(interaction: discord.Interaction, channel_id: int) -> None:
         await table.show_lobby(interaction, game, f"{actor.name} leaves.")
 
 
-async def start(interaction: discord.Interaction, channel_id: int, *, confirmed: bool = False) -> None:
+async def start(interaction: discord.Interaction, channel_id: int, *, confirmed: int | None = None) -> None:
     """Deal the open game of ``channel_id`` out and post its first board.
 
-    Below the table size asked for at creation, the starter first confirms with a button.
+    Below the table size asked for at creation, the starter first confirms with a button that carries
+    the number of players it asked about (``confirmed``): a table that changed since is asked again.
     """
     await paced_here(interaction, _start(interaction, channel_id, confirmed))
 
 
-async def _start(interaction: discord.Interaction, channel_id: int, confirmed: bool) -> None:
+class StartNowButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"pg:start-now:(?P<game_id>[0-9]{1,19}):(?P<seats>[0-9]{1,3})"
+):
+    """ "Start now" under the question of a short table: its id carries the table size asked about."""
+
+    def __init__(self, game_id: int, seats: int) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=game_buttons.LABELS["start-now"],
+                style=game_buttons.STYLES["start-now"],
+                custom_id=f"pg:start-now:{game_id}:{seats}",
+            )
+        )
+        self.game_id = game_id
+        self.seats = seats
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> StartNowButton:
+        return cls(int(match["game_id"]), int(match["seats"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        async def work() -> None:
+            game = await bot_of(interaction).service.game(self.game_id)
+            if game is None or game.status != "open":
+                raise ServiceError("This game is not waiting for players any more.")
+            await start(interaction, game.channel_id, confirmed=self.seats)
+
+        await run_guarded(interaction, f"start-now button of game {self.game_id}", work())
+
+
+async def _start(interaction: discord.Interaction, channel_id: int, confirmed: int | None) -> None:
     bot = bot_of(interaction)
     actor = actor_of(interaction)
     game = await bot.service.check_start(channel_id, actor)
     count = len(game.seats)
-    if count < game.max_players and not confirmed:
+    if count < game.max_players and confirmed is None:
         title = rules_for(game.game).title
         question = (
             f"Only you have joined. Start {title} as solitaire, on your own?"
             if count == 1
             else f"{count} of {game.max_players} players have joined. Start a {count}-player game of {title} now?"
         )
-        await answer(interaction, content=question, view=game_buttons.buttons(game.id, "start-now"), ephemeral=True)
+        view = discord.ui.View(timeout=None)
+        view.add_item(StartNowButton(game.id, count))
+        await answer(interaction, content=question, view=view, ephemeral=True)
         return
-    await table.show(interaction, await bot.service.start(channel_id, actor, token=interaction.token))
+    await table.show(interaction, await bot.service.start(channel_id, actor, seats=confirmed, token=interaction.token))
 
 
 class Lobby(commands.Cog):
@@ -167,7 +203,7 @@ class Lobby(commands.Cog):
             ("join", self._join),
             ("leave", self._leave),
             ("start", self._start),
-            ("start-now", self._start_now),
+            ("start-now", self._start_now),  # a question asked before its button carried the table size
             ("rematch", self._rematch),
         )
         for action, work in presses:
@@ -200,8 +236,8 @@ class Lobby(commands.Cog):
         await run_guarded(interaction, f"start button of game {game_id}", work())
 
     async def _start_now(self, interaction: discord.Interaction, game_id: int) -> None:
-        async def work() -> None:
-            await start(interaction, (await self._game(game_id)).channel_id, confirmed=True)
+        async def work() -> None:  # asks again, with the table as it is now
+            await start(interaction, (await self._game(game_id)).channel_id)
 
         await run_guarded(interaction, f"start-now button of game {game_id}", work())
 
@@ -230,5 +266,5 @@ async def setup(bot: PyramidBot) -> None:
     """Load the lobby."""
     from cogs.decisions import DYNAMIC_ITEMS
 
-    bot.add_dynamic_items(game_buttons.GameButton, AddBotMenu, *DYNAMIC_ITEMS)
+    bot.add_dynamic_items(game_buttons.GameButton, StartNowButton, AddBotMenu, *DYNAMIC_ITEMS)
     await bot.add_cog(Lobby(bot))

@@ -75,6 +75,7 @@ TABLE_LEFT = (
 NO_TURN = {"turn_seat": None, "turn_started_at": None, "deadline": None, "reminders_sent": 0, "wake_at": None}
 LEAVING_KINDS = ("resign", "removed")  # the log entries of a seat leaving the game
 TABLE_CHANGED = "The table changed since you chose that: look at the lobby and choose again."
+START_CHANGED = "The table changed since you were asked ({count} seated, not {seats}): press Start again."
 BOARD_CHANGED = (
     "The board changed since you chose that move: it was already played, or another came first. "
     "Look at the board and choose again."
@@ -502,13 +503,18 @@ class GameService:
                 await self.store.set_seats(game, seated, now)
             return await self._reload(game)
 
-    async def start(self, channel_id: int, actor: Actor, *, token: str | None = None) -> Report:
+    async def start(
+        self, channel_id: int, actor: Actor, *, seats: int | None = None, token: str | None = None
+    ) -> Report:
         """Deal the game out and begin.
 
         The creator starts it, or a server manager; if the creator has left the lobby, any seated player.
+        ``seats``, when given, is the table size the starter agreed to: a table changed since is refused.
         """
         async with self.unit(channel_id):
             game = self._may_start(await self._live(channel_id), actor)
+            if seats is not None and len(game.seats) != seats:
+                raise ServiceError(START_CHANGED.format(count=len(game.seats), seats=seats))
             rules = rules_for(game.game)
             count = len(game.seats)
             try:

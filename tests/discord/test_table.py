@@ -210,3 +210,22 @@ async def test_once_its_opener_leaves_the_lobby_only_a_seated_player_starts_the_
     asked = await bob.click(opened.response.message, label="Start")
     assert asked.response.content == "Only you have joined. Start Der Marsigelwettkampf as solitaire, on your own?"
     assert simcord_env.errors == []
+
+
+async def test_start_now_starts_only_the_table_it_asked_about(table, simcord_env):
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "hedgehog new", players=3)
+    await bob.click(opened.response.message, label="Join")
+    asked = await alice.click(opened.response.message, label="Start")
+    assert asked.response.content == "2 of 3 players have joined. Start a 2-player game of Der Marsigelwettkampf now?"
+    await bob.click(opened.response.message, label="Leave")  # the table is not the one alice agreed to
+    refused = await alice.click(asked.response.message, label="Start now")
+    assert refusal(refused) == "The table changed since you were asked (1 seated, not 2): press Start again."
+    game = await simcord_env.bot.service.live_game(table.channel.id)
+    assert game is not None and game.status == "open"  # no solitaire game nobody asked for
+    await bob.click(opened.response.message, label="Join")
+    started = await alice.click(asked.response.message, label="Start now")  # two seated again: as asked
+    assert accepted(started)
+    game = await simcord_env.bot.service.live_game(table.channel.id)
+    assert game is not None and game.status == "active" and len(game.seats) == 2
+    assert simcord_env.errors == []
