@@ -15,9 +15,8 @@ from discord.ext import commands
 from bot.session import GameRow, ServiceError, rules_for
 from cogs import buttons as game_buttons
 from cogs import table
-from cogs.messages import plural
 from cogs.replies import actor_of, answer, bot_of, paced_here, run_guarded
-from cogs.seats import AddBotMenu, add_bots
+from cogs.seats import AddBotMenu
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -41,11 +40,6 @@ async def open_game(
     bot = bot_of(interaction)
     if bank and not clock:
         raise ServiceError("A time bank needs a move clock: choose a clock too.")
-    seats = players or rules_for(game_name).max_players
-    if bots and bots >= seats:
-        raise ServiceError(
-            f"At most {plural(seats - 1, 'bot')}: a game needs at least one person at its table of {seats}."
-        )
     if interaction.channel_id is None:
         raise ServiceError("Games are played in a server channel or a thread.")
     actor = actor_of(interaction)
@@ -76,14 +70,12 @@ async def open_game(
             bank_days=bank or None,
             thread_id=created_thread.id if created_thread else None,
             parent_channel_id=parent_id,
+            bots=[bot_level] * bots,
         )
     except ServiceError:  # a refusal leaves the server as it was: no empty thread behind
         if created_thread is not None:
             await _delete_thread(created_thread)
         raise
-    if bots:
-        await add_bots(bot, channel_id, actor, bots, bot_level)
-        game = await bot.service.game(game.id) or game
     if created_thread is not None:
         await table.post_lobby(bot, game, created_thread, f"{actor.name} opened a game of {rules.title}.")
         await answer(
@@ -249,7 +241,14 @@ class Lobby(commands.Cog):
                 raise ServiceError("That game is still running.")
             if not game.played_in(actor.user_id):
                 raise ServiceError("Only the players of that game can ask for a rematch.")
-            fresh = await self.bot.service.rematch(game, actor)
+            try:
+                fresh = await self.bot.service.rematch(game, actor)
+            except ServiceError:
+                live = await self.bot.service.live_game(game.channel_id)
+                if live is None or live.status != "open" or live.game != game.game or live.id < game.id:
+                    raise
+                await join(interaction, live.channel_id)  # another player asked first: this is a seat in it
+                return
             bots = sum(row.is_bot for row in fresh.seats)
             against = (
                 (" against the same computer player" if bots == 1 else f" against the same {bots} computer players")

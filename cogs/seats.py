@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, cast
 import discord
 from discord import app_commands
 
-from bot.session import Actor, GameRow, HandoverStatus, Report, ServiceError
+from bot.session import GameRow, HandoverStatus, Report, ServiceError
 from cogs.buttons import STALE, valid_id
 from cogs.messages import mention, plural
 
@@ -94,12 +94,6 @@ class AddBotMenu(
             await table.show_lobby(interaction, seated, f"{added} takes a seat (a computer player).")
 
         await run_guarded(interaction, f"add-bot menu of game {self.game_id}", paced_here(interaction, work()))
-
-
-async def add_bots(bot: PyramidBot, channel_id: int, actor: Actor, count: int, level: str) -> None:
-    """Seat ``count`` bots of ``level`` in the open game of ``channel_id`` (the ``bots`` option of ``new``)."""
-    for _ in range(count):
-        await bot.service.add_bot(channel_id, actor, level)
 
 
 def after(bot: PyramidBot, report: Report) -> None:

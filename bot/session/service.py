@@ -394,8 +394,10 @@ class GameService:
         seed: str | None = None,
         seat_creator: bool = True,
         rated: bool = True,
+        bots: Sequence[str] = (),
     ) -> GameRow:
-        """Open a game in ``channel_id`` with ``actor`` seated first."""
+        """Open a game in ``channel_id`` with ``actor`` seated first and computer players of the levels
+        ``bots`` after them, all in one write (nobody can join in between and take a bot's seat)."""
         rules = rules_for(game)
         try:
             resolved = resolve_options(rules.options, {k: v for k, v in (options or {}).items() if v is not None})
@@ -408,6 +410,17 @@ class GameService:
             rules.new_game(limit, resolved, setup_rng("check"))
         except GameError as error:
             raise TableRefused(str(error)) from None
+        if any(level not in AI_LEVELS for level in bots):
+            raise ServiceError(f"A bot's level is one of {', '.join(AI_LEVELS)}.")
+        if bots and len(bots) >= limit:
+            raise ServiceError(
+                f"At most {limit - 1} bot{'s' if limit > 2 else ''}: a game needs at least one person at its "
+                f"table of {limit}."
+            )
+        seated_bots: list[SeatRow] = []
+        for level in bots:  # named and numbered as the lobby's menu names them
+            name = bot_name(level, [actor.name, *(row.display_name for row in seated_bots)])
+            seated_bots.append(SeatRow(len(seated_bots) + 1, -(len(seated_bots) + 1), name, ai_level=level))
         async with self.unit(channel_id):
             try:
                 game_id = await self.store.create_game(
@@ -427,6 +440,7 @@ class GameService:
                     tournament_id=tournament_id,
                     seat_creator=seat_creator,
                     rated=rated,
+                    bots=seated_bots,
                 )
             except ChannelBusy as error:
                 raise ServiceError(str(error)) from None
@@ -718,7 +732,7 @@ class GameService:
         tournament pairs its players' next games."""
         if old.tournament_id is not None:
             raise ServiceError("A tournament match has no rematch: the tournament pairs the next games.")
-        fresh = await self.new_game(
+        return await self.new_game(
             guild_id=old.guild_id,
             channel_id=old.channel_id,
             game=old.game,
@@ -729,11 +743,12 @@ class GameService:
             bank_days=old.bank_days,
             thread_id=old.thread_id,
             parent_channel_id=old.parent_channel_id,
+            bots=[
+                row.ai_level
+                for row in sorted(old.seats, key=lambda r: r.seat)
+                if row.ai_level is not None and row.stands_in_for is None
+            ],
         )
-        for row in sorted(old.seats, key=lambda r: r.seat):
-            if row.ai_level is not None and row.stands_in_for is None:
-                fresh = await self.add_bot(old.channel_id, actor, row.ai_level)
-        return fresh
 
     async def legal_moves(self, channel_id: int, user_id: int) -> list[MoveOption]:
         """Every move ``user_id`` may make now (on their turn, or out of turn where the game allows it),

@@ -616,8 +616,10 @@ class Store:
         tournament_id: int | None = None,
         rated: bool = True,
         seat_creator: bool = True,
+        bots: Sequence[SeatRow] = (),
     ) -> int:
-        """Open a game in ``channel_id`` with its creator in seat 0; raises ``ChannelBusy``."""
+        """Open a game in ``channel_id`` with its creator in seat 0 and ``bots`` after them, in the same
+        write; raises ``ChannelBusy``."""
         try:
 
             def work(conn: Connection) -> int:
@@ -656,6 +658,19 @@ class Store:
                             display_name=creator_name[:100],
                             missed_turns=0,
                             removed=0,
+                        )
+                    )
+                first = 1 if seat_creator else 0
+                for i, row in enumerate(bots, start=first):
+                    conn.execute(
+                        insert(seats).values(
+                            game_id=game_id,
+                            seat=i,
+                            user_id=row.user_id,
+                            display_name=row.display_name[:100],
+                            missed_turns=0,
+                            removed=0,
+                            ai_level=row.ai_level,
                         )
                     )
                 return game_id

@@ -69,6 +69,35 @@ async def test_seating_bots_follows_the_lobby_rules(db_url):
         await session.close()
 
 
+async def test_bots_asked_for_when_a_game_opens_are_seated_in_the_same_write(db_url):
+    session = await open_table(db_url)
+    games = session.games
+    try:
+        with pytest.raises(ServiceError, match="At most 2 bots: a game needs at least one person at its table of 3"):
+            await games.new_game(
+                guild_id=1, channel_id=5, game="hedgehog", actor=ALICE, max_players=3, bots=["easy"] * 3
+            )
+        with pytest.raises(ServiceError, match="level"):
+            await games.new_game(guild_id=1, channel_id=5, game="whist", actor=ALICE, bots=["grandmaster"])
+        assert await games.live_game(5) is None  # a refusal opens nothing
+        game = await games.new_game(
+            guild_id=1, channel_id=5, game="hedgehog", actor=ALICE, max_players=4, bots=["hard", "easy", "hard"]
+        )
+        assert [s.display_name for s in game.seats] == ["alice", "Hard bot", "Easy bot", "Hard bot 2"]
+        assert [s.seat for s in game.seats] == [0, 1, 2, 3]
+        assert len({s.user_id for s in game.seats}) == 4 and all(s.user_id < 0 for s in game.seats if s.is_bot)
+        assert game.version == 0  # written once, with the game: no join could come between
+        with pytest.raises(ServiceError, match="full"):
+            await games.join(5, BOB)
+        started = await games.start(5, ALICE)
+        await games.resign(5, ALICE)  # the last person leaves: the game ends
+        again = await games.rematch(started.game, ALICE)
+        assert [s.display_name for s in again.seats] == ["alice", "Hard bot", "Easy bot", "Hard bot 2"]
+        assert again.version == 0
+    finally:
+        await session.close()
+
+
 async def test_a_game_with_a_bot_is_unrated_and_the_bot_plays_its_turns(db_url):
     session = await open_table(db_url)
     games, shown = session.games, []

@@ -15,7 +15,17 @@ import pytest
 from bot.session import MoveOption
 from cogs.decisions import laid_out, needs_typing
 from cogs.messages import report_embed
-from tests.discord.helpers import accepted, button_labels, field, living_board, next_actor, refusal, showing
+from tests.discord.helpers import (
+    accepted,
+    button_labels,
+    custom_id,
+    field,
+    living_board,
+    next_actor,
+    press_at_once,
+    refusal,
+    showing,
+)
 
 TABLES = {"hedgehog": 3, "whist": 2, "treasure": 2, "combat": 2, "assassin": 3}
 TITLES = {
@@ -228,4 +238,20 @@ async def test_start_now_starts_only_the_table_it_asked_about(table, simcord_env
     assert accepted(started)
     game = await simcord_env.bot.service.live_game(table.channel.id)
     assert game is not None and game.status == "active" and len(game.seats) == 2
+    assert simcord_env.errors == []
+
+
+async def test_two_players_pressing_rematch_at_once_sit_at_the_one_rematch(table, simcord_env):
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "hedgehog new", players=2)
+    await bob.click(opened.response.message, label="Join")
+    await alice.slash(table.channel, "hedgehog start")
+    board = showing(await alice.slash(table.channel, "game resign"))
+    rematch = custom_id(board, "Rematch")
+    answers = await press_at_once(table.env, table.guild.id, [(alice, board, rematch), (bob, board, rematch)])
+    texts = [m.content for result in answers for m in (result.response, *result.followups) if m is not None]
+    assert not any("already has a game" in text for text in texts), texts
+    game = await simcord_env.bot.service.live_game(table.channel.id)
+    assert game is not None and game.status == "open"
+    assert sorted(row.display_name for row in game.seats) == ["alice", "bob"]  # both asked to play again
     assert simcord_env.errors == []
