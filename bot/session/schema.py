@@ -207,6 +207,8 @@ tournaments = Table(
     Column("data", JSON, nullable=True),  # format data fixed at the start (schedule, bracket seeds)
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("updated_at", DateTime(timezone=True), nullable=False),
+    # added in migration 9: the last milestone posted to the channel ("began", "round 3", "finished")
+    Column("told", String(16), nullable=True),
 )
 Index("tournaments_by_guild", tournaments.c.guild_id, tournaments.c.status)
 
@@ -428,6 +430,20 @@ def _migration_8(conn: Connection) -> None:
     conn.execute(text("CREATE INDEX IF NOT EXISTS deliveries_by_game ON deliveries (game_id, id)"))
 
 
+def _migration_9(conn: Connection) -> None:
+    """A tournament remembers the last milestone its channel was told, so a lost announcement is posted
+    again.  Tournaments already under way count as told up to where they stand."""
+    conn.execute(text("ALTER TABLE tournaments ADD COLUMN told VARCHAR(16)"))
+    conn.execute(text("UPDATE tournaments SET told = 'finished' WHERE status = 'finished'"))
+    conn.execute(text("UPDATE tournaments SET told = 'began' WHERE status = 'running' AND current_round = 0"))
+    conn.execute(
+        text(
+            "UPDATE tournaments SET told = 'round ' || CAST(current_round AS VARCHAR(8))"
+            " WHERE status = 'running' AND current_round > 0"
+        )
+    )
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _migration_1,
     _migration_2,
@@ -437,6 +453,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _migration_6,
     _migration_7,
     _migration_8,
+    _migration_9,
 ]
 LATEST_VERSION = len(MIGRATIONS)
 

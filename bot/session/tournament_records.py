@@ -80,6 +80,7 @@ class TournamentRow:
     data: dict[str, Any]
     created_at: datetime
     updated_at: datetime
+    told: str | None = None  # the last milestone posted to the channel (see ``milestone``)
 
     @property
     def is_open(self) -> bool:
@@ -162,7 +163,19 @@ def _tournament(row: Any) -> TournamentRow:
         data=dict(row["data"] or {}),
         created_at=aware(row["created_at"]),
         updated_at=aware(row["updated_at"]),
+        told=row["told"],
     )
+
+
+def milestone(tournament: TournamentRow) -> str | None:
+    """The last milestone the tournament's channel is owed: ``"began"`` (seeds, before round 1 is paired),
+    ``"round N"`` (round N's pairings) or ``"finished"`` (the final standings); None before the start or
+    once cancelled.  Stored in ``told`` once posted, so a lost announcement is posted again."""
+    if tournament.status == FINISHED:
+        return "finished"
+    if tournament.status != RUNNING:
+        return None
+    return f"round {tournament.current_round}" if tournament.current_round else "began"
 
 
 def _entrant(row: Any) -> EntrantRow:
@@ -246,10 +259,17 @@ class TournamentRecords:
         return _tournament(row) if row else None
 
     async def tournaments(
-        self, *, guild_id: int | None = None, statuses: Iterable[str] | None = None, channel_id: int | None = None
+        self,
+        *,
+        guild_id: int | None = None,
+        statuses: Iterable[str] | None = None,
+        channel_id: int | None = None,
+        told_other_than: str | None = None,
     ) -> list[TournamentRow]:
-        """Tournaments, newest first, filtered by server, status and announcement channel."""
+        """Tournaments, newest first, filtered by server, status, announcement channel and last milestone told."""
         query = select(tournaments)
+        if told_other_than is not None:
+            query = query.where(or_(tournaments.c.told.is_(None), tournaments.c.told != told_other_than))
         if guild_id is not None:
             query = query.where(tournaments.c.guild_id == guild_id)
         if statuses is not None:

@@ -22,8 +22,9 @@ listener (``on_report``) records the result exactly once (``WHERE status = 'play
 round is paired as soon as every match of the round is settled.  Everything lives in the database,
 and ``tick`` (run by the cog's loop, the first time at start-up) catches up on whatever a restart
 interrupted: results of games that ended unseen, matches whose thread or game was not created yet,
-rounds not yet paired, and start times, check-in windows and round deadlines that passed while the
-bot was away.
+rounds not yet paired, announcements not yet posted (the start, a round's pairings, the final
+standings: each is marked told only once posted, see ``_tell``), and start times, check-in windows and
+round deadlines that passed while the bot was away.
 
 Withdrawals: a player who drops or is kicked is resigned from their running game of the round.  A
 match launched after its player left (its thread was slow to open, or its launch failed and is
@@ -83,6 +84,7 @@ from bot.session.tournament_records import (
     TournamentFull,
     TournamentRecords,
     TournamentRow,
+    milestone,
 )
 from bot.tournaments import rounds
 from bot.tournaments.errors import CheckinNotOpen, TournamentError
@@ -374,7 +376,7 @@ class TournamentManager:
             tournament.id, {"status": REGISTRATION}, status=CHECKIN, checkin_until=until, updated_at=self.clock()
         ):
             return
-        await self.host.checkin_opened(await self.get(tournament.id), until, [p.user_id for p in players])
+        await self._safely(self.host.checkin_opened(await self.get(tournament.id), until, [p.user_id for p in players]))
 
     async def begin(self, tournament_id: int) -> bool:
         """Close registration, seed the players and pair round 1; refuses with too few players."""
@@ -401,8 +403,7 @@ class TournamentManager:
                 tournament.id, self.clock(), seeds=seeds, absent=absent, rounds=count, data=data
             ):
                 return False
-        names = {p.user_id: p.display_name for p in players}
-        await self.host.tournament_began(await self.get(tournament.id), seeds, absent, names)
+            await self._tell(tournament.id)
         await self.schedule_advance(tournament.id)
         return True
 
@@ -494,8 +495,9 @@ class TournamentManager:
             raise TournamentError(f"{tournament.name} is not running.")
         number = round or tournament.current_round
         if number != tournament.current_round:
+            state = "is closed" if number < tournament.current_round else "has not been paired yet"
             raise TournamentError(
-                f"Round {number} is closed: only results of the current round ({tournament.current_round}) can be set."
+                f"Round {number} {state}: only results of the current round ({tournament.current_round}) can be set."
             )
         match = next((m for m in await self.records.matches(tournament.id, number) if user_id in m.players), None)
         if match is None:
@@ -650,10 +652,54 @@ class TournamentManager:
             return False
         fresh = await self.get(tournament.id)
         await self.launcher.launch_all(fresh, await self.records.matches(tournament.id, number))
-        await self._announce_round(fresh, number)
+        await self._tell(tournament.id)
         return True
 
+    async def _finish(self, tournament: TournamentRow) -> None:
+        if await self.records.update_tournament(
+            tournament.id, {"status": RUNNING}, status=FINISHED, round_deadline=None, updated_at=self.clock()
+        ):
+            await self._tell(tournament.id)
+
     # ------------------------------------------------------------------ announcing
+
+    async def _tell(self, tournament_id: int) -> None:
+        """Post the milestones the tournament's channel has not been told: the start, the current round's
+        pairings, the final standings.  Each is marked told (``told``) only once posted, so one that
+        failed, or was lost to a stop between its write and its post, is posted by the next ``tick``.
+
+        Called with the tournament's lock held (after each milestone is stored, and by ``tick``); a
+        failing post is logged, never raised: the command or game that reached the milestone is answered.
+        """
+        tournament = await self.get(tournament_id)
+        due = milestone(tournament)
+        if due is None or tournament.told == due:
+            return
+        steps: list[tuple[str, Callable[[], Awaitable[None]]]] = []
+        if due == "finished":
+            steps.append((due, lambda: self._announce_end(tournament)))
+        else:
+            if tournament.told is None:  # the seeds first; a round's pairings replace older ones
+                steps.append(("began", lambda: self._announce_start(tournament)))
+            if tournament.current_round:
+                steps.append((due, lambda: self._announce_round(tournament, tournament.current_round)))
+        told = tournament.told
+        for step, post in steps:
+            try:
+                await post()
+            except Exception:
+                log.exception("tournament %s: could not announce %s; trying at the next tick", tournament_id, step)
+                return
+            if not await self.records.update_tournament(tournament_id, {"told": told}, told=step):
+                return
+            told = step
+
+    async def _announce_start(self, tournament: TournamentRow) -> None:
+        players = await self.records.players(tournament.id)
+        seeds = [p.user_id for p in players if p.seed is not None]  # listed by seed
+        absent = [p.user_id for p in players if p.status == ABSENT]
+        names = {p.user_id: p.display_name for p in players}
+        await self.host.tournament_began(tournament, seeds, absent, names)
 
     async def _announce_round(self, tournament: TournamentRow, number: int) -> None:
         names = await self._names(tournament.id)
@@ -665,13 +711,8 @@ class TournamentManager:
         )
         await self.host.round_started(tournament, number, matches, names, bracket)
 
-    async def _finish(self, tournament: TournamentRow) -> None:
-        if not await self.records.update_tournament(
-            tournament.id, {"status": RUNNING}, status=FINISHED, round_deadline=None, updated_at=self.clock()
-        ):
-            return
-        fresh = await self.get(tournament.id)
-        await self.host.tournament_finished(fresh, await self.standings(fresh.id))
+    async def _announce_end(self, tournament: TournamentRow) -> None:
+        await self.host.tournament_finished(tournament, await self.standings(tournament.id))
 
     async def _safely(self, telling: Awaitable[None]) -> None:
         """Tell the host something that must not stop the work under way (a note in a match thread)."""
@@ -683,7 +724,8 @@ class TournamentManager:
     # ------------------------------------------------------------------ periodic work
 
     async def tick(self) -> None:
-        """Start times, check-in windows, and catching up on running tournaments (also at start-up)."""
+        """Start times, check-in windows, catching up on running tournaments and on announcements that
+        were lost (also at start-up)."""
         now = self.clock()
         for tournament in await self.records.tournaments(statuses=LIVE_STATUSES):
             try:
@@ -693,6 +735,9 @@ class TournamentManager:
                     await self._cancel_unplayable(tournament, str(error))
             except Exception:
                 log.exception("tournament %s: periodic check failed", tournament.id)
+        for tournament in await self.records.tournaments(statuses=(FINISHED,), told_other_than="finished"):
+            async with self._locks[tournament.id]:
+                await self._tell(tournament.id)
 
     async def _tick_one(self, tournament: TournamentRow, now: datetime) -> None:
         if tournament.status == REGISTRATION:
@@ -714,12 +759,14 @@ class TournamentManager:
         elif tournament.status == RUNNING:
             await self._recover(tournament)
             await self.advance(tournament.id)
+            async with self._locks[tournament.id]:
+                await self._tell(tournament.id)
 
     async def _cancel_unplayable(self, tournament: TournamentRow, reason: str) -> None:
         if await self.records.update_tournament(
             tournament.id, {"status": OPEN_STATUSES}, status=CANCELLED, updated_at=self.clock()
         ):
-            await self.host.cancelled(await self.get(tournament.id), reason)
+            await self._safely(self.host.cancelled(await self.get(tournament.id), reason))
 
     async def _recover(self, tournament: TournamentRow) -> None:
         """Record results of games that ended unseen; flag games stopped without a result; end tables that
@@ -743,7 +790,7 @@ class TournamentManager:
                     match.id, {"status": PLAYING, "note": match.note}, note=GAME_ABORTED
                 )
                 if flagged:
-                    await self.host.match_aborted(tournament, match, await self._names(tournament.id))
+                    await self._safely(self.host.match_aborted(tournament, match, await self._names(tournament.id)))
 
     async def force_overdue(self) -> int:
         """Make every running game of a round past its deadline due on its clock now; returns how many."""

@@ -70,15 +70,21 @@ def results_of(matches: Sequence[MatchRecord]) -> list[Result]:
 
 def result_of(round: int, players: Sequence[int], ranks: Sequence[int], points: Sequence[float] | None) -> Result:
     """A settled game's result for the standings.  Computer players are not in the standings: the
-    people at their table keep the points the whole table's places gave them, and a person alone with
-    bots counts a bye worth those points (so it is their bye, and pairings give them no second one)."""
+    people at their table keep the points and the places the whole table gave them (a person beaten
+    only by a bot lost that game), and a person alone with bots counts a bye worth those points (so it
+    is their bye, and pairings give them no second one)."""
     if not any(is_bot(p) for p in players):
         return Result(round, tuple(players), tuple(ranks), None if points is None else tuple(points))
     scored = list(points) if points is not None else list(place_points(ranks))
     people = [seat for seat, p in enumerate(players) if not is_bot(p)]
-    places = tuple(1 + sum(ranks[other] < ranks[seat] for other in people) for seat in people)
-    kept = tuple(players[s] for s in people)
-    return Result(round, kept, places, tuple(scored[s] for s in people), played=len(kept) == 1)
+    return Result(
+        round,
+        tuple(players[s] for s in people),
+        tuple(ranks[s] for s in people),
+        tuple(scored[s] for s in people),
+        played=len(people) == 1,
+        unranked=tuple(rank for p, rank in zip(players, ranks, strict=True) if is_bot(p)),
+    )
 
 
 def bracket_of(tournament: TournamentRow, matches: Sequence[MatchRecord]) -> Bracket:

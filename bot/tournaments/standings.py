@@ -91,7 +91,9 @@ class Result:
     """One finished game of a round, or a bye (one player).
 
     ``players`` in seat order; ``ranks`` as ``Outcome.ranks``; ``points`` optionally overrides the
-    points each player scores (adjudication).
+    points each player scores (adjudication).  ``unranked`` are the places of the table's other seats,
+    held by players outside the standings (computer players): they count in the points and decide who
+    won, drew or lost, but nobody scores for them.
     """
 
     round: int
@@ -99,10 +101,12 @@ class Result:
     ranks: tuple[int, ...]
     points: tuple[float, ...] | None = None
     played: bool = False  # a one-player result that was a game against computer players, not a rest
+    unranked: tuple[int, ...] = ()
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "players", _as_tuple(self.players))
         object.__setattr__(self, "ranks", _as_tuple(self.ranks))
+        object.__setattr__(self, "unranked", _as_tuple(self.unranked))
         if self.points is not None:
             object.__setattr__(self, "points", _as_tuple(self.points))
         if isinstance(self.round, bool) or not isinstance(self.round, int) or self.round < 1:
@@ -115,7 +119,7 @@ class Result:
             raise StandingsError(
                 f"A result of round {self.round} has {len(self.ranks)} ranks for {len(self.players)} players."
             )
-        for rank in self.ranks:
+        for rank in self.ranks + self.unranked:
             if isinstance(rank, bool) or not isinstance(rank, int) or rank < 1:
                 raise StandingsError(f"Ranks must be whole numbers from 1 up, not {rank!r}.")
         if self.points is not None:
@@ -251,10 +255,11 @@ def _collect(
             entries[player].append(_Entry((), value, 1, True, False, result.played))
             totals[player] += value
             continue
-        scored = tuple(Fraction(v) for v in result.points) if result.points is not None else _place_points(result.ranks)
+        table = result.ranks + result.unranked  # every seat's place, computer players' included
+        scored = tuple(Fraction(v) for v in result.points) if result.points is not None else _place_points(table)
         for seat, player in enumerate(result.players):
             others = tuple(q for q in result.players if q != player)
-            shared = sum(1 for r in result.ranks if r == result.ranks[seat]) > 1
+            shared = sum(1 for r in table if r == result.ranks[seat]) > 1
             entries[player].append(_Entry(others, scored[seat], result.ranks[seat], False, shared))
             totals[player] += scored[seat]
     return order, entries, totals

@@ -252,6 +252,22 @@ def test_table_bye_is_worth_a_mean_seat():
     assert got["D"].points == 2.5  # nobody else changes
 
 
+def test_at_a_table_with_computer_players_only_first_place_at_the_whole_table_wins():
+    """Bots are not in the standings, but they sit at the table: the best person behind a bot lost,
+    a person sharing first place with a bot drew, and their points are those of the whole table."""
+    from bot.tournaments.results import result_of
+
+    beaten = result_of(1, [7, 8, -1], [2, 3, 1], None)  # a bot won, 7 second, 8 third
+    level = result_of(2, [7, -1, 8], [1, 1, 3], None)  # 7 shares first place with a bot
+    ahead = result_of(3, [8, 7, -1], [1, 3, 2], None)  # 8 beats the bot and 7
+    rows = by_player(table_standings([beaten, level, ahead]))
+    assert (rows[7].wins, rows[7].draws, rows[7].losses) == (0, 1, 2)
+    assert (rows[8].wins, rows[8].draws, rows[8].losses) == (1, 0, 2)
+    assert rows[7].points == 1 + 1.5 + 0 and rows[8].points == 0 + 0 + 2
+    # given no points, a result with computer players scores the whole table's places too
+    assert by_player(table_standings([Result(1, (7, 8), (2, 3), unranked=(1,))]))[7].points == 1
+
+
 def test_table_ties_share_the_place():
     rows = table_standings([Result(1, ("A", "B", "C"), (1, 1, 3))], ["B", "A", "C"])
     assert [(r.player, r.place, r.points) for r in rows] == [("B", 1, 1.5), ("A", 1, 1.5), ("C", 3, 0.0)]

@@ -14,6 +14,7 @@ from bot.selfplay import play_one
 from bot.session import schema
 from bot.session.service import Actor, GameService, ServiceError
 from bot.session.store import NewMove, StaleVersion, Store
+from bot.session.tournament_records import TournamentRecords, milestone
 
 NOW = datetime(2026, 3, 1, 12, 0, tzinfo=UTC)
 
@@ -53,6 +54,34 @@ async def test_database_of_an_older_version_upgrades_in_place(db_url):
     service = GameService(store, clock=lambda: NOW, render=False)
     await service.join(77, Actor(6, "new"))
     assert [s.display_name for s in (await store.live_game(77)).seats] == ["old", "new"]
+    await store.close()
+
+
+async def test_tournaments_under_way_count_as_told_up_to_where_they_stand_after_the_upgrade(db_url):
+    engine = create_async_engine(db_url)
+    async with engine.begin() as conn:
+        await conn.run_sync(schema.migrate, 8)
+        for status, current in (("registration", 0), ("running", 0), ("running", 3), ("finished", 4)):
+            await conn.execute(
+                text(
+                    "INSERT INTO tournaments (guild_id, channel_id, name, game, options, format, status,"
+                    " current_round, creator_id, seed, created_at, updated_at) VALUES (1, 2, 'cup', 'whist', '{}',"
+                    " 'swiss', :status, :current, 5, 'abc', '2026-01-01 00:00:00', '2026-01-01 00:00:00')"
+                ),
+                {"status": status, "current": current},
+            )
+    await engine.dispose()
+
+    store = await Store.open(db_url)
+    records = TournamentRecords(store)
+    told = [(t.status, t.current_round, t.told) for t in reversed(await records.tournaments())]
+    assert told == [
+        ("registration", 0, None),
+        ("running", 0, "began"),
+        ("running", 3, "round 3"),
+        ("finished", 4, "finished"),
+    ]
+    assert [milestone(t) == t.told for t in reversed(await records.tournaments())] == [True] * 4
     await store.close()
 
 

@@ -69,6 +69,12 @@ class FakeHost:
         self.fail_after: int | None = None
         self.pause = 0  # times to yield inside open_match_thread, as a slow Discord would
         self.during_open = None  # something else happening while a thread is being opened
+        self.failing: set[str] = set()  # kinds of announcement Discord refuses to post
+
+    def _post(self, kind: str, details: dict) -> None:
+        if kind in self.failing:
+            raise RuntimeError("Discord is down")
+        self.events.append((kind, details))
 
     async def open_match_thread(self, tournament, match, names):
         if self.fail_after is not None:
@@ -89,22 +95,22 @@ class FakeHost:
         self.starts.append((match.thread_id, match.id))
 
     async def checkin_opened(self, tournament, until, players):
-        self.events.append(("checkin_opened", {"tournament": tournament, "until": until, "players": tuple(players)}))
+        self._post("checkin_opened", {"tournament": tournament, "until": until, "players": tuple(players)})
 
     async def tournament_began(self, tournament, seeds, absent, names):
-        self.events.append(("began", {"tournament": tournament, "seeds": tuple(seeds), "absent": tuple(absent)}))
+        self._post("began", {"tournament": tournament, "seeds": tuple(seeds), "absent": tuple(absent)})
 
     async def round_started(self, tournament, number, matches, names, bracket):
-        self.events.append(("round", {"number": number, "matches": list(matches), "bracket": bracket}))
+        self._post("round", {"number": number, "matches": list(matches), "bracket": bracket})
 
     async def tournament_finished(self, tournament, standings):
-        self.events.append(("finished", {"tournament": tournament, "standings": standings}))
+        self._post("finished", {"tournament": tournament, "standings": standings})
 
     async def cancelled(self, tournament, reason):
-        self.events.append(("cancelled", {"tournament": tournament, "reason": reason}))
+        self._post("cancelled", {"tournament": tournament, "reason": reason})
 
     async def match_aborted(self, tournament, match, names):
-        self.events.append(("aborted", {"match": match}))
+        self._post("aborted", {"match": match})
 
     async def result_set(self, tournament, match, names):
         self.events.append(("result_set", {"match": match}))
@@ -449,7 +455,8 @@ async def test_a_table_swiss_with_bots_fills_the_table_of_those_who_would_sit_ou
     )
     assert result.players == (7,) and result.is_bye and result.points == (1.0,)
     (result,) = results_of([_done_match(players=(7, 8, -1), ranks=(3, 1, 2))])
-    assert result.players == (7, 8) and result.ranks == (2, 1) and result.points == (0.0, 2.0)
+    assert result.players == (7, 8) and result.ranks == (3, 1) and result.points == (0.0, 2.0)
+    assert result.unranked == (2,)  # the bot's place counts in who won, not in the standings
 
 
 async def test_a_table_swiss_with_bots_and_a_table_size_fills_every_empty_seat(env):
@@ -574,6 +581,56 @@ async def test_a_game_that_ended_while_nobody_listened_is_recorded_at_the_next_c
     assert (await manager.get(cup.id)).status == FINISHED
 
 
+async def test_an_announcement_discord_refused_is_posted_at_the_next_check_once(env):
+    store, service, manager, host, _clock = env
+    players = people(4)
+    names = names_of(players)
+    rng = random.Random(5)
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Loud", game="whist", format="swiss", rounds=2
+    )
+    await register(manager, cup, players)
+    host.failing = {"began"}
+    assert await manager.start(cup.id, ORGANISER) == "started"  # the organiser is answered all the same
+    t, matches = await current(manager, cup.id)
+    assert t.current_round == 1 and [m.status for m in matches] == [PLAYING, PLAYING]
+    assert host.kinds() == []  # the seeds come before round 1's pairings, so the round waits for them
+    host.failing = set()
+    await manager.tick()
+    assert host.kinds() == ["began", "round"]
+    (began,) = host.told("began")
+    seeded = [p.user_id for p in await manager.records.players(cup.id)]
+    assert began["seeds"] == tuple(seeded) and sorted(seeded) == sorted(names) and began["absent"] == ()
+    assert host.told("round")[0]["number"] == 1 and host.told("round")[0]["matches"] == matches
+    await manager.tick()
+    assert host.kinds() == ["began", "round"]  # each is told once
+
+    # round 2's pairings are lost, and the bot restarts: the new process posts them
+    host.failing = {"round"}
+    await finish_round(service, manager, cup.id, rng, names)
+    t, second = await current(manager, cup.id)
+    assert t.current_round == 2 and t.told == "round 1"
+    host.failing = set()
+    fresh = TournamentManager(service, TournamentRecords(store), host, clock=service.clock)
+    service.listeners[:] = [fresh.on_report]
+    await fresh.tick()
+    assert [d["number"] for d in host.told("round")] == [1, 2] and host.told("round")[1]["matches"] == second
+
+    # the final standings fail twice, then are posted once
+    host.failing = {"finished"}
+    await finish_round(service, fresh, cup.id, rng, names)
+    assert (await fresh.get(cup.id)).status == FINISHED and not host.told("finished")
+    await fresh.tick()
+    assert not host.told("finished")
+    host.failing = set()
+    await fresh.tick()
+    await fresh.tick()
+    (final,) = host.told("finished")
+    assert final["standings"].rows == (await fresh.standings(cup.id)).rows
+    assert host.kinds() == ["began", "round", "round", "finished"]
+    assert (await fresh.get(cup.id)).told == "finished"
+
+
 # --------------------------------------------------------------------------------------------
 # round robin, elimination, tables
 
@@ -644,8 +701,10 @@ async def test_single_elimination_byes_to_top_seeds_and_a_draw_sends_the_higher_
     t, semis = await current(manager, cup.id)
     assert t.current_round == 2 and {seeds[0], seeds[1]} <= {p for m in semis for p in m.players}
     assert higher in {p for m in semis for p in m.players}
-    with pytest.raises(TournamentError, match="Round 1 is closed"):
+    with pytest.raises(TournamentError, match=r"^Round 1 is closed: only results of the current round \(2\)"):
         await manager.adjudicate(cup.id, ORGANISER, higher, "win", round=1)
+    with pytest.raises(TournamentError, match=r"^Round 3 has not been paired yet: only results of the current round"):
+        await manager.adjudicate(cup.id, ORGANISER, higher, "win", round=3)
     for _ in range(2):
         await finish_round(service, manager, cup.id, random.Random(5), names)
     t = await manager.get(cup.id)
