@@ -56,6 +56,19 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 
+def _seat_values(game_id: int, seat: int, user_id: int, name: str, ai_level: str | None = None) -> dict[str, Any]:
+    """A lobby seat's row: who sits there (a person, or a computer player of ``ai_level``), nothing played yet."""
+    return {
+        "game_id": game_id,
+        "seat": seat,
+        "user_id": user_id,
+        "display_name": name[:100],
+        "missed_turns": 0,
+        "removed": 0,
+        "ai_level": ai_level,
+    }
+
+
 class StoreError(Exception):
     """A storage refusal with a sentence fit for a player."""
 
@@ -649,30 +662,13 @@ class Store:
                     )
                 )
                 game_id = int(primary_key(result))
-                if seat_creator:
-                    conn.execute(
-                        insert(seats).values(
-                            game_id=game_id,
-                            seat=0,
-                            user_id=creator_id,
-                            display_name=creator_name[:100],
-                            missed_turns=0,
-                            removed=0,
-                        )
-                    )
-                first = 1 if seat_creator else 0
-                for i, row in enumerate(bots, start=first):
-                    conn.execute(
-                        insert(seats).values(
-                            game_id=game_id,
-                            seat=i,
-                            user_id=row.user_id,
-                            display_name=row.display_name[:100],
-                            missed_turns=0,
-                            removed=0,
-                            ai_level=row.ai_level,
-                        )
-                    )
+                rows = [_seat_values(game_id, 0, creator_id, creator_name)] if seat_creator else []
+                rows += [
+                    _seat_values(game_id, seat, row.user_id, row.display_name, row.ai_level)
+                    for seat, row in enumerate(bots, start=len(rows))
+                ]
+                if rows:
+                    conn.execute(insert(seats), rows)
                 return game_id
 
             return await self.write(work)
@@ -731,15 +727,7 @@ class Store:
                 conn.execute(
                     insert(seats),
                     [
-                        {
-                            "game_id": game.id,
-                            "seat": i,
-                            "user_id": row.user_id,
-                            "display_name": row.display_name[:100],
-                            "missed_turns": 0,
-                            "removed": 0,
-                            "ai_level": row.ai_level,
-                        }
+                        _seat_values(game.id, i, row.user_id, row.display_name, row.ai_level)
                         for i, row in enumerate(new_seats)
                     ],
                 )
