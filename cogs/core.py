@@ -14,8 +14,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.session import ServiceError, UndoStatus, outcome_from_json, rules_for
+from bot.session.table_questions import UNDO
 from cogs import buttons as game_buttons
-from cogs import seats, table
+from cogs import questions, seats, table
 from cogs.base import channel_of, post_board
 from cogs.decisions import play_roll
 from cogs.help import RulesCommand
@@ -23,7 +24,6 @@ from cogs.messages import NO_PINGS, options_line, players_line, plural, result_h
 from cogs.replies import (
     actor_of,
     answer,
-    close_question,
     escape_user_text,
     paced_here,
     refusals,
@@ -179,10 +179,11 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         if status.refused_by is not None:
             line = f"{escape_user_text(interaction.user.display_name)} refused the undo; the game goes on."
             await answer(interaction, content=line)  # answered first; the question is closed after
-            await close_question(pressed, line)
+            await questions.answered(self.bot, status.game.id, UNDO, pressed, line)
         elif status.report is not None:
+            taken = await questions.take(self.bot, status.game.id, UNDO)
             await table.show(interaction, status.report)
-            await close_question(pressed, " ".join(status.report.lines))
+            await questions.close(self.bot, taken, pressed, " ".join(status.report.lines))
         elif pressed is not None:  # an acceptance with others still to answer: the question, updated
             waiting = " ".join(f"<@{uid}>" for uid in status.waiting_for)
             agreed = f"{escape_user_text(interaction.user.display_name)} accepts; still waiting for {waiting}."
@@ -191,8 +192,10 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
             )
         else:
             waiting = " ".join(f"<@{uid}>" for uid in status.waiting_for)
-            await answer(
+            await questions.ask(
                 interaction,
+                status.game.id,
+                UNDO,
                 content=f"<@{status.requester_id}> asks to take back **{status.shown}**. {waiting}: do you agree?",
                 view=game_buttons.buttons(status.game.id, "undo-yes", "undo-no"),
                 allowed_mentions=discord.AllowedMentions(

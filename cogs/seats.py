@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.session import GameRow, HandoverStatus, Report, ServiceError
+from bot.session.table_questions import SEAT
 from cogs.buttons import STALE, valid_id
 from cogs.messages import mention, plural
 
@@ -202,7 +203,7 @@ async def answer_handover(interaction: discord.Interaction, game_id: int, accept
 async def settle_handover(bot: PyramidBot, guild: discord.Guild | None, channel_id: int) -> None:
     """After a seat has left the game: carry out a proposal that everyone still playing has now agreed
     to (the one who left had not answered), and show it on the board."""
-    from cogs import table
+    from cogs import questions, table
 
     game = await bot.service.live_game(channel_id)
     if guild is None or game is None or game.status != "active":  # no server to ask about its player
@@ -210,12 +211,14 @@ async def settle_handover(bot: PyramidBot, guild: discord.Guild | None, channel_
     left, unsure = await _membership(guild, await bot.handover.proposed_player(game.id))
     status = await bot.handover.settle(game.id, left_server=left, unsure=unsure)
     if status is not None and status.report is not None:
+        taken = await questions.take(bot, game.id, SEAT)
         await table.show_in_channel(bot, status.report)
+        await questions.close(bot, taken, None, " ".join(status.report.lines))
 
 
 async def _post_handover(interaction: discord.Interaction, status: HandoverStatus) -> None:
-    from cogs import buttons, table
-    from cogs.replies import answer, close_question, escape_user_text, update_question
+    from cogs import buttons, questions, table
+    from cogs.replies import answer, bot_of, escape_user_text, update_question
 
     pressed = interaction.message if interaction.type == discord.InteractionType.component else None
     target = escape_user_text(status.seat.display_name)
@@ -226,16 +229,17 @@ async def _post_handover(interaction: discord.Interaction, status: HandoverStatu
         else:
             line = f"{who} refused: {target} keeps the seat and the game goes on."
         await answer(interaction, content=line)  # answered first; the question is closed after
-        await close_question(pressed, line)
+        await questions.answered(bot_of(interaction), status.game.id, SEAT, pressed, line)
         return
     if status.withdrawn:
         line = f"{target} is back and playing: the seat stays theirs and the proposal is withdrawn."
         await answer(interaction, content=line)  # answered first; the question is closed after
-        await close_question(pressed, line)
+        await questions.answered(bot_of(interaction), status.game.id, SEAT, pressed, line)
         return
     if status.report is not None:
+        taken = await questions.take(bot_of(interaction), status.game.id, SEAT)
         await table.show(interaction, status.report)
-        await close_question(pressed, " ".join(status.report.lines))
+        await questions.close(bot_of(interaction), taken, pressed, " ".join(status.report.lines))
         return
     waiting = " ".join(mention(uid) for uid in status.waiting_for)
     because = f" ({escape_user_text(status.reason)})" if status.reason else ""
@@ -244,8 +248,10 @@ async def _post_handover(interaction: discord.Interaction, status: HandoverStatu
         agreed = f"{escape_user_text(interaction.user.display_name)} agrees; still waiting for {waiting}."
         await update_question(interaction, pressed, agreed, view)
         return
-    await answer(
+    await questions.ask(
         interaction,
+        status.game.id,
+        SEAT,
         content=f"{mention(status.requester_id)} proposes that {article(status.level)} {status.level} computer player "
         "takes over "
         f"{target}'s seat{because}.{' The game would no longer be rated.' if status.game.rated else ''} "

@@ -19,6 +19,7 @@ import discord
 
 from bot.session import GameRow, Report, rules_for
 from bot.session.table_messages import TableMessage
+from cogs import questions
 from cogs.buttons import GameButton, buttons
 from cogs.messages import NO_PINGS, call, lobby_embed, practice_mark, report_payload, report_view, summary_embed
 from cogs.replies import answer_at, bot_of, first_response, paced, tell
@@ -68,6 +69,13 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
         await remember(bot, record, report.lines, report.delivery_id)  # first: the new board is the game's
         if old is not None:
             await retire(bot, old, report.game)
+    await shown(bot, report)
+
+
+async def shown(bot: PyramidBot, report: Report) -> None:
+    """After a board is shown: the questions it made lapse lose their buttons, and a bot left to act
+    goes on."""
+    await questions.settle(bot, report.game)
     after(bot, report)
 
 
@@ -129,7 +137,7 @@ async def show_in_channel(bot: PyramidBot, report: Report) -> None:
         lines = [*record.lines, *report.lines]
         if await edit(bot, record, followed_on(report, lines), raw=True):
             await remember(bot, record, lines, report.delivery_id)
-            after(bot, report)
+            await shown(bot, report)
             return
     channel = await announcer_of(bot).channel(report.game.channel_id)
     if channel is None:
@@ -140,7 +148,7 @@ async def show_in_channel(bot: PyramidBot, report: Report) -> None:
     await remember(bot, board_record(report, message.channel.id, message.id), report.lines, report.delivery_id)
     if record is not None:
         await retire(bot, record, report.game)
-    after(bot, report)
+    await shown(bot, report)
 
 
 async def adopt(bot: PyramidBot, report: Report, message: discord.Message) -> None:
@@ -150,7 +158,7 @@ async def adopt(bot: PyramidBot, report: Report, message: discord.Message) -> No
     if record is not None and record.message_id != message.id:
         await retire(bot, record, report.game)
     await remember(bot, board_record(report, message.channel.id, message.id), report.lines)
-    after(bot, report)
+    await shown(bot, report)
 
 
 LOBBY_ACTIONS = ("join", "leave", "start")
@@ -249,6 +257,7 @@ async def close(bot: PyramidBot, game: GameRow) -> None:
     record = await bot.service.table_message(game.id)
     if record is not None:
         await retire(bot, record, game, stopped=True)
+    await questions.settle(bot, game)
 
 
 async def retire(bot: PyramidBot, record: TableMessage, game: GameRow, *, stopped: bool = False) -> None:

@@ -147,6 +147,11 @@ class HandoverDesk:
             status = HandoverStatus(game, actor.user_id, target, level, reason, [])
             return await self._maybe_apply(status, {**request, "created_at": service.clock()}, token)
 
+    async def stands(self, game_id: int) -> bool:
+        """True while ``game_id`` has a proposal that can still be answered (its question stays open)."""
+        game = await self.service.game(game_id)
+        return game is not None and still_open(game, await self.service.store.seat_request(game_id))
+
     async def proposed_player(self, game_id: int) -> int | None:
         """The person whose seat the pending proposal of ``game_id`` would hand to a bot, if any."""
         pending = await self.service.store.seat_request(game_id)

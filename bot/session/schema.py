@@ -280,6 +280,18 @@ table_messages = Table(
     Column("updated_at", DateTime(timezone=True), nullable=False),
 )
 
+# migration 9: the open question of each kind (an undo request, a seat proposal) of each game, so the
+# question's buttons are taken off once it lapses, whatever made it lapse
+table_questions = Table(
+    "table_questions",
+    metadata,
+    Column("game_id", Integer, ForeignKey("games.id", ondelete="CASCADE"), primary_key=True),
+    Column("kind", String(8), primary_key=True),  # undo | seat
+    Column("channel_id", BigInteger, nullable=False),
+    Column("message_id", BigInteger, nullable=False),
+    Column("created_at", DateTime(timezone=True), nullable=False),
+)
+
 
 def _create(*tables: Table) -> Callable[[Connection], None]:
     def run(conn: Connection) -> None:
@@ -432,7 +444,9 @@ def _migration_8(conn: Connection) -> None:
 
 def _migration_9(conn: Connection) -> None:
     """A tournament remembers the last milestone its channel was told, so a lost announcement is posted
-    again.  Tournaments already under way count as told up to where they stand."""
+    again (tournaments already under way count as told up to where they stand); a game remembers its
+    open questions, so one that lapsed loses its buttons."""
+    _create(table_questions)(conn)
     conn.execute(text("ALTER TABLE tournaments ADD COLUMN told VARCHAR(16)"))
     conn.execute(text("UPDATE tournaments SET told = 'finished' WHERE status = 'finished'"))
     conn.execute(text("UPDATE tournaments SET told = 'began' WHERE status = 'running' AND current_round = 0"))

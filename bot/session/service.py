@@ -38,6 +38,7 @@ from bot.session.store import (
     StoreError,
 )
 from bot.session.table_messages import TableMessage, TableMessages
+from bot.session.table_questions import TableQuestions
 from games.base import (
     BUTTON_KINDS,
     GameError,
@@ -291,6 +292,7 @@ class GameService:
         self._idle.set()
         self.listeners: list[Callable[[Report], Any]] = []
         self.tables = TableMessages(store)
+        self.questions = TableQuestions(store)
         self.renderer: Any = None  # a bot.render_pool.RenderPool: boards drawn in worker processes
 
     # ------------------------------------------------------------------ the unit of work

@@ -104,6 +104,17 @@ class UndoDesk:
             request = {**request, "created_at": service.clock()}
             return await self._maybe_apply(game, request, log, target, token, before=before)
 
+    async def stands(self, game_id: int) -> bool:
+        """True while ``game_id`` has an undo request that can still be answered: the game runs and the
+        move it names is still the last one a person made (its question stays open)."""
+        store = self.service.store
+        game = await self.service.game(game_id)
+        pending = await store.undo_request(game_id)
+        if game is None or game.status != "active" or pending is None:
+            return False
+        target = undo_target(await store.moves(game.id), bot_seats(game))
+        return target is not None and pending["ply"] == target.ply
+
     async def answer(self, game_id: int, actor: Actor, accept: bool, *, token: str | None = None) -> UndoStatus:
         """Accept or refuse the pending request of ``game_id``."""
         service = self.service

@@ -30,7 +30,12 @@ def _fake(monkeypatch: pytest.MonkeyPatch, calls: list[str]) -> None:
         async def set_table_message(self, message: TableMessage, *delivered: Any) -> None:
             calls.append("remember")
 
+    class Questions:
+        async def of_game(self, game_id: int) -> list[Any]:
+            return []  # no question open at this table
+
     bot = SimpleNamespace(service=Service())
+    bot.service.questions = Questions()
 
     async def answer_at(interaction: Any, **payload: Any) -> int:
         calls.append("answer")

@@ -356,6 +356,28 @@ async def test_a_partial_acceptance_of_an_undo_updates_the_one_question(table):
     assert "is taken back" in closed.content and not closed.components  # no live button left on it
 
 
+async def test_an_undo_question_that_lapses_loses_its_buttons_even_across_a_restart(table, make_bot):
+    started, members = await start_game(table, players=3, clock=0)
+    first, _ = next_actor(started, table.members)
+    passed = await finish_turn(first, table)
+    asked = await first.slash(table.channel, "game undo")
+    question = asked.response.message
+    await table.env.restart_bot(make_bot())
+    second, _ = next_actor(passed, table.members)
+    await finish_turn(second, table)  # a person's move: the request lapses
+    closed = table.env.backend.messages[table.channel.id][question.id]
+    assert closed.content.endswith("\nThis request lapsed: the game has moved on.") and not closed.components
+    assert closed.content.count("lapsed") == 1
+    # a request still standing keeps its buttons until the game ends without it
+    asked = await second.slash(table.channel, "game undo")
+    assert "do you agree?" in asked.response.content
+    open_now = table.env.backend.messages[table.channel.id][asked.response.message.id]
+    assert open_now.components
+    await members[0].slash(table.channel, "game abort")
+    closed = table.env.backend.messages[table.channel.id][asked.response.message.id]
+    assert closed.content.endswith("\nThis request lapsed: the game has moved on.") and not closed.components
+
+
 async def test_a_seat_proposal_waiting_only_for_a_player_removed_on_time_is_carried_out(table, make_bot):
     await table.env.restart_bot(make_bot(missed_turns_limit=1))
     started, members = await start_game(table, players=4)

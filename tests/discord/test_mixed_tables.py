@@ -166,8 +166,10 @@ async def test_a_proposal_waiting_only_for_someone_who_resigns_is_carried_out_at
     board = living_board(table.env, table.channel.id)
     shown = " ".join(m.embeds[0].description or "" for m in [board])
     assert "Normal bot takes over bob's seat" in shown, shown
-    late = await alice.click(question, label="Agree")  # the old question has nothing left to answer
-    assert late.response.content == "There is no proposal waiting: the seat or the game has changed since."
+    closed = table.env.backend.messages[table.channel.id][question.id]  # the question, as the channel shows it
+    assert button_labels(closed) == [], closed.components
+    assert closed.content.endswith("Normal bot takes over bob's seat (Green)."), closed.content
+    assert "lapsed" not in closed.content
     assert simcord_env.errors == []
 
 
