@@ -96,9 +96,9 @@ class Announcer(commands.Cog):
 
     async def _deliver(self, item: Delivery) -> None:
         if item.report is None:
-            if item.row.kind == "reminder":
+            if item.row.kind == "reminder" and not item.overtaken:
                 await self._remind(Reminder.from_payload(item.row.payload))
-            return  # else a report overtaken in a game now over: nothing left to post
+            return  # else a reminder of a turn now over, or a report overtaken in a game now over: not posted
         if item.overtaken:  # the game's board is newer: these lines join it, marked as late
             item.report.lines = late_lines(item.report.lines)
             await table.show_in_channel(self.bot, item.report)

@@ -20,7 +20,7 @@ from cogs import questions, seats, table
 from cogs.base import channel_of, post_board
 from cogs.decisions import play_roll
 from cogs.help import RulesCommand
-from cogs.messages import NO_PINGS, options_line, players_line, plural, result_head
+from cogs.messages import NO_PINGS, clock_text, options_line, players_line, plural, result_head
 from cogs.replies import (
     actor_of,
     answer,
@@ -109,6 +109,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
             f"{rules.title} — game #{game.id}",
             f"Players: {players_line(game)}",
             f"Options: {options_line(game.game, game.options, changed_only=False)}",
+            f"Clock: {clock_text(game)}",
             # the seed decides every roll still to come: it is told once nothing is left to roll
             f"Seed: {game.seed}" if game.status in ("finished", "aborted") else "Seed: told when the game is over",
             "",
@@ -222,7 +223,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         """The people still playing this channel's game."""
         return seats.handover_choices(await self.bot.service.live_game(channel_of(interaction)), current)
 
-    @app_commands.command(name="notify", description="How the bot reminds you that it is your turn.")
+    @app_commands.command(name="notify", description="How the bot reminds you that it is your turn in this server.")
     @app_commands.describe(
         mode="dm: a direct message (a channel mention if your DMs are closed); "
         "mention: a mention in the game's channel; off: no reminders"
@@ -230,6 +231,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
     @app_commands.choices(mode=[app_commands.Choice(name=m, value=m) for m in ("dm", "mention", "off")])
     @refusals
     async def notify(self, interaction: discord.Interaction, mode: app_commands.Choice[str]) -> None:
+        if interaction.guild_id is None:  # a subcommand cannot be kept out of DMs: each server keeps its own
+            raise ServiceError("Use /game notify in the server you play in: each server keeps its own setting.")
         await self.bot.service.set_notify(interaction.guild_id, interaction.user.id, mode.value)
         await tell(interaction, f"Reminders: {mode.value}.")
 
@@ -237,12 +240,19 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
     @app_commands.describe(days="How many days (your yearly allowance is shared by all your games)")
     @refusals
     async def vacation(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 60]) -> None:
+        if interaction.guild_id is None:
+            raise ServiceError("Use /game vacation in the server you play in: each server keeps its own days.")
         games_of_user, left = await self.bot.timekeeper.vacation(interaction.guild_id, interaction.user.id, days)
         name = escape_user_text(interaction.user.display_name)
+        paused = (
+            f"their clocks in {plural(len(games_of_user), 'game')} are paused"
+            if games_of_user
+            else "none of their games has a clock running now, and a clock that starts meanwhile waits for them"
+        )
         await answer(  # first: the days are recorded, and the notes below must not hold up the answer
             interaction,
-            content=f"{name} is on vacation for {plural(days, 'day')}; their clocks in "
-            f"{plural(len(games_of_user), 'game')} are paused. {plural(left, 'vacation day')} left this year.",
+            content=f"{name} is on vacation for {plural(days, 'day')}; {paused}. "
+            f"{plural(left, 'vacation day')} left this year.",
         )
         for game in games_of_user:
             channel = self.bot.get_channel(game.channel_id)

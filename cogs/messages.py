@@ -269,14 +269,21 @@ def options_line(game: str, options: Mapping[str, Any], changed_only: bool = Tru
     return ", ".join(shown) or "standard"
 
 
+def clock_text(game: GameRow) -> str:
+    """A game's move clock as set at its creation, e.g. ``3 days per move + a 2-day time bank``."""
+    if not game.clock_days:
+        return "none"
+    bank = f" + a {game.bank_days}-day time bank" if game.bank_days else ""
+    return f"{plural(game.clock_days, 'day')} per move{bank}"
+
+
 def lobby_embed(game: GameRow, title: str, min_players: int) -> discord.Embed:
     """The invitation to a game that has not started."""
     embed = discord.Embed(title=f"{title} — new game", colour=EMBED_COLOUR)
     embed.add_field(name="Players", value=f"{players_line(game)} ({len(game.seats)}/{game.max_players})", inline=False)
     embed.add_field(name="Options", value=options_line(game.game, game.options)[:1024], inline=False)
     if game.clock_days:
-        bank = f" + a {game.bank_days}-day time bank" if game.bank_days else ""
-        embed.add_field(name="Clock", value=f"{plural(game.clock_days, 'day')} per move{bank}", inline=True)
+        embed.add_field(name="Clock", value=clock_text(game), inline=True)
     embed.set_footer(
         text=f"Game #{game.id} · {players_range(min(min_players, game.max_players), game.max_players)}"
         f" · {'the creator' if game.seat_of(game.creator_id) is not None else 'a seated player'} presses Start"

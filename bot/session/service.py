@@ -25,6 +25,7 @@ import games as games_pkg
 from ai import LEVELS as AI_LEVELS
 from bot import clocks
 from bot.clocks import DAY
+from bot.session.reminders import Reminder
 from bot.session.schema import ACTIVE_STATUSES
 from bot.session.store import (
     ChannelBusy,
@@ -982,7 +983,7 @@ class GameService:
             prefs = await self.store.player_prefs(game.guild_id, user_id) if user_id is not None else {}
             deadline = clocks.turn_deadline(now, game.clock_days, bank, prefs.get("vacation_until"))
             fields["deadline"] = deadline
-            fields["wake_at"] = clocks.next_wake(now, deadline, 0)
+            fields["wake_at"] = clocks.next_wake(now, deadline, 0, prefs.get("vacation_until"))
         return fields
 
     async def turn_fields_after_undo(
@@ -1004,7 +1005,9 @@ class GameService:
         while len(self._cache) > STATE_CACHE_SIZE:
             self._cache.popitem(last=False)
 
-    def _charge_clock(self, game: GameRow, rules: Rules[S, M], after: S, now: datetime) -> dict[int, dict[str, Any]]:
+    async def _charge_clock(
+        self, game: GameRow, rules: Rules[S, M], after: S, now: datetime
+    ) -> dict[int, dict[str, Any]]:
         """When the turn leaves a seat: take overtime from its bank and clear its missed turns."""
         seat = game.turn_seat
         if seat is None or rules.to_move(after) == seat or game.turn_started_at is None:
@@ -1012,7 +1015,9 @@ class GameService:
         updates: dict[str, Any] = {"missed_turns": 0}
         row = next((r for r in game.seats if r.seat == seat), None)
         if game.clock_days and row is not None and row.bank_seconds is not None:
-            updates["bank_seconds"] = clocks.bank_after_move(game.deadline, now, row.bank_seconds)
+            prefs = await self.store.player_prefs(game.guild_id, row.user_id)
+            bank = clocks.bank_after_move(game.deadline, now, row.bank_seconds, prefs.get("vacation_until"))
+            updates["bank_seconds"] = bank
         return {seat: updates}
 
     async def _commit(
@@ -1033,7 +1038,7 @@ class GameService:
             lines.append(description)
             entries.append(NewMove(seat, rules.format_move(state, move), description, kind, rules.to_json(after)))
             state = after
-        charged = self._charge_clock(game, rules, state, self.clock())
+        charged = await self._charge_clock(game, rules, state, self.clock())
         event = report_event(lines, token)
         return await self.commit_entries(
             game, rules, state, entries, lines, charged, last_move=steps[-1][1], event=event
@@ -1152,8 +1157,8 @@ class GameService:
         game = await self.store.game(row.game_id)
         if game is None:
             raise LookupError(row.game_id)
-        if row.kind == "reminder":
-            return Delivery(row, game, None)
+        if row.kind == "reminder":  # overtaken once the turn it reminds of is over: then it is not sent
+            return Delivery(row, game, None, overtaken=not Reminder.from_payload(row.payload).of_turn(game))
         # later events (a move, or one at the same move: an undo, a seat handed to a bot) came after it
         newest = await self.store.newest_report(game.id)
         overtaken = row.ply < game.ply or (newest is not None and row.id < newest)
@@ -1184,7 +1189,8 @@ class Delivery:
     row: DeliveryRow
     game: GameRow
     report: Report | None
-    overtaken: bool = False  # a report of a running game that has moved on since it was made
+    overtaken: bool = False  # a report of a running game that has moved on since it was made, or a
+    # reminder of a turn that is over
 
     @property
     def id(self) -> int:

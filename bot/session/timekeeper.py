@@ -20,6 +20,7 @@ from datetime import timedelta
 from typing import Any, TypeVar
 
 from bot import clocks
+from bot.session.reminders import Reminder
 from bot.session.service import GameService, ServiceError, people_acting, report_event, rules_for
 from bot.session.store import GameRow, NewDelivery, NewMove
 from games.base import Rules
@@ -31,30 +32,6 @@ M = TypeVar("M")
 log = logging.getLogger(__name__)
 
 MAX_FORCED_STEPS = 64
-
-
-@dataclass(frozen=True)
-class Reminder:
-    """A reminder to send to ``user_id``: their turn in a game, with the time they have left."""
-
-    user_id: int
-    game_id: int
-    channel_id: int
-    title: str
-    seconds_left: int
-    together: bool = False  # may act now beside the seat to move, whose clock this is (Treasure Hunt's coins)
-
-    @classmethod
-    def from_payload(cls, payload: dict[str, Any]) -> Reminder:
-        """The reminder back from its delivery record."""
-        return cls(
-            int(payload["user_id"]),
-            int(payload["game_id"]),
-            int(payload["channel_id"]),
-            str(payload["title"]),
-            int(payload["seconds_left"]),
-            bool(payload.get("together", False)),
-        )
 
 
 @dataclass(frozen=True)
@@ -115,8 +92,11 @@ class Timekeeper:
     async def _remind(self, game: GameRow) -> bool:
         now = self.service.clock()
         assert game.turn_started_at is not None and game.deadline is not None
-        due = clocks.reminders_due(game.turn_started_at, game.deadline, game.reminders_sent, now)
-        wake = clocks.next_wake(game.turn_started_at, game.deadline, due)
+        user_id = game.user_at(game.turn_seat) if game.turn_seat is not None else None
+        prefs = await self.service.store.player_prefs(game.guild_id, user_id) if user_id is not None else {}
+        away = prefs.get("vacation_until")
+        due = clocks.reminders_due(game.turn_started_at, game.deadline, game.reminders_sent, now, away)
+        wake = clocks.next_wake(game.turn_started_at, game.deadline, due, away)
         events = []
         if due > game.reminders_sent:
             # the seat to move, and in a phase played at the same time everyone else who may act in it
@@ -126,7 +106,9 @@ class Timekeeper:
                 if user_id is None:
                     continue
                 left = int((game.deadline - now).total_seconds())
-                reminder = Reminder(user_id, game.id, game.channel_id, rules.title, left, seat != game.turn_seat)
+                together = seat != game.turn_seat
+                turn = game.turn_started_at.isoformat()
+                reminder = Reminder(user_id, game.id, game.channel_id, rules.title, left, together, turn)
                 events.append(NewDelivery("reminder", "scheduler", reminder.__dict__, user_id=user_id))
         # written with its delivery record: a reminder is never sent twice, nor lost if the bot stops here
         await self.service.store.update_game(game, now, events=events, reminders_sent=due, wake_at=wake)
@@ -202,7 +184,9 @@ class Timekeeper:
         return state
 
     async def vacation(self, guild_id: int | None, user_id: int, days: int) -> tuple[list[GameRow], int]:
-        """Pause ``user_id``'s clocks for ``days``; returns their games in the guild and days left this year."""
+        """Pause ``user_id``'s clocks for ``days``; returns their running games with a clock in the guild
+        (those whose players are told) and the days left this year.  A clock that starts during the
+        vacation (a game begun, a turn come round) waits for its end too."""
         now = self.service.clock()
         store = self.service.store
         prefs = await store.player_prefs(guild_id, user_id)
@@ -217,7 +201,7 @@ class Timekeeper:
         await store.set_player_prefs(
             guild_id, user_id, vacation_until=until, vacation_year=now.year, vacation_used_days=used + days
         )
-        affected = await store.games_of_user(user_id, guild_id)
+        affected = [g for g in await store.games_of_user(user_id, guild_id) if g.status == "active" and g.clock_days]
         for game in affected:
             if game.status != "active" or game.deadline is None or game.turn_seat is None:
                 continue
@@ -230,6 +214,6 @@ class Timekeeper:
                 if fresh.status != "active" or fresh.turn_seat is None or fresh.user_at(fresh.turn_seat) != user_id:
                     continue  # the turn moved on since the list was read: that deadline is not theirs
                 deadline = fresh.deadline + timedelta(days=days)
-                wake = clocks.next_wake(fresh.turn_started_at, deadline, fresh.reminders_sent)
+                wake = clocks.next_wake(fresh.turn_started_at, deadline, fresh.reminders_sent, until)
                 await store.update_game(fresh, now, deadline=deadline, wake_at=wake)
         return affected, left - days

@@ -243,3 +243,22 @@ async def test_vacation_days_in_a_turn_are_not_taken_from_the_time_bank(world):
     await session.games.move(5, mover, pass_turn.value)
     seat = next(row for row in (await session.games.live_game(5)).seats if row.user_id == mover.user_id)
     assert report.game.turn_seat == seat.seat and seat.bank_seconds == 86_400  # the whole bank is left
+
+
+async def test_overtime_used_before_a_vacation_is_taken_from_the_bank_when_the_player_moves_during_it(world):
+    session, clock = world
+    alice, bob = Actor(1, "alice"), Actor(2, "bob")
+    await session.games.new_game(
+        guild_id=1, channel_id=5, game="hedgehog", actor=alice, max_players=2, clock_days=1, bank_days=1
+    )
+    await session.games.join(5, bob)
+    game = (await session.games.start(5, alice)).game
+    mover = alice if game.user_at(game.turn_seat) == alice.user_id else bob
+    clock.now = game.turn_started_at + timedelta(days=1.5)  # half a day of the bank used
+    await session.timekeeper.vacation(1, mover.user_id, 3)
+    clock.now += HOUR  # the player moves an hour into the vacation
+    await session.games.roll(5, mover)
+    if (await session.games.live_game(5)).user_at((await session.games.live_game(5)).turn_seat) == mover.user_id:
+        await session.games.move(5, mover, "pass")
+    seat = next(r for r in (await session.games.live_game(5)).seats if r.user_id == mover.user_id)
+    assert seat.bank_seconds == 43_200  # the day and a half before the vacation; not the hour on it

@@ -393,3 +393,70 @@ async def test_a_seat_proposal_waiting_only_for_a_player_removed_on_time_is_carr
     assert game.seat_of(asker.id) is None and game.has_bots  # the seat went to the bot everyone agreed to
     descriptions = " ".join(m.embeds[0].description or "" for m in table.channel.history() if m.embeds)
     assert f"Easy bot takes over {asker.name}'s seat" in descriptions, descriptions
+
+
+async def test_the_history_file_names_the_clock_and_the_bank(table):
+    alice, bob = table.members[:2]
+    await alice.slash(table.channel, "hedgehog new", players=2, clock=3, bank=2)
+    await bob.slash(table.channel, "hedgehog join")
+    await alice.slash(table.channel, "hedgehog start")
+    history = await bob.slash(table.channel, "game history")
+    listing = (await history.response.attachments[0].read()).decode()
+    assert "\nClock: 3 days per move + a 2-day time bank\n" in listing, listing
+
+
+async def test_a_reminder_left_unsent_by_a_stop_is_dropped_once_the_player_has_moved(table, monkeypatch):
+    started, _ = await start_game(table)
+    first, _ = next_actor(started, table.members)
+    bot = table.env.bot
+    announcer = bot.get_cog("Announcer")
+    monkeypatch.setattr(announcer, "flush", _nothing)  # the bot stops right after the check wrote it
+    await table.env.advance_time(13 * HOUR)  # past half of the day: the reminder is written
+    monkeypatch.undo()
+    await finish_turn(first, table)  # the player moves before it went out
+    await table.env.advance_time(HOUR)  # the next check delivers what was left
+    dms = first.user.dm_channel
+    assert dms is None or not [m for m in dms.history() if m.content.startswith("Reminder:")]
+    assert await bot.service.claim_deliveries() == []  # settled, not left to try again
+
+
+async def _nothing() -> int:
+    return 0
+
+
+async def test_reminders_wait_for_the_end_of_a_vacation_and_come_in_the_time_left(table):
+    started, _ = await start_game(table)  # a one-day clock
+    first, _ = next_actor(started, table.members)
+    await first.slash(table.channel, "game vacation", days=7)
+    await table.env.advance_time(7 * 24 * HOUR - 60)  # the whole vacation: a paused clock does not remind
+    dms = first.user.dm_channel
+    assert dms is None or dms.history() == []
+    await table.env.advance_time(13 * HOUR)  # back, and past half of the day left
+    (reminder,) = first.user.dm_channel.history()
+    assert reminder.content.startswith("Reminder: it is your turn") and reminder.content.endswith(
+        "Time left: 12 hours."
+    )
+
+
+async def test_notify_and_vacation_are_set_in_a_server_not_in_direct_messages(table):
+    first = table.members[0]
+    notify = await first.user.slash("game notify", mode="off")
+    assert refusal(notify) == "Use /game notify in the server you play in: each server keeps its own setting."
+    away = await first.user.slash("game vacation", days=5)
+    assert refusal(away) == "Use /game vacation in the server you play in: each server keeps its own days."
+
+
+async def test_a_vacation_tells_only_tables_whose_clock_it_pauses(table):
+    alice, bob = table.members[:2]
+    unclocked = table.guild.create_text_channel("no-clock")
+    await alice.slash(unclocked, "hedgehog new", players=2)
+    await bob.slash(unclocked, "hedgehog join")
+    await alice.slash(unclocked, "hedgehog start")
+    lobby = table.guild.create_text_channel("lobby")
+    await alice.slash(lobby, "hedgehog new", players=3, clock=1)  # nothing runs yet
+    result = await alice.slash(table.channel, "game vacation", days=3)
+    assert result.response.content == (
+        "alice is on vacation for 3 days; none of their games has a clock running now, and a clock that starts "
+        "meanwhile waits for them. 11 vacation days left this year."
+    )
+    assert not [m for ch in (unclocked, lobby) for m in ch.history() if "on vacation" in (m.content or "")]

@@ -31,7 +31,7 @@ async def test_a_game_i_resigned_from_is_not_listed_as_mine_nor_paused_by_my_vac
     assert mine.response.content == "You are not in any game in this server."
 
     away = await carol.slash(table.channel, "game vacation", days=2)
-    assert "in 0 games are paused" in away.response.content, away.response.content
+    assert "none of their games has a clock running now" in away.response.content, away.response.content
     assert simcord_env.errors == []
 
 
