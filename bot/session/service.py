@@ -701,6 +701,11 @@ class GameService:
                 raise ServiceError("This is a tournament match: ask an organiser to adjudicate it.")
             if actor.user_id != game.creator_id and not actor.can_manage:
                 raise ServiceError("Only the game's creator or a server manager can abort it.")
+            creator = next((s for s in game.seats if s.user_id == actor.user_id), None)
+            if game.status == "active" and not actor.can_manage and (creator is None or creator.removed):
+                raise ServiceError(
+                    "You have left this game: the others play on, and only a server manager can abort it."
+                )
             await self.store.update_game(game, self.clock(), status="aborted", deadline=None)
             self._cache.pop(game.id, None)
             return await self._reload(game)
@@ -872,10 +877,13 @@ class GameService:
         return report
 
     async def history(self, channel_id: int) -> tuple[GameRow, list[MoveRow]]:
-        """The channel's current or last game and its move log."""
+        """The channel's current or last game and its move log (while a new game's lobby is open, the game
+        played before it, if any)."""
         game = await self.store.latest_game(channel_id)
         if game is None:
             raise ServiceError("There is no game in this channel yet.")
+        if game.state is None:
+            game = await self.store.last_started_game(channel_id) or game
         rows = await self.store.moves(game.id)
         if game.state is None:
             return game, rows

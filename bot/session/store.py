@@ -30,6 +30,7 @@ from sqlalchemy import (
     func,
     insert,
     literal_column,
+    or_,
     select,
     text,
     true,
@@ -542,6 +543,11 @@ class Store:
         """The live game in ``channel_id``, else the most recent finished one."""
         kept = self.cache.live_game(channel_id) if self.cache is not None else None  # a live game is the newest
         return await self._cached(kept, lambda: games.c.channel_id == channel_id, newest=True)
+
+    async def last_started_game(self, channel_id: int) -> GameRow | None:
+        """The most recent game of ``channel_id`` that started (running, finished or aborted once begun)."""
+        began = or_(games.c.status.in_(("active", "finished")), and_(games.c.status == "aborted", games.c.ply > 0))
+        return await self._load(and_(games.c.channel_id == channel_id, began), newest=True)
 
     async def moves(self, game_id: int) -> list[MoveRow]:
         """The move log of ``game_id`` in ply order."""

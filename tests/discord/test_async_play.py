@@ -460,3 +460,26 @@ async def test_a_vacation_tells_only_tables_whose_clock_it_pauses(table):
         "meanwhile waits for them. 11 vacation days left this year."
     )
     assert not [m for ch in (unclocked, lobby) for m in ch.history() if "on vacation" in (m.content or "")]
+
+
+async def test_while_a_rematch_lobby_is_open_history_shows_the_game_just_played(table):
+    alice, bob = table.members[:2]
+    await alice.slash(table.channel, "hedgehog new", players=2)
+    await bob.slash(table.channel, "hedgehog join")
+    await alice.slash(table.channel, "hedgehog start")
+    ended = await alice.slash(table.channel, "game resign")
+    await bob.click(ended.response.message, label="Rematch")
+    history = await alice.slash(table.channel, "game history")
+    listing = (await history.response.attachments[0].read()).decode()
+    assert listing.startswith("Der Marsigelwettkampf — game #1\n") and "alice resigns." in listing, listing
+    assert "\nResult: " in listing
+
+
+async def test_a_creator_who_resigned_cannot_abort_the_game_the_others_play_on(table):
+    started, members = await start_game(table, players=3, clock=0)
+    creator = members[0]
+    await creator.slash(table.channel, "game resign")
+    refused = await creator.slash(table.channel, "game abort")
+    assert refusal(refused) == "You have left this game: the others play on, and only a server manager can abort it."
+    game = await table.env.bot.service.live_game(table.channel.id)
+    assert game is not None and game.status == "active"
