@@ -226,39 +226,42 @@ async def test_a_round_deadline_never_times_out_a_computer_player(world):
     assert timeout.report.lines == ["alice ran out of time and loses on time."]
 
 
-async def test_vacation_days_in_a_turn_are_not_taken_from_the_time_bank(world):
-    session, clock = world
+async def banked_game(session):
+    """A running two-player game in channel 5 with a one-day clock and a one-day bank; the game and the
+    player to move."""
     alice, bob = Actor(1, "alice"), Actor(2, "bob")
     await session.games.new_game(
         guild_id=1, channel_id=5, game="hedgehog", actor=alice, max_players=2, clock_days=1, bank_days=1
     )
     await session.games.join(5, bob)
     game = (await session.games.start(5, alice)).game
-    mover = alice if game.user_at(game.turn_seat) == alice.user_id else bob
-    await session.timekeeper.vacation(1, mover.user_id, 3)
-    clock.now = game.turn_started_at + timedelta(days=3, hours=12)  # back from vacation, within the day's clock
+    return game, alice if game.user_at(game.turn_seat) == alice.user_id else bob
+
+
+async def roll_and_pass(session, mover):
+    """``mover`` rolls and passes in channel 5; their seat afterwards, and the roll's report."""
     report = await session.games.roll(5, mover)
     options = await session.games.legal_moves(5, mover.user_id)
     pass_turn = next(o for o in options if o.notation == "pass")
     await session.games.move(5, mover, pass_turn.value)
     seat = next(row for row in (await session.games.live_game(5)).seats if row.user_id == mover.user_id)
+    return seat, report
+
+
+async def test_vacation_days_in_a_turn_are_not_taken_from_the_time_bank(world):
+    session, clock = world
+    game, mover = await banked_game(session)
+    await session.timekeeper.vacation(1, mover.user_id, 3)
+    clock.now = game.turn_started_at + timedelta(days=3, hours=12)  # back from vacation, within the day's clock
+    seat, report = await roll_and_pass(session, mover)
     assert report.game.turn_seat == seat.seat and seat.bank_seconds == 86_400  # the whole bank is left
 
 
 async def test_overtime_used_before_a_vacation_is_taken_from_the_bank_when_the_player_moves_during_it(world):
     session, clock = world
-    alice, bob = Actor(1, "alice"), Actor(2, "bob")
-    await session.games.new_game(
-        guild_id=1, channel_id=5, game="hedgehog", actor=alice, max_players=2, clock_days=1, bank_days=1
-    )
-    await session.games.join(5, bob)
-    game = (await session.games.start(5, alice)).game
-    mover = alice if game.user_at(game.turn_seat) == alice.user_id else bob
+    game, mover = await banked_game(session)
     clock.now = game.turn_started_at + timedelta(days=1.5)  # half a day of the bank used
     await session.timekeeper.vacation(1, mover.user_id, 3)
     clock.now += HOUR  # the player moves an hour into the vacation
-    await session.games.roll(5, mover)
-    if (await session.games.live_game(5)).user_at((await session.games.live_game(5)).turn_seat) == mover.user_id:
-        await session.games.move(5, mover, "pass")
-    seat = next(r for r in (await session.games.live_game(5)).seats if r.user_id == mover.user_id)
+    seat, _report = await roll_and_pass(session, mover)
     assert seat.bank_seconds == 43_200  # the day and a half before the vacation; not the hour on it

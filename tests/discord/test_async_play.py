@@ -463,10 +463,7 @@ async def test_a_vacation_tells_only_tables_whose_clock_it_pauses(table):
 
 
 async def test_while_a_rematch_lobby_is_open_history_shows_the_game_just_played(table):
-    alice, bob = table.members[:2]
-    await alice.slash(table.channel, "hedgehog new", players=2)
-    await bob.slash(table.channel, "hedgehog join")
-    await alice.slash(table.channel, "hedgehog start")
+    _started, (alice, bob) = await start_game(table, clock=0)
     ended = await alice.slash(table.channel, "game resign")
     await bob.click(ended.response.message, label="Rematch")
     history = await alice.slash(table.channel, "game history")
@@ -476,7 +473,7 @@ async def test_while_a_rematch_lobby_is_open_history_shows_the_game_just_played(
 
 
 async def test_a_creator_who_resigned_cannot_abort_the_game_the_others_play_on(table):
-    started, members = await start_game(table, players=3, clock=0)
+    _started, members = await start_game(table, players=3, clock=0)
     creator = members[0]
     await creator.slash(table.channel, "game resign")
     refused = await creator.slash(table.channel, "game abort")
