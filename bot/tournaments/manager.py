@@ -345,7 +345,10 @@ class TournamentManager:
             raise TournamentError(f"You are not registered for {tournament.name}; use /tournament join.")
         if entrant.checked_in:
             raise TournamentError(f"You are already checked in for {tournament.name}.")
-        await self.records.update_player(tournament.id, actor.user_id, checked_in=1)
+        async with self._locks[tournament.id]:  # not while the window closes: counted, or told it closed
+            if (await self.get(tournament.id)).status != CHECKIN:
+                raise TournamentError(f"Check-in for {tournament.name} is closed.")
+            await self.records.update_player(tournament.id, actor.user_id, checked_in=1)
         return tournament
 
     async def start(self, tournament_id: int, actor: Actor) -> str:
@@ -512,16 +515,21 @@ class TournamentManager:
             winner = elimination_winner(tournament, match.players, ranks)
         if match.game_id is not None:
             await self._stop_game(match.game_id, Actor(actor.user_id, actor.name, can_manage=True))
-        done = await self.records.update_match(
-            match.id,
-            {"status": (PENDING, LAUNCHING, PLAYING, DONE)},
-            status=DONE,
-            ranks=list(ranks),
-            points=list(points) if points is not None else None,
-            winner=winner,
-            note=ADJUDICATED,
-            finished_at=self.clock(),
-        )
+        async with self._locks[tournament.id]:  # the round cannot close between the check and the write
+            if (await self.get(tournament.id)).current_round != number:  # the game ended as it was stopped
+                raise TournamentError(
+                    f"Round {number} closed at this moment (its last game ended): its results stand as played."
+                )
+            done = await self.records.update_match(
+                match.id,
+                {"status": (PENDING, LAUNCHING, PLAYING, DONE)},
+                status=DONE,
+                ranks=list(ranks),
+                points=list(points) if points is not None else None,
+                winner=winner,
+                note=ADJUDICATED,
+                finished_at=self.clock(),
+            )
         if not done:  # pragma: no cover - the match changed under us
             raise TournamentError("That match changed at the same moment; look at the status and try again.")
         settled = await self.records.match(match.id)
@@ -537,14 +545,13 @@ class TournamentManager:
         require_organiser(actor, "cancel a tournament")
         if tournament.is_over:
             raise TournamentError(f"{tournament.name} is already over.")
-        async with self._locks[tournament.id]:
+        async with self._locks[tournament.id]:  # a round being paired is paired (and launched) first
             if not await self.records.update_tournament(
                 tournament.id, {"status": LIVE_STATUSES}, status=CANCELLED, updated_at=self.clock()
             ):
                 raise TournamentError(f"{tournament.name} is already over.")
-            matches = (
-                await self.records.matches(tournament.id, tournament.current_round) if tournament.current_round else []
-            )
+            current = (await self.get(tournament.id)).current_round
+            matches = await self.records.matches(tournament.id, current) if current else []
         for match in matches:
             if match.game_id is None:
                 continue

@@ -631,6 +631,114 @@ async def test_an_announcement_discord_refused_is_posted_at_the_next_check_once(
     assert (await fresh.get(cup.id)).told == "finished"
 
 
+async def test_cancel_while_the_next_round_is_being_paired_stops_that_rounds_games(env):
+    """/tournament cancel pressed while the bot pairs the next round: every running game is stopped."""
+    store, service, manager, _host, _clock = env
+    players = people(4)
+    names = names_of(players)
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Race", game="whist", format="swiss", rounds=2
+    )
+    await register(manager, cup, players)
+    await manager.start(cup.id, ORGANISER)
+    _t, matches = await current(manager, cup.id)
+    first, last = matches
+    await service.resign(first.thread_id, Actor(first.players[0], names[first.players[0]]))
+
+    original = manager.records.create_round
+    cancelling: list[asyncio.Task] = []
+
+    async def create_round(*args, **kwargs):
+        # the organiser's cancel arrives while the round is being paired (the lock is held)
+        cancelling.append(asyncio.create_task(manager.cancel(cup.id, ORGANISER)))
+        for _ in range(20):
+            await asyncio.sleep(0)
+        return await original(*args, **kwargs)
+
+    manager.records.create_round = create_round
+    await service.resign(last.thread_id, Actor(last.players[0], names[last.players[0]]))
+    await cancelling[0]
+    manager.records.create_round = original
+    t = await manager.get(cup.id)
+    assert t.status == CANCELLED
+    running = []
+    for m in await manager.records.matches(cup.id, t.current_round):
+        if m.game_id is not None:
+            game = await store.game(m.game_id)
+            if game.status == "active":
+                running.append(m.id)
+    assert running == [], "games of a cancelled tournament still running"
+
+
+async def test_an_adjudication_racing_the_games_end_does_not_rewrite_a_closed_round(env):
+    """The organiser adjudicates the last game of a round just as it ends on the board: the next round is
+    paired from the played result, so that result must stay (or the adjudication be refused)."""
+    _store, service, manager, _host, _clock = env
+    players = people(4)
+    names = names_of(players)
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Race", game="whist", format="swiss", rounds=2
+    )
+    await register(manager, cup, players)
+    await manager.start(cup.id, ORGANISER)
+    _t, (first, last) = await current(manager, cup.id)
+    await service.resign(first.thread_id, Actor(first.players[0], names[first.players[0]]))
+    loser, _winner = last.players  # on the board, `loser` resigns
+    original = manager._stop_game
+
+    async def stop_game(game_id, actor):
+        # the player's resignation lands at the same moment
+        await service.resign(last.thread_id, Actor(loser, names[loser]))
+        return await original(game_id, actor)
+
+    manager._stop_game = stop_game
+    with pytest.raises(TournamentError, match=r"^Round 1 closed at this moment \(its last game ended\)"):
+        await manager.adjudicate(cup.id, ORGANISER, loser, "win")
+    manager._stop_game = original
+    t = await manager.get(cup.id)
+    assert t.current_round == 2  # round 2 was paired from round 1 as played
+    stored = await manager.records.match(last.id)
+    # round 1 is closed: what round 2 was paired from is what it keeps
+    assert stored.ranks == (2, 1), (stored.ranks, stored.note)
+
+
+async def test_a_checkin_that_lands_as_the_window_closes_is_either_counted_or_refused(env):
+    _store, _service, manager, _host, clock = env
+    players = people(3)
+    cup = await manager.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        actor=ORGANISER,
+        name="Late",
+        game="whist",
+        format="swiss",
+        checkin_minutes=10,
+    )
+    await register(manager, cup, players)
+    assert await manager.start(cup.id, ORGANISER) == "checkin"
+    await manager.checkin(cup.id, players[0])
+    await manager.checkin(cup.id, players[1])
+    original = manager.records.player
+    calls = []
+
+    async def player(tournament_id, user_id):
+        row = await original(tournament_id, user_id)
+        if user_id == players[2].user_id and not calls:
+            calls.append(1)
+            clock.advance(minutes=11)
+            await manager.tick()  # the window closes at this moment: the tournament begins without them
+        return row
+
+    manager.records.player = player
+    with pytest.raises(TournamentError, match=r"^Check-in for Late is closed\.$"):
+        await manager.checkin(cup.id, players[2])
+    manager.records.player = original
+    entrant = await manager.records.player(cup.id, players[2].user_id)
+    t = await manager.get(cup.id)
+    assert t.status == RUNNING
+    assert entrant.status == ABSENT and not entrant.checked_in  # told the window closed, and left out
+
+
 # --------------------------------------------------------------------------------------------
 # round robin, elimination, tables
 
