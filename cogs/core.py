@@ -255,6 +255,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
             f"{plural(left, 'vacation day')} left this year.",
         )
         for game in games_of_user:
+            if game.turn_seat is not None and game.user_at(game.turn_seat) == interaction.user.id:
+                await table.redraw(self.bot, game.channel_id)  # its board shows the deadline moved back
             channel = self.bot.get_channel(game.channel_id)
             if not isinstance(channel, discord.abc.Messageable) or game.channel_id == interaction.channel_id:
                 continue

@@ -151,6 +151,17 @@ async def show_in_channel(bot: PyramidBot, report: Report) -> None:
     await shown(bot, report)
 
 
+async def redraw(bot: PyramidBot, channel_id: int) -> None:
+    """Draw the living board of the channel's running game again in place, with the lines of its turn so
+    far: its clock changed without a move (a vacation moved the deadline)."""
+    report = await bot.service.board(channel_id)
+    record = await bot.service.table_message(report.game.id)
+    if record is None or record.kind != "board" or report.state is None or report.game.status != "active":
+        return
+    report.lines = []
+    await edit(bot, record, followed_on(report, list(record.lines)), raw=True)
+
+
 async def adopt(bot: PyramidBot, report: Report, message: discord.Message) -> None:
     """Make ``message`` (already showing ``report``) the living message, retiring the one before; a bot
     left to act goes on at once, as after any board shown."""

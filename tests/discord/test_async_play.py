@@ -13,7 +13,7 @@ from typing import Any
 import simcord
 
 from renderers.replay import frame_count
-from tests.discord.helpers import accepted, embed_of, field, next_actor, notation, refusal
+from tests.discord.helpers import accepted, embed_of, field, living_board, next_actor, notation, refusal
 
 HOUR = 3600
 
@@ -480,3 +480,15 @@ async def test_a_creator_who_resigned_cannot_abort_the_game_the_others_play_on(t
     assert refusal(refused) == "You have left this game: the others play on, and only a server manager can abort it."
     game = await table.env.bot.service.live_game(table.channel.id)
     assert game is not None and game.status == "active"
+
+
+async def test_a_vacation_taken_on_ones_turn_moves_the_deadline_on_the_living_board(table):
+    started, _ = await start_game(table)  # a one-day clock
+    first, _ = next_actor(started, table.members)
+    before = field(embed_of(started), "Deadline")
+    await first.slash(table.channel, "game vacation", days=2)
+    board = living_board(table.env, table.channel.id)
+    game = await table.env.bot.service.live_game(table.channel.id)
+    after = field(board.embeds[0], "Deadline")
+    assert after != before and str(int(game.deadline.timestamp())) in after, (before, after)
+    assert board.content == started.response.content  # still calls the player whose turn it is
