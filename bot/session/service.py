@@ -702,9 +702,11 @@ class GameService:
             if actor.user_id != game.creator_id and not actor.can_manage:
                 raise ServiceError("Only the game's creator or a server manager can abort it.")
             creator = next((s for s in game.seats if s.user_id == actor.user_id), None)
-            if game.status == "active" and not actor.can_manage and (creator is None or creator.removed):
+            if not actor.can_manage and (creator is None or creator.removed):  # it is the others' game now
                 raise ServiceError(
                     "You have left this game: the others play on, and only a server manager can abort it."
+                    if game.status == "active"
+                    else "You have left this lobby: the others may start it, and only a server manager can abort it."
                 )
             await self.store.update_game(game, self.clock(), status="aborted", deadline=None)
             self._cache.pop(game.id, None)

@@ -482,6 +482,19 @@ async def test_a_creator_who_resigned_cannot_abort_the_game_the_others_play_on(t
     assert game is not None and game.status == "active"
 
 
+async def test_a_creator_who_left_the_lobby_cannot_abort_it_for_those_still_in_it(table):
+    alice, bob = table.members[:2]
+    await alice.slash(table.channel, "hedgehog new", players=3)
+    await bob.slash(table.channel, "hedgehog join")
+    await alice.slash(table.channel, "hedgehog leave")
+    refused = await alice.slash(table.channel, "game abort")
+    assert refusal(refused) == (
+        "You have left this lobby: the others may start it, and only a server manager can abort it."
+    )
+    game = await table.env.bot.service.live_game(table.channel.id)
+    assert game is not None and game.status == "open" and [s.display_name for s in game.seats] == ["bob"]
+
+
 async def test_a_vacation_taken_on_ones_turn_moves_the_deadline_on_the_living_board(table):
     started, _ = await start_game(table)  # a one-day clock
     first, _ = next_actor(started, table.members)
