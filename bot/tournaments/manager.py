@@ -436,8 +436,11 @@ class TournamentManager:
             raise TournamentError(f"That member is not registered for {tournament.name}.")
         if tournament.is_open:
             async with self._locks[tournament.id]:
-                await self.records.remove_player(tournament.id, user_id)
-            return tournament, entrant.display_name
+                if (await self.get(tournament.id)).is_open:  # else it began meanwhile: removed as a drop
+                    await self.records.remove_player(tournament.id, user_id)
+                    return tournament, entrant.display_name
+            tournament = await self.get(tournament.id)
+            entrant = await self.records.player(tournament.id, user_id) or entrant
         if tournament.status != RUNNING:
             raise TournamentError(f"{tournament.name} is over.")
         if not entrant.active:
@@ -527,7 +530,7 @@ class TournamentManager:
                 ranks=list(ranks),
                 points=list(points) if points is not None else None,
                 winner=winner,
-                note=ADJUDICATED,
+                note=f"{ADJUDICATED}; {DRAW_NOTE}" if winner is not None and len(set(ranks)) == 1 else ADJUDICATED,
                 finished_at=self.clock(),
             )
         if not done:  # pragma: no cover - the match changed under us

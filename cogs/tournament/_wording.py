@@ -104,8 +104,9 @@ def describe_match(match: MatchRecord, names: Names, fmt: str) -> str:
         ranks = match.ranks
         order = sorted(range(len(match.players)), key=lambda i: (ranks[i], i))
         result = ", ".join(f"{ordinal_word(ranks[i])} {name(match.players[i])}" for i in order)
-    note = f" ({match.note})" if match.note and match.note not in (ADJUDICATED, DRAW_NOTE) else ""
-    adjudicated = " (set by an organiser)" if match.note == ADJUDICATED else ""
+    by_organiser = match.note is not None and match.note.startswith(ADJUDICATED)
+    note = f" ({match.note})" if match.note and not by_organiser and match.note != DRAW_NOTE else ""
+    adjudicated = " (set by an organiser)" if by_organiser else ""
     return f"Table {match.board}: {label} — {result}{adjudicated}{note}{where}"
 
 

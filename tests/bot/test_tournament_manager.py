@@ -38,7 +38,7 @@ from bot.tournaments.errors import CheckinNotOpen, TournamentError
 from bot.tournaments.formats import default_rounds
 from bot.tournaments.launcher import LAUNCH_LEASE
 from bot.tournaments.manager import TournamentManager
-from bot.tournaments.results import parse_result, results_of
+from bot.tournaments.results import DRAW_NOTE, parse_result, results_of
 from bot.tournaments.standings import place_points
 
 NOW = datetime(2026, 4, 1, 12, 0, tzinfo=UTC)
@@ -737,6 +737,57 @@ async def test_a_checkin_that_lands_as_the_window_closes_is_either_counted_or_re
     t = await manager.get(cup.id)
     assert t.status == RUNNING
     assert entrant.status == ABSENT and not entrant.checked_in  # told the window closed, and left out
+
+
+async def test_a_kick_landing_as_the_tournament_starts_removes_the_player_from_play(env):
+    """The organiser kicks a registered player at the moment the start time arrives: the kick must either
+    delete the registration before seeding, or work like a drop after it -- never delete a seeded player's
+    row and leave them seated in a running game."""
+    _store, service, manager, _host, _clock = env
+    players = people(4)
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Kick", game="whist", format="swiss", rounds=2
+    )
+    await register(manager, cup, players)
+    victim = players[3]
+    original = manager.records.player
+    fired = []
+
+    async def player(tournament_id, user_id):
+        row = await original(tournament_id, user_id)
+        if user_id == victim.user_id and not fired:
+            fired.append(1)
+            await manager.begin(cup.id)  # the start time arrives at this moment (the scheduler's check)
+        return row
+
+    manager.records.player = player
+    await manager.kick(cup.id, ORGANISER, victim.user_id)
+    manager.records.player = original
+    t, matches = await current(manager, cup.id)
+    assert t.status == RUNNING and t.current_round == 1
+    entrant = await manager.records.player(cup.id, victim.user_id)
+    seated_in_live_game = False
+    for m in matches:
+        if victim.user_id in m.players and m.game_id is not None:
+            game = await service.game(m.game_id)
+            seat = next(s for s in game.seats if s.user_id == victim.user_id)
+            seated_in_live_game = game.status == "active" and not seat.removed
+    assert not seated_in_live_game, f"kicked player still playing; registration row: {entrant}"
+
+
+async def test_an_organisers_draw_in_a_knockout_is_marked_higher_seed(env):
+    _store, _service, manager, _host, _clock = env
+    players = people(4)
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="KO", game="hedgehog", format="elimination"
+    )
+    await register(manager, cup, players)
+    await manager.start(cup.id, ORGANISER)
+    _t, matches = await current(manager, cup.id)
+    _t, settled = await manager.adjudicate(cup.id, ORGANISER, matches[0].players[0], "draw")
+    data = await manager.export(cup.id)
+    notes = [m["note"] for r in data["rounds"] for m in r["matches"] if m["board"] == settled.board and r["round"] == 1]
+    assert notes and DRAW_NOTE in notes[0]
 
 
 # --------------------------------------------------------------------------------------------
