@@ -16,7 +16,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.session import MoveOption, OptionSpec, TableRefused, catalogue, rules_for
+from bot.session import MoveOption, OptionSpec, ServiceError, TableRefused, catalogue, rules_for
 from cogs import lobby, seats, table
 from cogs.messages import NO_PINGS, players_line, plural, report_payload
 from cogs.replies import actor_of, answer, refusals
@@ -193,20 +193,30 @@ class GameCog(commands.GroupCog):
             bot_level=bot_level,
         )
 
+    async def channel_here(self, interaction: discord.Interaction) -> int:
+        """The channel of the interaction, once its game is of this cog's kind: another game's command
+        (``/whist move`` where Martian Combat is played) is refused, and changes nothing."""
+        channel_id = channel_of(interaction)
+        game = await self.bot.service.live_game(channel_id)
+        if game is not None and game.game != self.game_name:
+            playing = rules_for(game.game)
+            raise ServiceError(f"This channel is playing {playing.title}: use /{game.game}.")
+        return channel_id
+
     @app_commands.command(name="join", description="Join the game waiting for players in this channel.")
     @refusals
     async def join(self, interaction: discord.Interaction) -> None:
-        await lobby.join(interaction, channel_of(interaction))
+        await lobby.join(interaction, await self.channel_here(interaction))
 
     @app_commands.command(name="leave", description="Leave the game before it starts.")
     @refusals
     async def leave(self, interaction: discord.Interaction) -> None:
-        await lobby.leave(interaction, channel_of(interaction))
+        await lobby.leave(interaction, await self.channel_here(interaction))
 
     @app_commands.command(name="start", description="Start the game once enough players have joined.")
     @refusals
     async def start(self, interaction: discord.Interaction) -> None:
-        await lobby.start(interaction, channel_of(interaction))
+        await lobby.start(interaction, await self.channel_here(interaction))
 
     @app_commands.command(name="move", description="Make a move in this channel's game (type to see your legal moves).")
     @app_commands.describe(notation="Your move in the game's notation; suggestions list your legal moves.")
@@ -216,7 +226,7 @@ class GameCog(commands.GroupCog):
 
     async def submit(self, interaction: discord.Interaction, notation: str) -> None:
         """Play ``notation`` (typed, or a stamped suggestion) for the caller and post the result."""
-        channel_id = channel_of(interaction)
+        channel_id = await self.channel_here(interaction)
         work = self.bot.service.move(channel_id, actor_of(interaction), notation, token=interaction.token)
         await table.act(interaction, channel_id, work)
 
@@ -248,6 +258,9 @@ class GameCog(commands.GroupCog):
         """
         if interaction.channel_id is None:
             return []
+        game = await self.bot.service.live_game(interaction.channel_id)
+        if game is not None and game.game != self.game_name:  # another game's moves are not this one's
+            return []
         moves = await self.bot.service.legal_moves(interaction.channel_id, interaction.user.id)
         typed = current if isinstance(current, str) else str(current)
         out: list[app_commands.Choice[str]] = []
@@ -273,5 +286,6 @@ class DiceGameCog(GameCog):
     @app_commands.command(name="roll", description="Roll the dice when it is your turn to roll.")
     @refusals
     async def roll(self, interaction: discord.Interaction) -> None:
-        work = self.bot.service.roll(channel_of(interaction), actor_of(interaction), token=interaction.token)
-        await table.act(interaction, channel_of(interaction), work)
+        channel_id = await self.channel_here(interaction)
+        work = self.bot.service.roll(channel_id, actor_of(interaction), token=interaction.token)
+        await table.act(interaction, channel_id, work)

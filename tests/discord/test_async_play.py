@@ -505,3 +505,20 @@ async def test_a_vacation_taken_on_ones_turn_moves_the_deadline_on_the_living_bo
     after = field(board.embeds[0], "Deadline")
     assert after != before and str(int(game.deadline.timestamp())) in after, (before, after)
     assert board.content == started.response.content  # still calls the player whose turn it is
+
+
+async def test_another_games_commands_are_refused_where_a_game_is_played(table):
+    alice, bob = table.members[:2]
+    await alice.slash(table.channel, "combat new", players=2)
+    joined = await bob.slash(table.channel, "whist join")
+    assert refusal(joined) == "This channel is playing Martian Combat: use /combat."
+    game = await table.env.bot.service.live_game(table.channel.id)
+    assert game.game == "combat" and [s.display_name for s in game.seats] == ["alice"]
+    await bob.slash(table.channel, "combat join")
+    await alice.slash(table.channel, "combat start")
+    assert await alice.autocomplete(table.channel, "whist move", "notation", "") == []
+    game = await table.env.bot.service.live_game(table.channel.id)
+    first = next(m for m in (alice, bob) if game.user_at(game.turn_seat) == m.id)
+    rolled = await first.slash(table.channel, "hedgehog roll")
+    assert refusal(rolled) == "This channel is playing Martian Combat: use /combat."
+    assert (await table.env.bot.service.live_game(table.channel.id)).ply == game.ply
