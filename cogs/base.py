@@ -44,7 +44,7 @@ async def post_board(interaction: discord.Interaction, bot: PyramidBot, with_pla
     """Show the channel's game to anyone who asks (no pings): the lobby, or the board and status."""
     report = await bot.service.board(channel_of(interaction))
     if report.state is None:
-        await table.show_lobby(interaction, report.game, "Waiting for players.")
+        await table.show_lobby_copy(interaction, report.game)
         return
     payload = report_payload(report)
     payload.pop("content", None)
@@ -55,8 +55,8 @@ async def post_board(interaction: discord.Interaction, bot: PyramidBot, with_pla
     living = await bot.service.table_message(report.game.id)
     if report.game.status == "active":  # a copy that will not follow the game: say so, and where the live one is
         embed.title = f"{embed.title} · as of move {report.game.ply}"
-        if living is not None and living.kind == "board" and interaction.guild_id is not None:
-            link = f"https://discord.com/channels/{interaction.guild_id}/{living.channel_id}/{living.message_id}"
+        link = table.message_link(interaction.guild_id, living) if living and living.kind == "board" else None
+        if link:
             embed.add_field(name="Live board", value=f"[The game's own message]({link}) follows every move.")
     await answer(interaction, **payload)
 

@@ -51,12 +51,8 @@ async def open_game(
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             raise ServiceError("Threads can only be opened from a text channel.")
-        created_thread = await channel.create_thread(
-            name=f"{rules.title} — {actor.name}"[:100],
-            type=discord.ChannelType.public_thread,
-            auto_archive_duration=10080,
-        )
-        await created_thread.add_user(interaction.user)
+        created_thread = await _open_thread(channel, f"{rules.title} — {actor.name}")
+        await _add_to_thread(created_thread, interaction.user)
         parent_id, channel_id = channel.id, created_thread.id
     try:
         game = await bot.service.new_game(
@@ -85,6 +81,30 @@ async def open_game(
         )
         return
     await table.show_lobby(interaction, game, f"{actor.name} opened a game of {rules.title}.")
+
+
+async def _open_thread(channel: discord.TextChannel, name: str) -> discord.Thread:
+    """A public thread of ``channel`` for a new game; Discord's refusal becomes one sentence."""
+    try:
+        return await channel.create_thread(
+            name=name[:100], type=discord.ChannelType.public_thread, auto_archive_duration=10080
+        )
+    except discord.Forbidden:
+        raise ServiceError(
+            "I may not create threads in this channel: open the game here without thread, "
+            "or ask a server manager to let me create public threads."
+        ) from None
+    except discord.HTTPException as error:
+        log.info("Discord would not open a game thread in %s: %s", channel.id, error)
+        raise ServiceError("Discord would not open a thread just now: try again, or open the game here.") from None
+
+
+async def _add_to_thread(thread: discord.Thread, user: discord.abc.Snowflake) -> None:
+    """Add the game's creator to its public thread; they can still open it from the link if Discord refuses."""
+    try:
+        await thread.add_user(user)
+    except discord.HTTPException as error:
+        log.info("could not add %s to the game thread %s: %s", user.id, thread.id, error)
 
 
 async def _delete_thread(thread: discord.Thread) -> None:

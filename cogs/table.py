@@ -22,7 +22,7 @@ from bot.session.table_messages import TableMessage
 from cogs import questions
 from cogs.buttons import GameButton, buttons
 from cogs.messages import NO_PINGS, call, lobby_embed, practice_mark, report_payload, report_view, summary_embed
-from cogs.replies import answer_at, bot_of, first_response, paced, tell
+from cogs.replies import answer, answer_at, bot_of, first_response, paced, tell
 from cogs.seats import AddBotMenu, after
 
 if TYPE_CHECKING:
@@ -223,8 +223,41 @@ async def show_lobby(interaction: discord.Interaction, game: GameRow, note: str)
         if await edit(bot, record, payload, raw=True):  # the note above the lobby says the latest change
             await tell(interaction, note)
             return
+    await _post_lobby_here(interaction, game, payload)
+
+
+async def show_lobby_copy(interaction: discord.Interaction, game: GameRow) -> None:
+    """Show an open game's lobby to someone who asked for the board: the lobby's own message is brought
+    up to date (its note, the last change, left as it is) and the caller gets a copy with its link; a
+    lobby whose message is gone is posted afresh."""
+    bot = bot_of(interaction)
+    record = await bot.service.table_message(game.id)
+    payload = lobby_payload(game, "Waiting for players.")
+    lobby_shown = record is not None and record.kind == "lobby"
+    if record is not None and lobby_shown and await edit(bot, record, as_lobby_refresh(payload), raw=True):
+        link = message_link(interaction.guild_id, record)
+        where = f" [The lobby]({link}) has the Join and Start buttons." if link else ""
+        await answer(interaction, content=f"Waiting for players.{where}", embed=payload["embed"], ephemeral=True)
+        return
+    await _post_lobby_here(interaction, game, payload)
+
+
+async def _post_lobby_here(interaction: discord.Interaction, game: GameRow, payload: dict[str, Any]) -> None:
+    """Answer ``interaction`` with the lobby, which becomes the game's living message."""
     message_id = await answer_at(interaction, **payload)
-    await remember(bot, TableMessage(game.id, channel_of_answer(interaction), message_id, "lobby"), ())
+    await remember(bot_of(interaction), TableMessage(game.id, channel_of_answer(interaction), message_id, "lobby"), ())
+
+
+def as_lobby_refresh(payload: dict[str, Any]) -> dict[str, Any]:
+    """A lobby payload as an edit that brings the seats and buttons up to date and keeps the note."""
+    return {key: value for key, value in payload.items() if key != "content"}
+
+
+def message_link(guild_id: int | None, record: TableMessage) -> str | None:
+    """The address of a living message, to link it from an answer; None outside a server."""
+    if guild_id is None:
+        return None
+    return f"https://discord.com/channels/{guild_id}/{record.channel_id}/{record.message_id}"
 
 
 def channel_of_answer(interaction: discord.Interaction) -> int:

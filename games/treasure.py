@@ -854,7 +854,10 @@ class TreasureRules:
     def _parse_arrange(self, s: TreasureState, raw: str) -> Arrange:
         """``arrange 543210`` for the seat to move; ``arrange 543210 green`` (as ``format_move`` writes an
         arrangement made out of turn) for the seat named."""
-        words = re.sub(r"[,/\-]", " ", raw[len("arrange") :]).split()
+        rest = raw[len("arrange") :]
+        words = re.sub(r"[,/\-]", " ", rest).split()
+        if rest.strip() and not words:  # only separators typed: not the bare "arrange" that means default
+            raise BadNotation("Name the coins left to right from your seat, e.g. arrange 543210.")
         colours = {seat_label(s, seat).lower(): seat for seat in range(s.players)}
         seat = colours[words.pop()] if words and words[-1] in colours else s.turn
         if words in ([], ["default"]):

@@ -233,6 +233,14 @@ def bot_name(level: str, taken: Sequence[str]) -> str:
     return name
 
 
+def bot_room_refusal(table: int) -> str:
+    """Why a table of ``table`` seats cannot take the bots asked for: one seat is always a person's."""
+    if table == 1:
+        return "A game of one is played alone: a bot cannot take the only seat, which is yours."
+    bots = f"{table - 1} bot{'s' if table > 2 else ''}"
+    return f"At most {bots}: a game needs at least one person at its table of {table}."
+
+
 def stamp(notation: str, ply: int) -> str:
     """A chosen move's value: its notation and the ply it was offered at (``R1 c1-c2 @12``)."""
     return f"{notation} @{ply}"
@@ -416,10 +424,7 @@ class GameService:
         if any(level not in AI_LEVELS for level in bots):
             raise ServiceError(f"A bot's level is one of {', '.join(AI_LEVELS)}.")
         if bots and len(bots) >= limit:
-            raise ServiceError(
-                f"At most {limit - 1} bot{'s' if limit > 2 else ''}: a game needs at least one person at its "
-                f"table of {limit}."
-            )
+            raise ServiceError(bot_room_refusal(limit))
         seated_bots: list[SeatRow] = []
         for level in bots:  # named and numbered as the lobby's menu names them
             name = bot_name(level, [actor.name, *(row.display_name for row in seated_bots)])

@@ -285,6 +285,24 @@ async def test_a_refused_game_leaves_no_thread_behind(table):
     assert table.channel.threads == []
 
 
+async def test_a_thread_discord_refuses_is_answered_in_one_sentence_and_opens_nothing(table):
+    alice = table.members[0]
+    table.env.inject_error(
+        "POST", f"/channels/{table.channel.id}/threads", status=403, code=50013, message="Missing Permissions"
+    )
+    refused = await alice.slash(table.channel, "hedgehog new", players=2, thread=True)
+    assert refusal(refused) == (
+        "I may not create threads in this channel: open the game here without thread, "
+        "or ask a server manager to let me create public threads."
+    )
+    assert table.channel.threads == [] and await table.env.bot.service.live_game(table.channel.id) is None
+    table.env.inject_error("PUT", "/channels/*/thread-members/*", status=403, code=50013, message="Missing Permissions")
+    opened = await alice.slash(table.channel, "hedgehog new", players=2, thread=True)
+    thread = table.channel.threads[0]
+    assert thread.mention in opened.response.content  # the game opens: its link lets the creator in
+    assert await table.env.bot.service.live_game(thread.id) is not None
+
+
 async def test_my_games_lists_where_it_is_my_turn_first_with_links(table):
     alice, bob, _carol = table.members[:3]
     first_channel = table.channel

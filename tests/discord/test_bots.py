@@ -172,6 +172,8 @@ async def test_a_table_of_only_bots_is_refused(table, make_bot, simcord_env):
     alice = table.members[0]
     refused = await alice.slash(table.channel, "combat new", players=2, bots=2)
     assert refusal(refused) == "At most 1 bot: a game needs at least one person at its table of 2."
+    alone = await alice.slash(table.channel, "hedgehog new", players=1, bots=1)
+    assert refusal(alone) == "A game of one is played alone: a bot cannot take the only seat, which is yours."
     opened = await alice.slash(table.channel, "combat new", players=2, bots=1)
     left = await alice.click(opened.response.message, label="Leave")
     assert "the game is closed" in left.response.content

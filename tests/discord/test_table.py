@@ -151,6 +151,27 @@ async def test_the_lobby_says_the_latest_change_whether_by_button_or_by_command(
     assert lobby_text().startswith("bob joins")
 
 
+async def test_asking_for_the_board_during_a_lobby_answers_a_copy_and_leaves_the_lobby_note(table):
+    alice, bob, carol = table.members[:3]
+    opened = await alice.slash(table.channel, "hedgehog new", players=3)
+    lobby_id = opened.response.message.id
+    await bob.click(opened.response.message, label="Join")
+
+    def lobby() -> discord.Message:
+        return next(m for m in table.channel.history() if m.id == lobby_id)
+
+    looked = await carol.slash(table.channel, "hedgehog board")
+    assert looked.ephemeral and f"/{table.channel.id}/{lobby_id})" in looked.response.content
+    assert field(looked.response.embeds[0], "Players") == "1. alice, 2. bob (2/3)"
+    assert lobby().content == "bob joins (2/3)."  # the last change still heads the lobby
+    assert len([m for m in table.channel.history() if m.embeds]) == 1
+    table.env.backend.delete_message(table.channel.id, lobby_id)
+    again = await carol.slash(table.channel, "game board")  # the lobby's message is gone: posted again
+    assert not again.ephemeral and field(again.response.embeds[0], "Players") == "1. alice, 2. bob (2/3)"
+    joined = await carol.click(again.response.message, label="Join")
+    assert "carol joins (3/3)" in joined.response.content
+
+
 async def test_a_lobby_footer_gives_the_tables_range_of_players(table):
     alice = table.members[0]
     whist = await alice.slash(table.channel, "whist new")

@@ -397,7 +397,7 @@ def test_arrange_setting_off_starts_in_the_standard_order() -> None:
 
 def test_arrangement_must_name_each_coin_once() -> None:
     s = RULES.new_game(2, {}, setup_rng(0))
-    for text in ("arrange 011345", "arrange 01234", "arrange 0123456", "arrange 9"):
+    for text in ("arrange 011345", "arrange 01234", "arrange 0123456", "arrange 9", "arrange -", "arrange ,/"):
         with pytest.raises(BadNotation):
             RULES.parse_move(s, text)
     with pytest.raises(IllegalMove):
