@@ -242,6 +242,8 @@ tournament_matches = Table(
     Column("note", String(200), nullable=True),
     Column("created_at", DateTime(timezone=True), nullable=False),
     Column("finished_at", DateTime(timezone=True), nullable=True),
+    # added in migration 10: 1 once the match's players were greeted in its thread (pinged, told the round)
+    Column("greeted", Integer, nullable=False, server_default="1"),
     UniqueConstraint("tournament_id", "round", "board", name="one_match_per_board"),
 )
 Index("tournament_matches_by_game", tournament_matches.c.game_id)
@@ -458,6 +460,12 @@ def _migration_9(conn: Connection) -> None:
     )
 
 
+def _migration_10(conn: Connection) -> None:
+    """A match remembers whether its players were greeted in its thread, so a greeting Discord refused is
+    posted again (matches already under way count as greeted)."""
+    conn.execute(text("ALTER TABLE tournament_matches ADD COLUMN greeted INTEGER NOT NULL DEFAULT 1"))
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _migration_1,
     _migration_2,
@@ -468,6 +476,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _migration_7,
     _migration_8,
     _migration_9,
+    _migration_10,
 ]
 LATEST_VERSION = len(MIGRATIONS)
 

@@ -131,6 +131,7 @@ class MatchRecord:
     created_at: datetime
     finished_at: datetime | None
     claimed_at: datetime | None = None  # while launching: when the launching process claimed it
+    greeted: bool = True  # its players were greeted in its thread (a new match is not yet)
 
     @property
     def settled(self) -> bool:
@@ -211,6 +212,7 @@ def _match(row: Any) -> MatchRecord:
         created_at=aware(row["created_at"]),
         finished_at=None if launching else aware(row["finished_at"]),
         claimed_at=aware(row["finished_at"]) if launching else None,
+        greeted=bool(row["greeted"]),
     )
 
 
@@ -542,6 +544,7 @@ class TournamentRecords:
                             "winner": None,
                             "note": None,
                             "finished_at": None,
+                            "greeted": 0,
                             **dict(match),
                         }
                         for match in matches

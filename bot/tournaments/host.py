@@ -24,8 +24,13 @@ class Host(Protocol):
     async def open_match_thread(self, tournament: TournamentRow, match: MatchRecord, names: Names) -> tuple[int, int]:
         """Open a thread for one match with its players added; returns (thread id, parent channel id)."""
 
+    async def greet_match(self, tournament: TournamentRow, match: MatchRecord, title: str) -> None:
+        """Greet a match's players in its thread (``match.thread_id``), pinging each person: the tournament,
+        the round and the game (``title``) they play.  Posted again later when Discord refused it."""
+
     async def match_started(self, tournament: TournamentRow, match: MatchRecord, report: Report, names: Names) -> None:
-        """A match's game began in its thread (``match.thread_id``): show its opening board, greeting the players."""
+        """A match's game began in its thread (``match.thread_id``): show its opening board, pinging nobody
+        (the greeting did)."""
 
     async def checkin_opened(self, tournament: TournamentRow, until: datetime, players: Sequence[int]) -> None:
         """Check-in is open until ``until``; ``players`` are the registered players who must confirm."""

@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
-from bot.session import Actor, GameRow, GameService, Report, ServiceError, outcome_from_json
+from bot.session import Actor, GameRow, GameService, Report, ServiceError, outcome_from_json, rules_for
 from bot.session.tournament_records import LAUNCHING, PENDING, PLAYING, MatchRecord, TournamentRecords, TournamentRow
 from bot.tournaments.formats import BOT_LEVEL, is_bot
 from bot.tournaments.host import Host
@@ -83,13 +83,36 @@ class MatchLauncher:
         if not await self.records.launched(match.id, game.id, claimed_at):
             await self._lost(match, game)
             return
+        linked = replace(match, thread_id=thread_id, game_id=game.id, status=PLAYING, claimed_at=None)
+        await self.greet(tournament, linked)
         if report is not None:
-            linked = replace(match, thread_id=thread_id, game_id=game.id, status=PLAYING, claimed_at=None)
             await self.host.match_started(tournament, linked, report, names)
         if game.status == "finished":  # it ended before the link was stored
             outcome = outcome_from_json(game.outcome)
             if outcome is not None:
                 await self.on_finished(game, outcome)
+
+    async def greet(self, tournament: TournamentRow, match: MatchRecord) -> None:
+        """Greet the players of a playing match in its thread, and mark it greeted once posted.  A greeting
+        Discord refuses is logged, not raised: ``greet_missing`` posts it at the next tick."""
+        try:
+            await self.host.greet_match(tournament, match, rules_for(tournament.game).title)
+        except Exception:
+            log.exception("match %s of tournament %s: could not greet its players", match.id, tournament.id)
+            return
+        await self.records.update_match(match.id, {"greeted": 0}, greeted=1)
+
+    async def greet_missing(self, tournament: TournamentRow) -> None:
+        """Greet the players of the current round's matches whose greeting was refused or lost (the process
+        stopped between the game's start and its greeting), while their game runs."""
+        if not tournament.current_round:
+            return
+        for match in await self.records.matches(tournament.id, tournament.current_round):
+            if match.status != PLAYING or match.greeted or match.game_id is None or match.thread_id is None:
+                continue
+            game = await self.service.game(match.game_id)
+            if game is not None and game.status == "active":
+                await self.greet(tournament, match)
 
     async def _game_in(
         self, tournament: TournamentRow, match: MatchRecord, names: dict[int, str], thread_id: int, parent: int

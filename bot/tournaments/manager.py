@@ -771,6 +771,7 @@ class TournamentManager:
             await self.advance(tournament.id)
             async with self._locks[tournament.id]:
                 await self._tell(tournament.id)
+                await self.launcher.greet_missing(await self.get(tournament.id))
 
     async def _cancel_unplayable(self, tournament: TournamentRow, reason: str) -> None:
         if await self.records.update_tournament(

@@ -68,15 +68,19 @@ class DiscordHost:
                 log.info("could not add %s to thread %s", user_id, thread.id)
         return thread.id, channel.id
 
+    async def greet_match(self, tournament: TournamentRow, match: MatchRecord, title: str) -> None:
+        assert match.thread_id is not None
+        thread = await self._channel(match.thread_id)
+        # the greeting is a message of its own: the board's text goes once its turn is over, the greeting
+        # stays at the top of the thread; it pings every person, so the board pings nobody again
+        intro = wording.match_intro(tournament, match, title)
+        await thread.send(intro[:2000], allowed_mentions=pinging(people(match.players)))
+
     async def match_started(
         self, tournament: TournamentRow, match: MatchRecord, report: Report, names: Mapping[int, str]
     ) -> None:
         assert match.thread_id is not None
         thread = await self._channel(match.thread_id)
-        # the greeting is a message of its own: the board's text goes once its turn is over, the greeting
-        # stays at the top of the thread; it pings every person, so the board pings nobody again
-        intro = wording.match_intro(tournament, match, report.rules.title)
-        await thread.send(intro[:2000], allowed_mentions=pinging(people(match.players)))
         message = await thread.send(**{**report_payload(report, report_view(report)), "allowed_mentions": NO_PINGS})
         await self.bot.service.delivered(report.delivery_id)
         await table.adopt(self.bot, report, message)  # the opening board is the game's living message

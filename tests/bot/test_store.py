@@ -85,6 +85,32 @@ async def test_tournaments_under_way_count_as_told_up_to_where_they_stand_after_
     await store.close()
 
 
+async def test_matches_under_way_count_as_greeted_after_the_upgrade(db_url):
+    engine = create_async_engine(db_url)
+    async with engine.begin() as conn:
+        await conn.run_sync(schema.migrate, 9)
+        await conn.execute(
+            text(
+                "INSERT INTO tournaments (guild_id, channel_id, name, game, options, format, status,"
+                " current_round, creator_id, seed, created_at, updated_at) VALUES (1, 2, 'cup', 'whist', '{}',"
+                " 'swiss', 'running', 1, 5, 'abc', '2026-01-01 00:00:00', '2026-01-01 00:00:00')"
+            )
+        )
+        await conn.execute(
+            text(
+                "INSERT INTO tournament_matches (tournament_id, round, board, players, status, created_at)"
+                " VALUES (1, 1, 1, '[5, 6]', 'playing', '2026-01-01 00:00:00')"
+            )
+        )
+    await engine.dispose()
+
+    store = await Store.open(db_url)
+    records = TournamentRecords(store)
+    (match,) = await records.matches(1)
+    assert match.greeted
+    await store.close()
+
+
 async def test_every_state_rebuilds_from_the_move_log(db_url):
     store = await Store.open(db_url)
     service = GameService(store, clock=lambda: NOW, render=False)

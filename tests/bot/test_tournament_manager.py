@@ -65,6 +65,7 @@ class FakeHost:
         self.next_id = first_thread
         self.threads: dict[int, tuple[int, ...]] = {}
         self.starts: list[tuple[int, int]] = []  # (thread, match id)
+        self.greetings: list[int] = []  # match ids, as each match's players were greeted
         self.events: list[tuple[str, dict]] = []
         self.fail_after: int | None = None
         self.pause = 0  # times to yield inside open_match_thread, as a slow Discord would
@@ -89,6 +90,12 @@ class FakeHost:
         self.threads[self.next_id] = tuple(match.players)
         assert {p for p in match.players if p > 0} <= set(names)  # computer players have negative ids
         return self.next_id, tournament.channel_id
+
+    async def greet_match(self, tournament, match, title):
+        assert match.status == PLAYING and match.thread_id in self.threads and title
+        if "greeting" in self.failing:
+            raise RuntimeError("Discord is down")
+        self.greetings.append(match.id)
 
     async def match_started(self, tournament, match, report, names):
         assert report.game.channel_id == match.thread_id and match.status == PLAYING
@@ -629,6 +636,34 @@ async def test_an_announcement_discord_refused_is_posted_at_the_next_check_once(
     assert final["standings"].rows == (await fresh.standings(cup.id)).rows
     assert host.kinds() == ["began", "round", "round", "finished"]
     assert (await fresh.get(cup.id)).told == "finished"
+
+
+async def test_a_match_greeting_discord_refused_is_posted_at_the_next_check_once(env):
+    _store, service, manager, host, _clock = env
+    players = people(4)
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Hello", game="whist", format="swiss", rounds=2
+    )
+    await register(manager, cup, players)
+    host.failing = {"greeting"}
+    await manager.start(cup.id, ORGANISER)
+    _t, matches = await current(manager, cup.id)
+    assert [m.status for m in matches] == [PLAYING, PLAYING] and len(host.starts) == 2  # the boards were shown
+    assert not host.greetings and not any(m.greeted for m in matches)
+    host.failing = set()
+    await manager.tick()
+    assert sorted(host.greetings) == sorted(m.id for m in matches)
+    await manager.tick()
+    assert len(host.greetings) == 2  # each match is greeted once
+    _t, matches = await current(manager, cup.id)
+    assert all(m.greeted for m in matches)
+
+    # a match whose game ended before its greeting could be posted again is not greeted late
+    first = matches[0]
+    await manager.records.update_match(first.id, greeted=0)
+    await service.resign(first.thread_id, Actor(first.players[0], "p"))
+    await manager.tick()
+    assert len(host.greetings) == 2
 
 
 async def test_cancel_while_the_next_round_is_being_paired_stops_that_rounds_games(env):
