@@ -20,7 +20,6 @@ import math
 import re
 import secrets
 import typing
-import unicodedata
 from collections.abc import Awaitable, Callable, Coroutine, Iterable
 from typing import TYPE_CHECKING, Any, TypeVar, cast
 
@@ -28,7 +27,7 @@ import discord
 from discord import app_commands
 from discord.enums import AppCommandOptionType
 
-from bot.session import Actor, Report, ServiceError
+from bot.session import Actor, Report, ServiceError, quote_typed
 from cogs.messages import NO_PINGS, report_payload, report_view
 
 if TYPE_CHECKING:
@@ -67,7 +66,6 @@ WORD_LIMIT = 40  # a longer run without spaces in a refusal is an echo of typed 
 ELLIPSIS = "…"
 _SPACE = re.compile(r"\s")
 _LONG_WORD = re.compile(rf"\S{{{WORD_LIMIT + 1},}}")
-_BIDI = dict.fromkeys(map(ord, "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
 
 
 # ---------------------------------------------------------------------------------------------- text
@@ -108,13 +106,7 @@ def quote_input(text: Any, limit: int = 24) -> str:
     Whitespace runs become one space; control, direction-changing and backtick characters cannot
     break out of the excerpt (backticks are shown as ``ˋ``); mentions inside it never ping.
     """
-    flat = " ".join(clean(str(text)).translate(_BIDI).split())
-    flat = "".join(c for c in flat if unicodedata.category(c) != "Cc").replace("`", "ˋ")
-    if not flat:
-        return "`(empty)`"
-    if len(flat) > limit:
-        flat = flat[: max(1, limit - 1)].rstrip() + ELLIPSIS
-    return f"`{discord.utils.escape_mentions(flat)}`"
+    return discord.utils.escape_mentions(quote_typed(text, limit))
 
 
 def refusal_text(message: str) -> str:

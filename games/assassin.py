@@ -31,6 +31,7 @@ from games.base import (
     Rules,
     frozen_replace,
     make_choice,
+    quote_typed,
     resolve_options,
 )
 
@@ -485,11 +486,6 @@ _REROLL = {"reroll", "re-roll", "re roll", "roll again"}
 _STAY = {"stay", "keep", "keep null", "stay put"}
 
 
-def _shown(text: str) -> str:
-    clean = "".join(ch for ch in text if ch.isprintable())
-    return clean if len(clean) <= 20 else clean[:20] + "…"
-
-
 # --------------------------------------------------------------------------- the rules object
 
 
@@ -688,7 +684,7 @@ class AssassinRules:
         t = t.replace(" ", "")
         match = _SQUARE.match(t)
         if not match:
-            raise BadNotation(f"{_shown(text.strip())!r} is not a move: type a square such as d4.")
+            raise BadNotation(f"{quote_typed(text)} is not a move: type a square such as d4.")
         file, rank = FILES.find(match.group(1)), int(match.group(2)) - 1
         if file < 0 or file >= s.size or not 0 <= rank < s.size:
             raise BadNotation(f"{t} is not a square of the {s.size}x{s.size} board.")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import random
+import unicodedata
 from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
@@ -134,7 +135,7 @@ class OptionSpec:
             else:
                 out = kind(value)
         except (TypeError, ValueError):
-            raise BadOptions(f"{self.name} must be a {kind.__name__}, not {value!r}.") from None
+            raise BadOptions(f"{self.name} must be a {kind.__name__}, not {quote_typed(value)}.") from None
         if self.choices and out not in self.choices:
             shown = ", ".join(str(c) for c in self.choices)
             raise BadOptions(f"{self.name} must be one of {shown}.")
@@ -145,12 +146,32 @@ class OptionSpec:
         return out
 
 
+_BIDI = dict.fromkeys(map(ord, "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
+
+
+def quote_typed(text: Any, limit: int = 24) -> str:
+    """A short excerpt of what a player typed, in backticks, to echo it in a refusal:
+    ``f"{quote_typed(text)} is not a square."`` reads "`xxxxxxxxxxxxxxxxxxxxxxx…` is not a square."
+
+    Whitespace runs become one space; control, direction-changing and backtick characters cannot break
+    out of the excerpt (a backtick is shown as ``ˋ``), so no markup typed in it is drawn.
+    """
+    whole = "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in str(text))  # lone surrogates
+    flat = " ".join(whole.translate(_BIDI).split())
+    flat = "".join(c for c in flat if unicodedata.category(c) != "Cc").replace("`", "ˋ")
+    if not flat:
+        return "`(empty)`"
+    if len(flat) > limit:
+        flat = flat[: max(1, limit - 1)].rstrip() + "…"
+    return f"`{flat}`"
+
+
 def resolve_options(specs: Sequence[OptionSpec], given: Mapping[str, Any]) -> dict[str, Any]:
     """Fill defaults and validate ``given`` against ``specs``; unknown names are refused."""
     known = {spec.name: spec for spec in specs}
     unknown = sorted(set(given) - set(known))
     if unknown:
-        raise BadOptions(f"Unknown option {unknown[0]!r}.")
+        raise BadOptions(f"Unknown option {quote_typed(unknown[0])}.")
     return {name: spec.coerce(given.get(name)) for name, spec in known.items()}
 
 

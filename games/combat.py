@@ -31,6 +31,7 @@ from games.base import (
     default_resign_ranks,
     frozen_replace,
     make_choice,
+    quote_typed,
     resolve_options,
 )
 
@@ -437,8 +438,10 @@ def parse_extra_blocked(text: str, players: int | None = None, variant: str = "s
         try:
             index = square(name)
         except ValueError:
-            raise BadOptions(f"{name!r} is not a square: use a1 to f6, e.g. 'b2 e5'.") from None
-        if index in base or index in chosen:
+            raise BadOptions(f"{quote_typed(name)} is not a square: use a1 to f6, e.g. 'b2 e5'.") from None
+        if index in chosen:
+            raise BadOptions(f"{name} is named twice: name each square to block once.")
+        if index in base:
             raise BadOptions(f"{name} is already blocked.")
         if index in PROTECTED_SQUARES:
             raise BadOptions(f"{name} is a start or home square and cannot be blocked.")

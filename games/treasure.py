@@ -30,6 +30,7 @@ from games.base import (
     default_resign_ranks,
     frozen_replace,
     make_choice,
+    quote_typed,
     resolve_options,
 )
 
@@ -559,7 +560,7 @@ _SQUARE_RE = re.compile(r"^([a-z])(\d{1,2})$")
 def _parse_square(s: TreasureState, text: str) -> Sq:
     match = _SQUARE_RE.match(text)
     if not match:
-        raise BadNotation(f"{text!r} is not a square; squares are written like c5.")
+        raise BadNotation(f"{quote_typed(text)} is not a square; squares are written like c5.")
     sq = (ord(match.group(1)) - 97, int(match.group(2)) - 1)
     if sq not in geometry(s.players).squares:
         raise IllegalMove(f"{text} is not on the board.")
@@ -822,7 +823,7 @@ class TreasureRules:
         compact = re.sub(r"[\s,]+", "", raw)
         match = _STEP_RE.match(compact)
         if not match:
-            raise BadNotation(f"{text.strip()[:30]!r} is not a move; write the coin and squares like 3:c2-c5.")
+            raise BadNotation(f"{quote_typed(text, 30)} is not a move; write the coin and squares like 3:c2-c5.")
         value_text, first, second = match.groups()
         src_text, dst_text = (first, second) if second else (None, first)
         if s.phase != "move" or s.dice is None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
 import re
 from datetime import timedelta
 from pathlib import Path
@@ -44,3 +46,16 @@ def test_no_message_counts_with_a_fixed_plural() -> None:
                 if FIXED_PLURAL.search(line) or re.search(r"\b[a-z]{3,}\(s\)[ .,]", line):
                     found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()}")
     assert not found, "count with plural():\n" + "\n".join(found)
+
+
+def test_every_refusal_kept_as_a_constant_is_one_sentence() -> None:
+    """A refusal is one sentence: no constant worded for players holds a second one (the apology for
+    a failure on our side, which is not a refusal, says what happened and what to do)."""
+    found = []
+    for package in ("bot.session", "bot.tournaments", "cogs"):
+        for module_info in pkgutil.walk_packages(importlib.import_module(package).__path__, f"{package}."):
+            module = importlib.import_module(module_info.name)
+            for name, value in vars(module).items():
+                if name.isupper() and name != "SORRY" and isinstance(value, str) and re.search(r"[.!?] +[A-Z]", value):
+                    found.append(f"{module_info.name}.{name}: {value}")
+    assert not found, "\n".join(found)

@@ -31,6 +31,7 @@ from bot.session.service import (
     catalogue,
     outcome_from_json,
     people_left,
+    quote_typed,
     rules_for,
 )
 from bot.session.showcase import opening_picture
@@ -69,6 +70,7 @@ __all__ = [
     "opening_picture",
     "outcome_from_json",
     "people_left",
+    "quote_typed",
     "rules_for",
 ]
 

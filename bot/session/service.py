@@ -50,6 +50,7 @@ from games.base import (
     acting_seats,
     acting_together,
     default_resign_ranks,
+    quote_typed,
     resolve_options,
     seat_state,
 )
@@ -79,8 +80,8 @@ LEAVING_KINDS = ("resign", "removed")  # the log entries of a seat leaving the g
 TABLE_CHANGED = "The table changed since you chose that: look at the lobby and choose again."
 START_CHANGED = "The table changed since you were asked ({count} seated, not {seats}): press Start again."
 BOARD_CHANGED = (
-    "The board changed since you chose that move: it was already played, or another came first. "
-    "Look at the board and choose again."
+    "The board changed since you chose that move (it was already played, or another came first): "
+    "look at the board and choose again."
 )
 
 
@@ -659,7 +660,7 @@ class GameService:
                 raise ServiceError("Roll first: use the Roll button or the `roll` command.")
             move = rules.parse_move(mine, text)
             if move not in rules.legal_moves(mine):  # e.g. a clock-only default typed by hand
-                raise ServiceError(f"{quote(text)} is not one of your legal moves now.")
+                raise ServiceError(f"{quote_typed(text)} is not one of your legal moves now.")
             steps: list[tuple[int | None, Any, str]] = [(seat, move, "move")]
             if rules.choice(mine, move).kind in ROLLS_AT_ONCE:  # the dice are thrown with the decision
                 after = rules.apply(state, move)
@@ -1256,12 +1257,6 @@ def report_event(
     that reply is overdue; the scheduler's events are announced by the announcer at once.
     """
     return NewDelivery("report", origin, {"lines": list(lines), "turn_changed": turn_changed}, token=token)
-
-
-def quote(text: str, limit: int = 24) -> str:
-    """A player's text echoed back short: ``xxxxxxxx…``."""
-    flat = " ".join(text.split())
-    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 def replay_row(rules: Rules[S, M], state: S, row: MoveRow) -> S:

@@ -59,13 +59,19 @@ def next_round(
         if bracket.is_complete or number > len(bracket.rounds):
             return None
         return elimination_round(tournament, bracket, number, set(active))
-    if number > (tournament.rounds or 0) or len(active) < minimum_players(rules, fmt, tournament.options):
+    bots = bool(tournament.data.get("bots"))
+    # with bots on, table Swiss fills a short table with them: it goes on while two people remain
+    enough = 2 if fmt == TABLES and bots else minimum_players(rules, fmt, tournament.options)
+    if number > (tournament.rounds or 0) or len(active) < enough:
         return None
     if fmt == SWISS:
         pairing = next_swiss_round(active, results_of(matches))
-        return planned(pairing.tables, pairing.byes, fill=2 if tournament.data.get("bots") else 0)
+        return planned(pairing.tables, pairing.byes, fill=2 if bots else 0)
     if fmt == TABLES:
         low, high = table_range(rules, tournament.options)
+        size = min(high, tournament.table_size) if tournament.table_size else 0
+        if bots and len(active) < low:  # too few people left for a table of their own: they play together
+            return planned([], list(active), fill=size or low)
         try:
             pairing = next_table_round(
                 active, results_of(matches), min_size=low, max_size=high, preferred=tournament.table_size
@@ -73,9 +79,8 @@ def next_round(
         except PairingError as error:  # pragma: no cover - guarded by the player count above
             log.warning("tournament %s cannot pair: %s", tournament.id, error)
             return None
-        if not tournament.data.get("bots"):
+        if not bots:
             return planned(pairing.tables, pairing.byes)
-        size = min(high, tournament.table_size) if tournament.table_size else 0
         return planned(pairing.tables, pairing.byes, fill=size or low, seats=size)
     return round_robin_round(tournament, number, set(active))
 

@@ -503,6 +503,42 @@ async def test_a_table_swiss_with_bots_and_a_table_size_fills_every_empty_seat(e
     assert result.players == first.players[:3] and result.points == (0.0, 1.0, 2.0)
 
 
+async def test_a_table_swiss_with_bots_plays_on_while_two_people_remain_after_drops(env):
+    """Drops leave fewer people than the smallest table: with bots they play together at one table
+    filled with a computer player; alone, the last person has nobody to play and the tournament ends."""
+    _store, service, manager, _host, _clock = env
+    players = people(3)
+    first, second, third = players
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Few", game="combat", format="tables", rounds=3
+    )
+    few = await manager.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL + 1,
+        actor=ORGANISER,
+        name="Few bots",
+        game="combat",
+        format="tables",
+        rounds=3,
+        bots=True,
+    )
+    for tournament in (cup, few):
+        await register(manager, tournament, players)
+        assert await manager.start(tournament.id, ORGANISER) == "started"
+        await manager.drop(tournament.id, third)  # two people left; the smallest Combat table is three
+        _t, (match,) = await current(manager, tournament.id)
+        await service.resign(match.thread_id, second)
+    assert (await manager.get(cup.id)).status == FINISHED  # without bots no table can be paired
+    t, (match,) = await current(manager, few.id)
+    assert t.status == RUNNING and t.current_round == 2
+    assert sorted(match.players[:2]) == [first.user_id, second.user_id] and match.players[2] == -1
+    assert match.status == PLAYING
+    await manager.drop(few.id, second)
+    await service.resign(match.thread_id, first)  # the last person leaves the table: it ends
+    t = await manager.get(few.id)
+    assert t.status == FINISHED and t.current_round == 2  # one person cannot make a round
+
+
 async def test_a_table_swiss_with_bots_and_no_table_size_leaves_tables_as_paired(env):
     _store, _service, manager, _host, _clock = env
     players = people(6)

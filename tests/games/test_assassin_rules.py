@@ -529,6 +529,9 @@ def test_notation_parse_is_forgiving_and_refuses_out_of_phase_input():
         RULES.parse_move(rolled, "c6")
     with pytest.raises(BadNotation):
         RULES.parse_move(rolled, "k4")
+    with pytest.raises(BadNotation) as typed:  # typed markup is echoed inside code, never drawn
+        RULES.parse_move(rolled, "**bold** `code`")
+    assert str(typed.value) == "`**bold** ˋcodeˋ` is not a move: type a square such as d4."
     with pytest.raises(BadNotation):
         RULES.parse_move(state, "roll 6")
     with pytest.raises(IllegalMove):

@@ -793,6 +793,10 @@ def test_decision_extra_blocked_squares_limits():
         RULES.new_game(2, {"blocked": "c3"}, random.Random(0))
     with pytest.raises(BadOptions, match="not a square"):
         RULES.new_game(2, {"blocked": "z9"}, random.Random(0))
+    with pytest.raises(BadOptions, match=r"^b2 is named twice: name each square to block once\.$"):
+        RULES.new_game(2, {"blocked": "b2 b2"}, random.Random(0))
+    with pytest.raises(BadOptions, match=r"^`\*\*b2\*\*` is not a square"):
+        RULES.new_game(2, {"blocked": "**b2**"}, random.Random(0))
     assert RULES.new_game(2, {"variant": "simple", "blocked": "c3 d4"}, random.Random(0)).extra == sq("c3 d4")
 
 

@@ -799,6 +799,9 @@ def test_notation_round_trips_and_is_forgiving() -> None:
     for garbage in ("3:c2-d3-e4", "queen", "zz9"):
         with pytest.raises(BadNotation):
             RULES.parse_move(s, garbage)
+    with pytest.raises(BadNotation) as typed:  # typed markup is echoed inside code, never drawn
+        RULES.parse_move(s, "**bold** ||spoiler||")
+    assert str(typed.value) == "`**bold** ||spoiler||` is not a move; write the coin and squares like 3:c2-c5."
     with pytest.raises(IllegalMove, match="not on the board"):
         RULES.parse_move(s, "3:c2-g5")
     with pytest.raises(IllegalMove, match="is on c2"):
