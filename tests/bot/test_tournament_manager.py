@@ -160,6 +160,15 @@ async def register(manager, tournament, players):
         await manager.join(tournament.id, player)
 
 
+async def two_round_swiss(manager, name, players, game="whist"):
+    """A two-round Swiss of ``game`` created here by the organiser, with ``players`` registered."""
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name=name, game=game, format="swiss", rounds=2
+    )
+    await register(manager, cup, players)
+    return cup
+
+
 @contextlib.asynccontextmanager
 async def two_processes(db_url):
     """Two bot processes on one database: their stores, hosts, services and tournament managers."""
@@ -560,10 +569,7 @@ def _done_match(players, ranks):
 async def test_two_games_ending_at_the_same_instant_pair_the_next_round_once(env):
     _store, service, manager, _host, _clock = env
     players = people(4)
-    cup = await manager.create(
-        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Race", game="hedgehog", format="swiss", rounds=2
-    )
-    await register(manager, cup, players)
+    cup = await two_round_swiss(manager, "Race", players, game="hedgehog")
     await manager.start(cup.id, ORGANISER)
     _t, matches = await current(manager, cup.id)
     await asyncio.gather(
@@ -583,10 +589,7 @@ async def test_a_failed_launch_is_resumed_by_the_periodic_check_without_repeatin
     store, service, manager, host, _clock = env
     players = people(4)
     names = names_of(players)
-    cup = await manager.create(
-        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Flaky", game="whist", format="swiss", rounds=2
-    )
-    await register(manager, cup, players)
+    cup = await two_round_swiss(manager, "Flaky", players)
     host.fail_after = 1  # Discord fails after the first thread of round 1
     await manager.start(cup.id, ORGANISER)
     _t, matches = await current(manager, cup.id)
@@ -629,10 +632,7 @@ async def test_an_announcement_discord_refused_is_posted_at_the_next_check_once(
     players = people(4)
     names = names_of(players)
     rng = random.Random(5)
-    cup = await manager.create(
-        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Loud", game="whist", format="swiss", rounds=2
-    )
-    await register(manager, cup, players)
+    cup = await two_round_swiss(manager, "Loud", players)
     host.failing = {"began"}
     assert await manager.start(cup.id, ORGANISER) == "started"  # the organiser is answered all the same
     t, matches = await current(manager, cup.id)
@@ -677,10 +677,7 @@ async def test_an_announcement_discord_refused_is_posted_at_the_next_check_once(
 async def test_a_match_greeting_discord_refused_is_posted_at_the_next_check_once(env):
     _store, service, manager, host, _clock = env
     players = people(4)
-    cup = await manager.create(
-        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Hello", game="whist", format="swiss", rounds=2
-    )
-    await register(manager, cup, players)
+    cup = await two_round_swiss(manager, "Hello", players)
     host.failing = {"greeting"}
     await manager.start(cup.id, ORGANISER)
     _t, matches = await current(manager, cup.id)
@@ -707,10 +704,7 @@ async def test_cancel_while_the_next_round_is_being_paired_stops_that_rounds_gam
     store, service, manager, _host, _clock = env
     players = people(4)
     names = names_of(players)
-    cup = await manager.create(
-        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Race", game="whist", format="swiss", rounds=2
-    )
-    await register(manager, cup, players)
+    cup = await two_round_swiss(manager, "Race", players)
     await manager.start(cup.id, ORGANISER)
     _t, matches = await current(manager, cup.id)
     first, last = matches
@@ -747,10 +741,7 @@ async def test_an_adjudication_racing_the_games_end_does_not_rewrite_a_closed_ro
     _store, service, manager, _host, _clock = env
     players = people(4)
     names = names_of(players)
-    cup = await manager.create(
-        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Race", game="whist", format="swiss", rounds=2
-    )
-    await register(manager, cup, players)
+    cup = await two_round_swiss(manager, "Race", players)
     await manager.start(cup.id, ORGANISER)
     _t, (first, last) = await current(manager, cup.id)
     await service.resign(first.thread_id, Actor(first.players[0], names[first.players[0]]))
@@ -816,10 +807,7 @@ async def test_a_kick_landing_as_the_tournament_starts_removes_the_player_from_p
     row and leave them seated in a running game."""
     _store, service, manager, _host, _clock = env
     players = people(4)
-    cup = await manager.create(
-        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Kick", game="whist", format="swiss", rounds=2
-    )
-    await register(manager, cup, players)
+    cup = await two_round_swiss(manager, "Kick", players)
     victim = players[3]
     original = manager.records.player
     fired = []
@@ -1095,10 +1083,7 @@ async def test_the_round_deadline_times_out_the_games_still_running_and_the_roun
 async def test_kick_resigns_the_running_game_and_cancel_stops_the_rest(env):
     store, _service, manager, host, _clock = env
     players = people(4)
-    cup = await manager.create(
-        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Strict", game="whist", format="swiss", rounds=2
-    )
-    await register(manager, cup, players)
+    cup = await two_round_swiss(manager, "Strict", players)
     await manager.kick(cup.id, ORGANISER, players[3].user_id)  # before the start: the registration goes
     assert len(await manager.records.players(cup.id)) == 3
     await manager.join(cup.id, players[3])
@@ -1171,10 +1156,7 @@ async def test_a_player_who_drops_while_their_launch_waits_for_a_retry_is_resign
     _store, service, manager, host, _clock = env
     players = people(4)
     names = names_of(players)
-    cup = await manager.create(
-        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Gone", game="whist", format="swiss", rounds=2
-    )
-    await register(manager, cup, players)
+    cup = await two_round_swiss(manager, "Gone", players)
     host.fail_after = 1  # round 1's second thread cannot be opened yet: the next check retries it
     await manager.start(cup.id, ORGANISER)
     _t, matches = await current(manager, cup.id)
