@@ -19,7 +19,7 @@ from bot.session import ServiceError, rules_for
 from bot.session.ratings import RatingService, RecentResult
 from cogs.base import refusals
 from cogs.help import game_choices
-from cogs.messages import NO_PINGS
+from cogs.replies import answer
 from renderers.standings import render_leaderboard
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ class RatingCommands(commands.Cog):
         embed.set_footer(
             text="Rating = 1500 + 25 × (μ − 3σ), a cautious estimate that grows as the bot gets sure of you."
         )
-        await interaction.response.send_message(embed=embed, allowed_mentions=NO_PINGS)
+        await answer(interaction, embed=embed)
 
     @app_commands.command(name="leaderboard", description="The top 20 players of a game on this server, as an image.")
     @app_commands.describe(game="Which game")
@@ -127,14 +127,15 @@ class RatingCommands(commands.Cog):
         rows = await self.service.leaderboard(guild_id, game)
         if not rows:
             raise ServiceError(f"Nobody has a rating in {rules.title} on this server yet.")
+        await interaction.response.defer(thinking=True)  # the picture is drawn before the answer
         total = await self.service.count_rated(guild_id, game)
         guild_name = interaction.guild.name if interaction.guild else "this server"
         subtitle = f"{guild_name} · {total} rated game{'s' if total != 1 else ''}"
         png = await asyncio.to_thread(render_leaderboard, rows, f"{rules.title} — leaderboard", subtitle)
-        await interaction.response.send_message(
-            f"**{rules.title}** — top {len(rows)} on this server.",
+        await answer(
+            interaction,
+            content=f"**{rules.title}** — top {len(rows)} on this server.",
             file=discord.File(io.BytesIO(png), filename="leaderboard.png"),
-            allowed_mentions=NO_PINGS,
         )
 
 
