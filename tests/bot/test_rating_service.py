@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -13,6 +14,7 @@ from bot.session import schema
 from bot.session.ratings import RatingService
 from bot.session.service import Actor, GameService
 from bot.session.store import Store
+from games.base import Outcome
 
 NOW = datetime(2026, 4, 1, 12, 0, tzinfo=UTC)
 GUILD = 42
@@ -199,3 +201,14 @@ async def test_rating_gives_the_leaderboards_place_players_shown_alike_share_it(
     assert board == {ALICE.user_id: 1, BOB.user_id: 1, CAROL.user_id: 3}
     for who in (ALICE, BOB, CAROL):
         assert (await ratings.rating(GUILD, "hedgehog", who.user_id)).rank == board[who.user_id]
+
+
+async def test_a_shared_first_place_is_not_counted_as_a_win(env):
+    """docs/commands.md: a win is first place alone; a first place shared, as in a draw, is not one."""
+    _store, service, ratings = env
+    report = await start(service, 1, [ALICE, BOB, CAROL])
+    ended = replace(report.game, status="finished")
+    changes = await ratings.rate(ended, Outcome(ranks=(1, 1, 3), reason="Red and Green share first."))
+    assert [c.place for c in changes] == [1, 1, 3]
+    found = [await ratings.rating(GUILD, "hedgehog", who.user_id) for who in (ALICE, BOB, CAROL)]
+    assert [(r.games, r.wins, r.rank) for r in found] == [(1, 0, 1), (1, 0, 1), (1, 0, 3)]
