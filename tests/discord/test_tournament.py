@@ -10,9 +10,11 @@ import json
 import random
 import re
 from datetime import timedelta
+from types import SimpleNamespace
 
 import discord
 
+from cogs.tournament._host import DiscordHost
 from tests.discord.helpers import accepted, embed_of, field, refusal
 
 THREAD = re.compile(r"<#(\d+)>")
@@ -235,6 +237,36 @@ async def test_check_in_before_a_start_time_then_the_tournament_starts_by_itself
     begun = announcements(table, "Evening Cup** begins")
     assert len(begun) == 1 and "Not checked in, left out: carol" in begun[0].content
     assert len(round_threads(table, 1)) == 1
+
+
+async def test_a_match_greeting_discord_refused_is_posted_at_the_next_minute(table, club, monkeypatch):
+    olga, members = club
+    alice, bob = members[:2]
+    await create(olga, table, name="Quiet Cup", game="hedgehog", format="swiss", rounds=1)
+    for member in (alice, bob):
+        await member.slash(table.channel, "tournament join")
+    greet = DiscordHost.greet_match
+
+    async def refused_once(host, *args):
+        monkeypatch.setattr(DiscordHost, "greet_match", greet)
+        raise discord.HTTPException(SimpleNamespace(status=503, reason="Service Unavailable"), "unavailable")
+
+    monkeypatch.setattr(DiscordHost, "greet_match", refused_once)
+    started = await olga.slash(table.channel, "tournament start")
+    assert accepted(started), started.response.content
+    (thread,) = round_threads(table, 1)
+    assert not any("Quiet Cup" in (m.content or "") for m in thread.history())  # the greeting was refused
+    await table.env.advance_time(HOUR + 30)  # the tests' bot checks hourly (a minute in service)
+    greetings = [m for m in thread.history() if "Quiet Cup" in (m.content or "")]
+    assert len(greetings) == 1 and {p.id for p in thread_players_of(greetings[0], members)} == {alice.id, bob.id}
+    await table.env.advance_time(HOUR)
+    assert len([m for m in thread.history() if "Quiet Cup" in (m.content or "")]) == 1  # posted once
+
+
+def thread_players_of(message, members) -> list:
+    """The members a message pings."""
+    ids = {int(i) for i in USER.findall(message.content)}
+    return [m for m in members if m.id in ids]
 
 
 async def test_the_round_deadline_times_out_a_game_nobody_plays(table, club):
