@@ -39,6 +39,19 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 
+def whole_lines(lines: list[str], limit: int) -> str:
+    """``lines`` joined, as many whole ones as fit in ``limit`` characters, then how many more there are."""
+    shown: list[str] = []
+    used = 0
+    for index, line in enumerate(lines):
+        more = f"…and {len(lines) - index} more."
+        if (used + len(line) + 1 + len(more) > limit and index < len(lines) - 1) or used + len(line) > limit:
+            return "\n".join([*shown, more])
+        shown.append(line)
+        used += len(line) + 1
+    return "\n".join(shown)
+
+
 class GameCommands(commands.GroupCog, group_name="game", group_description="Commands for any game"):
     """``/game status|resign|abort|history|mine``."""
 
@@ -148,14 +161,14 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
             yours = seat is not None and game.user_at(seat) == interaction.user.id
             together = not yours and game.seat_of(interaction.user.id) in acting  # e.g. Treasure Hunt's coins
             left = f", deadline {discord.utils.format_dt(game.deadline, 'R')}" if game.deadline and not together else ""
-            label = f"{game.name_at(seat) if seat is not None else '—'} to play"
+            label = f"{escape_user_text(game.name_at(seat)) if seat is not None else '—'} to play"
             if yours or together:
                 label = "**your turn**" if yours else "**you may play now** (at the same time as others)"
             rows.append(
                 (0 if yours or together else 1, game.deadline, f"<#{game.channel_id}> {rules.title}: {label}{left}")
             )
         rows.sort(key=lambda r: (r[0], r[1] is None, r[1] or interaction.created_at))
-        embed = discord.Embed(title="Your games", description="\n".join(r[2] for r in rows)[:4000])
+        embed = discord.Embed(title="Your games", description=whole_lines([r[2] for r in rows], 3900))
         await answer(interaction, embed=embed, ephemeral=True)
 
     @app_commands.command(name="board", description="Show the board of this channel's game (anyone may look).")

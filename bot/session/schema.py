@@ -464,6 +464,7 @@ def _migration_10(conn: Connection) -> None:
     """A match remembers whether its players were greeted in its thread, so a greeting Discord refused is
     posted again (matches already under way count as greeted)."""
     conn.execute(text("ALTER TABLE tournament_matches ADD COLUMN greeted INTEGER NOT NULL DEFAULT 1"))
+    conn.execute(text("UPDATE tournament_matches SET greeted = 0 WHERE status IN ('pending', 'launching')"))
 
 
 MIGRATIONS: list[Callable[[Connection], None]] = [

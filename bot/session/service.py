@@ -870,8 +870,11 @@ class GameService:
             return True
 
     async def board(self, channel_id: int) -> Report:
-        """The current (or last finished) game of the channel, rendered."""
+        """The current (or last finished) game of the channel, rendered; an aborted lobby is passed over
+        for the game played before it."""
         game = await self.store.latest_game(channel_id)
+        if game is not None and game.state is None and game.status == "aborted":
+            game = await self.store.last_started_game(channel_id)
         if game is None:
             raise ServiceError("There is no game in this channel yet.")
         rules = rules_for(game.game)

@@ -94,13 +94,17 @@ class MatchLauncher:
 
     async def greet(self, tournament: TournamentRow, match: MatchRecord) -> None:
         """Greet the players of a playing match in its thread, and mark it greeted once posted.  A greeting
-        Discord refuses is logged, not raised: ``greet_missing`` posts it at the next tick."""
+        Discord refuses is logged, not raised: ``greet_missing`` posts it at the next tick.
+
+        The mark is claimed before the post, so two processes sharing the database never both greet; a
+        post that fails gives the claim back."""
+        if not await self.records.update_match(match.id, {"greeted": 0}, greeted=1):
+            return  # greeted already, or being greeted by another process
         try:
             await self.host.greet_match(tournament, match, rules_for(tournament.game).title)
         except Exception:
             log.exception("match %s of tournament %s: could not greet its players", match.id, tournament.id)
-            return
-        await self.records.update_match(match.id, {"greeted": 0}, greeted=1)
+            await self.records.update_match(match.id, {"greeted": 1}, greeted=0)
 
     async def greet_missing(self, tournament: TournamentRow) -> None:
         """Greet the players of the current round's matches whose greeting was refused or lost (the process

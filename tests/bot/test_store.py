@@ -99,15 +99,16 @@ async def test_matches_under_way_count_as_greeted_after_the_upgrade(db_url):
         await conn.execute(
             text(
                 "INSERT INTO tournament_matches (tournament_id, round, board, players, status, created_at)"
-                " VALUES (1, 1, 1, '[5, 6]', 'playing', '2026-01-01 00:00:00')"
+                " VALUES (1, 1, 1, '[5, 6]', 'playing', '2026-01-01 00:00:00'),"
+                " (1, 1, 2, '[7, 8]', 'pending', '2026-01-01 00:00:00')"
             )
         )
     await engine.dispose()
 
     store = await Store.open(db_url)
     records = TournamentRecords(store)
-    (match,) = await records.matches(1)
-    assert match.greeted
+    under_way, waiting = await records.matches(1)
+    assert under_way.greeted and not waiting.greeted  # a match not yet opened is greeted when it opens
     await store.close()
 
 

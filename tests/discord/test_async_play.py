@@ -12,6 +12,7 @@ from typing import Any
 
 import simcord
 
+from cogs.core import whole_lines
 from renderers.replay import frame_count
 from tests.discord.helpers import accepted, embed_of, field, living_board, next_actor, notation, refusal
 
@@ -540,3 +541,19 @@ async def test_another_games_commands_are_refused_where_a_game_is_played(table):
     rolled = await first.slash(table.channel, "hedgehog roll")
     assert refusal(rolled) == "This channel is playing Martian Combat: use /combat."
     assert (await table.env.bot.service.live_game(table.channel.id)).ply == game.ply
+
+
+def test_my_games_keeps_whole_lines_and_says_how_many_more():
+    lines = [f"<#{i}> Der Marsigelwettkampf: **your turn**" for i in range(200)]
+    shown = whole_lines(lines, 3900).splitlines()
+    assert len("\n".join(shown)) <= 3900 and shown[-1] == f"…and {200 - (len(shown) - 1)} more."
+    assert shown[:-1] == lines[: len(shown) - 1]
+    assert whole_lines(lines[:3], 3900) == "\n".join(lines[:3])
+
+
+async def test_status_after_an_aborted_lobby_says_there_is_no_game_instead_of_showing_it(table):
+    alice = table.members[0]
+    await alice.slash(table.channel, "hedgehog new", players=2)
+    await alice.slash(table.channel, "game abort")
+    status = await alice.slash(table.channel, "game status")
+    assert refusal(status) == "There is no game in this channel yet."
