@@ -41,15 +41,15 @@ log = logging.getLogger(__name__)
 
 def whole_lines(lines: list[str], limit: int) -> str:
     """``lines`` joined, as many whole ones as fit in ``limit`` characters, then how many more there are."""
+    text = "\n".join(lines)
+    if len(text) <= limit:
+        return text
     shown: list[str] = []
-    used = 0
-    for index, line in enumerate(lines):
-        more = f"…and {len(lines) - index} more."
-        if (used + len(line) + 1 + len(more) > limit and index < len(lines) - 1) or used + len(line) > limit:
-            return "\n".join([*shown, more])
+    for line in lines:
+        if len("\n".join([*shown, line, f"…and {len(lines) - len(shown) - 1} more."])) > limit:
+            break
         shown.append(line)
-        used += len(line) + 1
-    return "\n".join(shown)
+    return "\n".join([*shown, f"…and {len(lines) - len(shown)} more."])
 
 
 class GameCommands(commands.GroupCog, group_name="game", group_description="Commands for any game"):

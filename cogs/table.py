@@ -233,8 +233,7 @@ async def show_lobby_copy(interaction: discord.Interaction, game: GameRow) -> No
     bot = bot_of(interaction)
     record = await bot.service.table_message(game.id)
     payload = lobby_payload(game, "Waiting for players.")
-    lobby_shown = record is not None and record.kind == "lobby"
-    if record is not None and lobby_shown and await edit(bot, record, as_lobby_refresh(payload), raw=True):
+    if record is not None and record.kind == "lobby" and await edit(bot, record, as_lobby_refresh(payload), raw=True):
         link = message_link(interaction.guild_id, record)
         where = f" [The lobby]({link}) has the Join and Start buttons." if link else ""
         await answer(interaction, content=f"Waiting for players.{where}", embed=payload["embed"], ephemeral=True)
