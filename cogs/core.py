@@ -31,7 +31,7 @@ from cogs.replies import (
     tell,
     update_question,
 )
-from renderers.replay import animate
+from renderers.replay import animate, frame_count, pick_frames
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -288,10 +288,10 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         if game.state is None:
             raise ServiceError("This game has not started yet.")
         await interaction.response.defer(thinking=True)
-        long_game = len(moves) > 60
+        frames = len(pick_frames(len(moves) + 1))
         progress_message = None
-        if long_game:
-            progress_message = await answer(interaction, content=f"Drawing {len(moves) + 1} frames…")
+        if frames > 60:
+            progress_message = await answer(interaction, content=f"Drawing {frames} frames…")
 
         async def progress(done: int, total: int) -> None:
             if progress_message is not None:
@@ -299,12 +299,14 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
 
         boards, captions = await self.bot.service.replay_boards(game, progress)
         gif = await asyncio.to_thread(animate, boards, captions)
+        shown = frame_count(gif)
         if progress_message is not None:
-            await progress_message.edit(content=f"Replay ready: {plural(len(boards), 'frame')}.")
+            await progress_message.edit(content=f"Replay ready: {plural(shown, 'frame')}.")
         rules = rules_for(game.game)
+        sampled = f", {shown} of its {len(moves) + 1} positions" if shown < len(moves) + 1 else ""
         await answer(
             interaction,
-            content=f"{rules.title} — replay of game #{game.id} ({plural(len(moves), 'move')}).",
+            content=f"{rules.title} — replay of game #{game.id} ({plural(len(moves), 'move')}{sampled}).",
             file=discord.File(io.BytesIO(gif), filename=f"game-{game.id}.gif"),
         )
 

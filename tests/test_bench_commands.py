@@ -56,3 +56,10 @@ def test_the_cover_bench_counts_open_and_covered_rounds_of_larges_and_mediums():
         assert all(0.0 <= c["freed_next_round"] <= 1.0 and c["rounds"] > 0 for c in row["covered"].values())
     # no pyramid ever stands on a smaller one: only a small or a medium lies on a medium
     assert all("large" not in r["covered_by"] for r in rows[3:])
+
+
+def test_the_replay_bench_draws_a_replay_that_fits_discord():
+    figures = run_bench("bench.replay", "hedgehog", "--plies", "30")
+    (row,) = figures["replays"]
+    assert row["game"] == "hedgehog" and row["positions"] == 31 == row["frames"]
+    assert row["fits_discord"] and row["gif_mb"] > 0

@@ -56,6 +56,7 @@ from games.base import (
 )
 from games.playout import roll_rng, setup_rng
 from renderers import render_game
+from renderers.replay import MAX_FRAMES, pick_frames
 
 # A game's state and move types.  The registry holds games of every kind (``Rules[Any, Any]``); the
 # helpers below are generic over the pair, so mypy checks that a state only meets its own rules.
@@ -911,9 +912,10 @@ class GameService:
         return state
 
     async def replay_boards(
-        self, game: GameRow, progress: Callable[[int, int], Any] | None = None
+        self, game: GameRow, progress: Callable[[int, int], Any] | None = None, limit: int = MAX_FRAMES
     ) -> tuple[list[bytes], list[str]]:
-        """The board after every ply, rebuilt from the log (first the starting position), with captions."""
+        """The boards of a replay, rebuilt from the log, with captions: the starting position and the
+        board after every ply, or ``limit`` of them evenly spaced (the start and the end always)."""
         rules = rules_for(game.game)
         names = [game.name_at(s.seat) for s in game.seats]
         state = rules.new_game(len(game.seats), game.options, setup_rng(game.seed))
@@ -923,17 +925,19 @@ class GameService:
             move = None if row.kind in LEAVING_KINDS else rules.parse_move(state, row.notation)
             state = replay_row(rules, state, row)
             states.append((state, move))
-        boards: list[bytes] = []
         captions = ["Start"] + [f"{row.ply + 1}/{len(log_rows)}: {row.description}"[:90] for row in log_rows]
         if early := ended_early(game, rules, state, outcome_from_json(game.outcome)):
             captions[-1] = f"{captions[-1]} {early}"[:90]
-        for index, (frame_state, move) in enumerate(states):
+        picked = pick_frames(len(states), limit)
+        boards: list[bytes] = []
+        for done, index in enumerate(picked, start=1):
+            frame_state, move = states[index]
             boards.append(await asyncio.to_thread(render_game, game.game, frame_state, last_move=move, names=names))
-            if progress is not None and (index + 1) % 25 == 0:
-                result = progress(index + 1, len(states))
+            if progress is not None and done % 25 == 0:
+                result = progress(done, len(picked))
                 if asyncio.iscoroutine(result):
                     await result
-        return boards, captions
+        return boards, [captions[i] for i in picked]
 
     # ------------------------------------------------------------------ internals
 
