@@ -24,13 +24,13 @@ from cogs.messages import NO_PINGS, clock_text, options_line, players_line, plur
 from cogs.replies import (
     actor_of,
     answer,
-    escape_user_text,
     paced_here,
     refusals,
     run_guarded,
     tell,
     update_question,
 )
+from cogs.text import escape_user_text
 from renderers.replay import animate, frame_count, pick_frames
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         await answer(
             interaction,
             content=f"Game #{game.id} ({rules_for(game.game).title}) was aborted by "
-            f"{interaction.user.display_name}; it is unrated.",
+            f"{escape_user_text(interaction.user.display_name)}; it is unrated.",
         )
         await table.close(self.bot, game)  # its board's buttons would only be refused now
 
@@ -120,7 +120,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         rules = rules_for(game.game)
         lines = [
             f"{rules.title} — game #{game.id}",
-            f"Players: {players_line(game)}",
+            f"Players: {players_line(game, str)}",
             f"Options: {options_line(game.game, game.options, changed_only=False)}",
             f"Clock: {clock_text(game)}",
             # the seed decides every roll still to come: it is told once nothing is left to roll
@@ -132,7 +132,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
             lines.append(f"{row.ply + 1:>4}. {row.notation:<16} {who}: {row.description}")
         outcome = outcome_from_json(game.outcome)
         if outcome is not None:
-            lines += ["", f"Result: {result_head(game, outcome)} {outcome.reason}"]
+            lines += ["", f"Result: {result_head(game, outcome, str)} {outcome.reason}"]
         text = "\n".join(lines)
         shown = "\n".join(f"`{row.ply + 1}.` **{row.notation}** — {row.description}" for row in moves[-15:])
         embed = discord.Embed(
@@ -143,18 +143,25 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
             interaction, embed=embed, file=discord.File(io.BytesIO(text.encode()), filename=f"game-{game.id}.txt")
         )
 
-    @app_commands.command(name="mine", description="Your games in this server, where it is your turn first.")
+    @app_commands.command(
+        name="mine", description="Your games in this server (in direct messages, every server), your turn first."
+    )
     @refusals
     async def mine(self, interaction: discord.Interaction) -> None:
+        everywhere = interaction.guild_id is None  # in direct messages: the games of every server
         mine = await self.bot.service.games_of_user(interaction.user.id, interaction.guild_id)
         if not mine:
-            await tell(interaction, "You are not in any game in this server.")
+            await tell(interaction, "You are not in any game" + ("." if everywhere else " in this server."))
             return
         rows: list[tuple[int, datetime | None, str]] = []
         for game in mine:
             rules = rules_for(game.game)
+            where = f"<#{game.channel_id}>"
+            if everywhere:
+                guild = self.bot.get_guild(game.guild_id or 0)
+                where += f" ({escape_user_text(guild.name)})" if guild is not None else ""
             if game.status == "open":
-                rows.append((2, None, f"<#{game.channel_id}> {rules.title}: waiting for players"))
+                rows.append((2, None, f"{where} {rules.title}: waiting for players"))
                 continue
             seat = await self.bot.service.to_move(game)
             acting = await self.bot.service.acting_people(game)
@@ -164,11 +171,10 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
             label = f"{escape_user_text(game.name_at(seat)) if seat is not None else '—'} to play"
             if yours or together:
                 label = "**your turn**" if yours else "**you may play now** (at the same time as others)"
-            rows.append(
-                (0 if yours or together else 1, game.deadline, f"<#{game.channel_id}> {rules.title}: {label}{left}")
-            )
+            rows.append((0 if yours or together else 1, game.deadline, f"{where} {rules.title}: {label}{left}"))
         rows.sort(key=lambda r: (r[0], r[1] is None, r[1] or interaction.created_at))
-        embed = discord.Embed(title="Your games", description=whole_lines([r[2] for r in rows], 3900))
+        title = "Your games in every server" if everywhere else "Your games"
+        embed = discord.Embed(title=title, description=whole_lines([r[2] for r in rows], 3900))
         await answer(interaction, embed=embed, ephemeral=True)
 
     @app_commands.command(name="board", description="Show the board of this channel's game (anyone may look).")
@@ -197,7 +203,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         elif status.report is not None:
             taken = await questions.take(self.bot, status.game.id, UNDO)
             await table.show(interaction, status.report)
-            await questions.close(self.bot, taken, pressed, " ".join(status.report.lines))
+            await questions.close(self.bot, taken, pressed, escape_user_text(" ".join(status.report.lines)))
         elif pressed is not None:  # an acceptance with others still to answer: the question, updated
             waiting = " ".join(f"<@{uid}>" for uid in status.waiting_for)
             agreed = f"{escape_user_text(interaction.user.display_name)} accepts; still waiting for {waiting}."

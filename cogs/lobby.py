@@ -17,6 +17,7 @@ from cogs import buttons as game_buttons
 from cogs import table
 from cogs.replies import actor_of, answer, bot_of, paced_here, run_guarded
 from cogs.seats import AddBotMenu
+from cogs.text import escape_user_text
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -72,15 +73,16 @@ async def open_game(
         if created_thread is not None:
             await _delete_thread(created_thread)
         raise
+    shown_name = escape_user_text(actor.name)
     if created_thread is not None:
-        await table.post_lobby(bot, game, created_thread, f"{actor.name} opened a game of {rules.title}.")
+        await table.post_lobby(bot, game, created_thread, f"{shown_name} opened a game of {rules.title}.")
         await answer(
             interaction,
-            content=f"{actor.name} opened a game of {rules.title} in {created_thread.mention}: join it there.",
+            content=f"{shown_name} opened a game of {rules.title} in {created_thread.mention}: join it there.",
             view=game_buttons.buttons(game.id, "join"),
         )
         return
-    await table.show_lobby(interaction, game, f"{actor.name} opened a game of {rules.title}.")
+    await table.show_lobby(interaction, game, f"{shown_name} opened a game of {rules.title}.")
 
 
 async def _open_thread(channel: discord.TextChannel, name: str) -> discord.Thread:
@@ -120,7 +122,7 @@ async def join(interaction: discord.Interaction, channel_id: int) -> None:
     bot = bot_of(interaction)
     actor = actor_of(interaction)
     joined = await bot.service.join(channel_id, actor)
-    note = f"{actor.name} joins ({len(joined.seats)}/{joined.max_players})."
+    note = f"{escape_user_text(actor.name)} joins ({len(joined.seats)}/{joined.max_players})."
     if interaction.channel_id != channel_id and joined.thread_id:
         thread = bot.get_channel(joined.thread_id)
         if isinstance(thread, discord.Thread):
@@ -139,9 +141,9 @@ async def leave(interaction: discord.Interaction, channel_id: int) -> None:
         record = await bot_of(interaction).service.table_message(game.id)
         if record is not None:
             await table.retire(bot_of(interaction), record, game)
-        await answer(interaction, content=f"{actor.name} leaves; the game is closed.")
+        await answer(interaction, content=f"{escape_user_text(actor.name)} leaves; the game is closed.")
     else:
-        await table.show_lobby(interaction, game, f"{actor.name} leaves.")
+        await table.show_lobby(interaction, game, f"{escape_user_text(actor.name)} leaves.")
 
 
 async def start(interaction: discord.Interaction, channel_id: int, *, confirmed: int | None = None) -> None:
@@ -276,7 +278,9 @@ class Lobby(commands.Cog):
                 else ""
             )
             ask = "press Start" if len(fresh.seats) == fresh.max_players else "press Join to play again"
-            await table.show_lobby(interaction, fresh, f"{actor.name} asks for a rematch{against}: {ask}.")
+            await table.show_lobby(
+                interaction, fresh, f"{escape_user_text(actor.name)} asks for a rematch{against}: {ask}."
+            )
 
         await run_guarded(interaction, f"rematch button of game {game_id}", paced_here(interaction, work()))
 

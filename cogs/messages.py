@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import timedelta
 from typing import Any
 
 import discord
 
 from bot.session import GameRow, Reminder, Report, rules_for
+from cogs.text import escape_user_text
 
 BOARD_FILE = "board.png"
 NO_PINGS = discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False)
@@ -36,11 +37,12 @@ def who(game: GameRow, seat: int) -> str:
     return row.display_name if row is not None else mention(game.user_at(seat))
 
 
-def players_line(game: GameRow) -> str:
-    """The seated players in seat order, e.g. "1. alice, 2. bob"."""
+def players_line(game: GameRow, shown: Callable[[str], str] = escape_user_text) -> str:
+    """The seated players in seat order, e.g. "1. alice, 2. bob", each name ``shown`` (for a message:
+    as written, never as markdown; ``str`` for a text file)."""
     if not game.seats:
         return "nobody yet"
-    return ", ".join(f"{s.seat + 1}. {s.display_name}" for s in game.seats)
+    return ", ".join(f"{s.seat + 1}. {shown(s.display_name)}" for s in game.seats)
 
 
 def is_practice(game: GameRow) -> bool:
@@ -71,17 +73,18 @@ def outcome_text(game: GameRow, outcome: Any, seat_name: Any) -> str:
         if outcome.scores is not None:
             value = outcome.scores[seat]
             score = f" — {int(value) if float(value).is_integer() else value}"
-        rows.append(f"**{outcome.ranks[seat]}.** {game.name_at(seat)} ({seat_name(seat)}){score}")
+        rows.append(f"**{outcome.ranks[seat]}.** {escape_user_text(game.name_at(seat))} ({seat_name(seat)}){score}")
     return f"**{result_head(game, outcome)}** {outcome.reason}\n" + "\n".join(rows)
 
 
-def result_head(game: GameRow, outcome: Any) -> str:
+def result_head(game: GameRow, outcome: Any, shown: Callable[[str], str] = escape_user_text) -> str:
     """ "alice wins!"; several first (those still playing drew, or tied for the lead) share first place.
 
-    The engines' reasons say why the game ended, not who won (``Outcome.reason``): this says who."""
+    The engines' reasons say why the game ended, not who won (``Outcome.reason``): this says who, each
+    name ``shown`` as in ``players_line``."""
     if outcome.is_draw:
         return "Draw."
-    winners = [game.name_at(seat) for seat in outcome.winners]
+    winners = [shown(game.name_at(seat)) for seat in outcome.winners]
     if len(winners) == 1:
         return f"{winners[0]} wins!"
     return f"{listing(winners)} share first place."
@@ -221,14 +224,22 @@ def players_range(least: int, most: int) -> str:
     return f"{least} players" if least == most else f"{least}-{most} players"
 
 
+LATE_HEADING = "*Not shown at the time (played earlier):*"
+
+
 def late_lines(lines: list[str]) -> list[str]:
     """The lines of an event told after the game moved on, under a heading that says so: they join a
     newer board's lines but happened earlier."""
-    return ["*Not shown at the time (played earlier):*", *lines]
+    return [LATE_HEADING, *lines]
 
 
 def recent(lines: list[str], limit: int = 3900) -> str:
-    """The lines of a turn, the newest kept when there are too many to show."""
+    """The lines of a turn, the newest kept when there are too many to show.
+
+    The session writes them as plain text, with players' names as they chose them: they are shown as
+    written, never as markdown (a name like ``*star*`` stays starred).  Only ``LATE_HEADING`` is ours.
+    """
+    lines = [line if line == LATE_HEADING else escape_user_text(line) for line in lines]
     text = "\n".join(lines)
     if len(text) <= limit:
         return text

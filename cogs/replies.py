@@ -5,7 +5,7 @@ interaction was answered or deferred), which fits the payload into Discord's lim
 so no reply is ever refused for its size; a ``ServiceError`` becomes one private sentence
 (``refuse``); anything unexpected is logged with a short reference and answered with an apology that
 quotes it.  Text a player typed is shown through ``quote_input`` (a short excerpt in backticks) or
-``escape_user_text`` (no markdown, no mentions).  Autocomplete callbacks are wrapped by
+``cogs.text.escape_user_text`` (no markdown, no mentions).  Autocomplete callbacks are wrapped by
 ``safe_autocomplete``: whatever Discord sent becomes a string, a failure becomes an empty list, and
 the choices always fit Discord's rules (``fit_choices``).
 """
@@ -29,6 +29,7 @@ from discord.enums import AppCommandOptionType
 
 from bot.session import Actor, Report, ServiceError, quote_typed
 from cogs.messages import NO_PINGS, report_payload, report_view
+from cogs.text import clean
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -71,15 +72,6 @@ _LONG_WORD = re.compile(rf"\S{{{WORD_LIMIT + 1},}}")
 # ---------------------------------------------------------------------------------------------- text
 
 
-def clean(text: str) -> str:
-    """``text`` without lone surrogates (each becomes U+FFFD): what Discord can store and show."""
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
-    return text
-
-
 def shorten(text: str, limit: int) -> str:
     """``text`` cut to at most ``limit`` characters, at a space when one is near the end, with "…"."""
     text = clean(text)
@@ -92,11 +84,6 @@ def shorten(text: str, limit: int) -> str:
     if spaces:
         cut = cut[: spaces[-1]]
     return cut.rstrip() + ELLIPSIS
-
-
-def escape_user_text(text: str) -> str:
-    """Text a player typed, safe to show in a message: no markdown, no mentions, no lone surrogates."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(clean(str(text))))
 
 
 def quote_input(text: Any, limit: int = 24) -> str:

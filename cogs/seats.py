@@ -19,6 +19,7 @@ from bot.session import GameRow, HandoverStatus, Report, ServiceError
 from bot.session.table_questions import SEAT
 from cogs.buttons import STALE, valid_id
 from cogs.messages import mention, plural
+from cogs.text import escape_user_text
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -213,12 +214,12 @@ async def settle_handover(bot: PyramidBot, guild: discord.Guild | None, channel_
     if status is not None and status.report is not None:
         taken = await questions.take(bot, game.id, SEAT)
         await table.show_in_channel(bot, status.report)
-        await questions.close(bot, taken, None, " ".join(status.report.lines))
+        await questions.close(bot, taken, None, escape_user_text(" ".join(status.report.lines)))
 
 
 async def _post_handover(interaction: discord.Interaction, status: HandoverStatus) -> None:
     from cogs import buttons, questions, table
-    from cogs.replies import answer, bot_of, escape_user_text, update_question
+    from cogs.replies import answer, bot_of, update_question
 
     pressed = interaction.message if interaction.type == discord.InteractionType.component else None
     target = escape_user_text(status.seat.display_name)
@@ -239,7 +240,7 @@ async def _post_handover(interaction: discord.Interaction, status: HandoverStatu
     if status.report is not None:
         taken = await questions.take(bot_of(interaction), status.game.id, SEAT)
         await table.show(interaction, status.report)
-        await questions.close(bot_of(interaction), taken, pressed, " ".join(status.report.lines))
+        await questions.close(bot_of(interaction), taken, pressed, escape_user_text(" ".join(status.report.lines)))
         return
     waiting = " ".join(mention(uid) for uid in status.waiting_for)
     because = f" ({escape_user_text(status.reason)})" if status.reason else ""

@@ -30,6 +30,7 @@ from bot.tournaments.pairings import Bracket
 from bot.tournaments.results import ADJUDICATED, DRAW_NOTE
 from bot.tournaments.views import Standings, TournamentView
 from cogs.messages import options_line, plural
+from cogs.text import escape_user_text
 
 COLOUR = discord.Colour(0xCC79A7)
 STATUS_WORDS = {
@@ -65,6 +66,11 @@ def name_of(names: Names, user_id: int | None) -> str:
     return names.get(user_id, str(user_id)) if user_id is not None else "nobody"
 
 
+def shown_name(names: Names, user_id: int | None) -> str:
+    """``name_of`` for a message: the name as its player wrote it, never as markdown."""
+    return escape_user_text(name_of(names, user_id))
+
+
 def of_rounds(tournament: TournamentRow) -> str:
     """`` of 3`` when the number of rounds is known."""
     return f" of {tournament.rounds}" if tournament.rounds else ""
@@ -77,7 +83,7 @@ def describe_match(match: MatchRecord, names: Names, fmt: str) -> str:
     """One line about a match and its result so far, with a link to its thread (no pings)."""
 
     def name(user: int | None) -> str:
-        return bold(name_of(names, user))
+        return bold(shown_name(names, user))
 
     where = f" <#{match.thread_id}>" if match.thread_id else ""
     if match.status == BYE:
@@ -131,7 +137,7 @@ def result_set(match: MatchRecord, names: Names, fmt: str) -> str:
 
 def match_aborted(match: MatchRecord, names: Names) -> str:
     """Told in the tournament's channel when a match's game was aborted without a result."""
-    players = " vs ".join(name_of(names, p) for p in match.players)
+    players = " vs ".join(shown_name(names, p) for p in match.players)
     return (
         f"The game of {players} (round {match.round}) was aborted without a result: an organiser "
         "must set it with `/tournament adjudicate`."
@@ -140,7 +146,7 @@ def match_aborted(match: MatchRecord, names: Names) -> str:
 
 def player_withdrew(tournament: TournamentRow, name: str, *, kicked: bool) -> str:
     """Told in a match thread when one of its players leaves the tournament."""
-    return f"{name} {'was removed from' if kicked else 'withdrew from'} {tournament.name}."
+    return f"{escape_user_text(name)} {'was removed from' if kicked else 'withdrew from'} {tournament.name}."
 
 
 def match_stopped(tournament: TournamentRow) -> str:
@@ -162,8 +168,8 @@ def checkin_opened(tournament: TournamentRow, until: datetime) -> str:
 def began(tournament: TournamentRow, seeds: Sequence[int], absent: Sequence[int], names: Names) -> str:
     """The start announcement: format, field, rounds, clock, who was left out and the seeding."""
     title = rules_for(tournament.game).title
-    seeding = ", ".join(f"{i}. {name_of(names, u)}" for i, u in enumerate(seeds, start=1))
-    left_out = f" Not checked in, left out: {', '.join(name_of(names, u) for u in absent)}." if absent else ""
+    seeding = ", ".join(f"{i}. {shown_name(names, u)}" for i, u in enumerate(seeds, start=1))
+    left_out = f" Not checked in, left out: {', '.join(shown_name(names, u) for u in absent)}." if absent else ""
     clock = f"{plural(tournament.clock_days, 'day')} per move" if tournament.clock_days else "no move clock"
     assert tournament.rounds is not None, "a tournament's rounds are fixed when it begins"
     players, rounds = plural(len(seeds), "player"), plural(tournament.rounds, "round")
@@ -184,7 +190,7 @@ def round_started(
         )
         if number == 1:
             lines += [
-                f"Bye: {bold(name_of(names, cast('int | None', m.winner)))} (seed {m.seeds[0] or m.seeds[1]})"
+                f"Bye: {bold(shown_name(names, cast('int | None', m.winner)))} (seed {m.seeds[0] or m.seeds[1]})"
                 for m in bracket.rounds[0]
                 if m.bye
             ]
@@ -200,10 +206,12 @@ def finished(tournament: TournamentRow, standings: Standings) -> str:
     """The closing announcement: the champion, or the winners (sent with the final standings)."""
     top = standings.winners
     if standings.bracket is not None:
-        return f"{bold(tournament.name)} is over. Champion: {bold(name_of(standings.names, top[0] if top else None))}!"
+        return (
+            f"{bold(tournament.name)} is over. Champion: {bold(shown_name(standings.names, top[0] if top else None))}!"
+        )
     if not top:
         return f"{bold(tournament.name)} is over."
-    winners = " and ".join(bold(name_of(standings.names, p)) for p in top)
+    winners = " and ".join(bold(shown_name(standings.names, p)) for p in top)
     return f"{bold(tournament.name)} is over. Winner: {winners}!"
 
 
@@ -217,7 +225,7 @@ def cancelled(tournament: TournamentRow, reason: str) -> str:
 
 def created(member: str, tournament: TournamentRow) -> str:
     """Above the tournament card, once created."""
-    return f"{member} created {bold(tournament.name)}: join with `/tournament join`."
+    return f"{escape_user_text(member)} created {bold(tournament.name)}: join with `/tournament join`."
 
 
 def created_elsewhere(tournament: TournamentRow, where: str) -> str:
@@ -230,17 +238,17 @@ def joined(member: str, tournament: TournamentRow, count: int) -> str:
     limit = f"/{tournament.max_players}" if tournament.max_players else ""
     checked = " and checked in" if tournament.status == CHECKIN else ""
     plural = "" if count == 1 and not limit else "s"
-    return f"{member} joins {tournament.name}{checked} ({count}{limit} player{plural})."
+    return f"{escape_user_text(member)} joins {tournament.name}{checked} ({count}{limit} player{plural})."
 
 
 def left(member: str, tournament: TournamentRow) -> str:
     """A member withdrew their registration."""
-    return f"{member} is no longer registered for {tournament.name}."
+    return f"{escape_user_text(member)} is no longer registered for {tournament.name}."
 
 
 def checked_in(member: str, tournament: TournamentRow) -> str:
     """A registered player checked in."""
-    return f"{member} is checked in for {tournament.name}."
+    return f"{escape_user_text(member)} is checked in for {tournament.name}."
 
 
 def checkin_not_open(refusal: CheckinNotOpen) -> str:
@@ -273,22 +281,22 @@ def standings_kind(standings: Standings) -> str:
 
 def dropped(member: str, tournament: TournamentRow) -> str:
     """A player withdrew from a running tournament."""
-    return f"{member} withdraws from {tournament.name}."
+    return f"{escape_user_text(member)} withdraws from {tournament.name}."
 
 
 def kicked(name: str, tournament: TournamentRow, organiser: str) -> str:
     """An organiser removed a player."""
-    return f"{name} was removed from {tournament.name} by {organiser}."
+    return f"{escape_user_text(name)} was removed from {tournament.name} by {escape_user_text(organiser)}."
 
 
 def adjudicated(organiser: str, match: MatchRecord, names: Names, fmt: str) -> str:
     """An organiser set a result."""
-    return f"Result set by {organiser}: " + describe_match(match, names, fmt)
+    return f"Result set by {escape_user_text(organiser)}: " + describe_match(match, names, fmt)
 
 
 def cancelled_by(tournament: TournamentRow, organiser: str) -> str:
     """An organiser cancelled the tournament."""
-    return f"{tournament.name} was cancelled by {organiser}; its running games are stopped."
+    return f"{tournament.name} was cancelled by {escape_user_text(organiser)}; its running games are stopped."
 
 
 def exported(tournament: TournamentRow) -> str:
@@ -338,7 +346,7 @@ def tournament_embed(view: TournamentView) -> discord.Embed:
     active = [p for p in view.players if p.status == "active"]
     shown = active if t.status in (RUNNING, FINISHED) else view.players
     limit = f"/{t.max_players}" if t.max_players else ""
-    names = ", ".join(p.display_name for p in shown) or "nobody yet"
+    names = ", ".join(escape_user_text(p.display_name) for p in shown) or "nobody yet"
     embed.add_field(name=f"Players ({len(shown)}{limit})", value=names[:1024], inline=False)
     if t.status == RUNNING:
         embed.add_field(name="Round", value=f"{t.current_round} of {t.rounds}", inline=True)

@@ -323,6 +323,27 @@ async def test_my_games_lists_where_it_is_my_turn_first_with_links(table):
         assert "your turn" in lines[0]
 
 
+async def test_my_games_in_direct_messages_lists_every_server_by_name(table):
+    alice, bob = table.members[:2]
+    other = table.env.create_guild("Second *Club*")
+    other_channel = other.create_text_channel("tables")
+    alice_there, bob_there = other.add_member(alice.user), other.add_member(bob.user)
+    await alice.slash(table.channel, "hedgehog new", players=2)
+    await bob.slash(table.channel, "hedgehog join")
+    await alice.slash(table.channel, "hedgehog start")
+    await bob_there.slash(other_channel, "hedgehog new", players=3)
+    await alice_there.slash(other_channel, "hedgehog join")
+    here = await alice.slash(table.channel, "game mine")
+    assert len(embed_of(here).description.splitlines()) == 1  # in a server: that server's games only
+    mine = await alice.user.slash("game mine")
+    assert embed_of(mine).title == "Your games in every server"
+    lines = embed_of(mine).description.splitlines()
+    assert len(lines) == 2
+    assert f"<#{table.channel.id}> (Pyramid Club) Der Marsigelwettkampf" in lines[0]
+    assert lines[1] == f"<#{other_channel.id}> (Second \\*Club\\*) Der Marsigelwettkampf: waiting for players"
+    assert (await table.members[2].user.slash("game mine")).response.content == "You are not in any game."
+
+
 def deadline_of(result) -> int:
     """The Unix time in the reply's Deadline field (<t:...:R>)."""
 

@@ -174,3 +174,12 @@ def test_the_bots_option_says_what_its_computer_players_fill():
         "byes and the empty seats of tables of 4 played by hard computer players (unrated games)"
     )
     assert wording.bots_note(replace(tables, table_size=None)).startswith("byes played")
+
+
+def test_players_names_are_shown_as_written_and_a_thread_title_keeps_them_plain():
+    names = {1: "*ann*", 2: "bo_"}
+    played = match([1, 2], ranks=(1, 2))
+    assert wording.describe_match(played, names, "swiss").startswith("Table 1: **\\*ann\\*** vs **bo\\_** — ")
+    assert wording.joined("*ann*", cup(), 3).startswith("\\*ann\\* joins Cup")
+    assert wording.kicked("*ann*", cup(), "__olga__") == "\\*ann\\* was removed from Cup by \\_\\_olga\\_\\_."
+    assert wording.thread_title(cup(), played, names) == "Cup · R1 · *ann* vs bo_"

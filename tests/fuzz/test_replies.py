@@ -22,7 +22,6 @@ from cogs.replies import (
     CONTENT_LIMIT,
     REFUSAL_LIMIT,
     as_typed,
-    escape_user_text,
     fit_choices,
     fit_embed,
     fit_payload,
@@ -31,6 +30,7 @@ from cogs.replies import (
     safe_autocomplete,
     shorten,
 )
+from cogs.text import escape_user_text
 from tests.fuzz.cases import HOSTILE_TEXT
 
 pytestmark = pytest.mark.fuzz

@@ -1,0 +1,19 @@
+"""Text from players and servers made safe to show: what Discord can store, and what it shows as typed."""
+
+from __future__ import annotations
+
+import discord
+
+
+def clean(text: str) -> str:
+    """``text`` without lone surrogates (each becomes U+FFFD): what Discord can store and show."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return "".join("\ufffd" if 0xD800 <= ord(c) <= 0xDFFF else c for c in text)
+    return text
+
+
+def escape_user_text(text: str) -> str:
+    """Text a player typed, safe to show in a message: no markdown, no mentions, no lone surrogates."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(clean(str(text))))
