@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 import games
@@ -59,3 +61,23 @@ def test_a_long_section_runs_on_into_a_second_embed_instead_of_being_cut() -> No
     pages = section_pages("combat", "turn")
     assert len(pages) == 2 and "The full page" not in pages[-1]
     assert "**Result.**" in pages[-1] and "**Advanced.**" in pages[-1]  # how a combat ends, the part once cut
+
+
+def button_labels(name: str, games_played: int = 6) -> set[str]:
+    """Every label a legal move of ``name`` shows on a button or in a menu, over a few random games."""
+    from games.playout import playout, table_options
+
+    rules = games.REGISTRY[name]
+    players = max(2, rules.min_players)
+    labels: set[str] = set()
+    for seed in range(games_played):
+        for state in playout(rules, players, table_options(rules, players), seed=seed):
+            if rules.outcome(state) is None and not rules.pending_roll(state):
+                labels |= {rules.choice(state, move).label for move in rules.legal_moves(state)}
+    return labels
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_the_buttons_a_quick_start_names_are_the_ones_the_game_shows(name: str) -> None:
+    named = set(re.findall(r"\*\*([A-Z][\w -]*)\*\*", quick_start(name))) - {"Goal", "Roll"}
+    assert named <= button_labels(name), named - button_labels(name)

@@ -65,7 +65,8 @@ QUICK_STARTS: dict[str, str] = {
         "**A turn:** press **Roll**: the die gives your movement points. Move your pieces around the "
         "ring as often as points last: a small costs 1 point per space, a medium 2, a large 3. A "
         "piece carries everything on top of it, and must end on a pyramid of its own size or larger. "
-        "A space left empty vanishes and the ring closes up. Press **Pass** to end your turn.\n\n"
+        "A space left empty vanishes and the ring closes up. Press **End turn** when you are done (it "
+        "reads **Pass** before you have moved).\n\n"
         "**Typing a move:** `/hedgehog move` and pick from the list, or type it: `G2+3` (the green "
         "medium 3 spaces clockwise), `G2-3` (anticlockwise), `pass`."
     ),
