@@ -134,10 +134,11 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         if outcome is not None:
             lines += ["", f"Result: {result_head(game, outcome, str)} {outcome.reason}"]
         text = "\n".join(lines)
-        shown = "\n".join(f"`{row.ply + 1}.` **{row.notation}** — {row.description}" for row in moves[-15:])
-        embed = discord.Embed(
-            title=f"{rules.title} — history of game #{game.id}", description=(shown or "No moves yet.")[:4000]
+        shown = "\n".join(
+            f"`{row.ply + 1}.` **{escape_user_text(row.notation)}** — {escape_user_text(row.description)}"
+            for row in moves[-15:]
         )
+        embed = discord.Embed(title=f"{rules.title} — history of game #{game.id}", description=shown or "No moves yet.")
         embed.set_footer(text=f"{plural(len(moves), 'move')} · the attached file holds all of them")
         await answer(
             interaction, embed=embed, file=discord.File(io.BytesIO(text.encode()), filename=f"game-{game.id}.txt")
