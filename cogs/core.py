@@ -24,6 +24,7 @@ from cogs.messages import NO_PINGS, clock_text, options_line, players_line, plur
 from cogs.replies import (
     actor_of,
     answer,
+    defer_publicly,
     paced_here,
     refusals,
     run_guarded,
@@ -294,7 +295,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         game, moves = await self.bot.service.history(channel_of(interaction))
         if game.state is None:
             raise ServiceError("This game has not started yet.")
-        await interaction.response.defer(thinking=True)
+        await defer_publicly(interaction)
         frames = len(pick_frames(len(moves) + 1))
         progress_message = None
         if frames > 60:

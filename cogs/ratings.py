@@ -19,7 +19,7 @@ from bot.session import ServiceError, rules_for
 from bot.session.ratings import RatingService, RecentResult
 from cogs.base import refusals
 from cogs.help import game_choices
-from cogs.replies import answer
+from cogs.replies import answer, defer_publicly
 from renderers.standings import render_leaderboard
 
 if TYPE_CHECKING:
@@ -127,7 +127,7 @@ class RatingCommands(commands.Cog):
         rows = await self.service.leaderboard(guild_id, game)
         if not rows:
             raise ServiceError(f"Nobody has a rating in {rules.title} on this server yet.")
-        await interaction.response.defer(thinking=True)  # the picture is drawn before the answer
+        await defer_publicly(interaction)  # the picture is drawn before the answer
         total = await self.service.count_rated(guild_id, game)
         guild_name = interaction.guild.name if interaction.guild else "this server"
         subtitle = f"{guild_name} · {total} rated game{'s' if total != 1 else ''}"

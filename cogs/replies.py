@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 FIRST_RESPONSE = "first-response"  # the key of that lock in ``interaction.extras``
+PUBLIC_PLACEHOLDER = "public-placeholder"  # set while a public "thinking…" line awaits its answer
 
 # a failure may come after the action was stored whole (drawing or sending its answer): never "nothing changed"
 SORRY = (
@@ -273,7 +274,29 @@ async def _answer(
     async with first_response(interaction):
         if not interaction.response.is_done():
             return await interaction.response.send_message(**payload)
+        if interaction.extras.pop(PUBLIC_PLACEHOLDER, False) and payload.get("ephemeral"):
+            await _drop_placeholder(interaction)
     return await interaction.followup.send(wait=True, **payload)
+
+
+async def defer_publicly(interaction: discord.Interaction) -> None:
+    """Acknowledge ``interaction`` with Discord's public "thinking…" line, for an answer that takes a
+    while to draw and is shown to everyone.
+
+    The first follow-up takes that line's place and shows as it does, publicly; so a private answer
+    (a refusal, an apology) first removes the line, then comes as a private message of its own.
+    """
+    await interaction.response.defer(thinking=True)
+    interaction.extras[PUBLIC_PLACEHOLDER] = True
+
+
+async def _drop_placeholder(interaction: discord.Interaction) -> None:
+    """Delete the public "thinking…" line of ``defer_publicly`` (logged when Discord will not)."""
+    try:
+        await interaction.edit_original_response(content="…")  # the line done: later follow-ups are messages
+        await interaction.delete_original_response()
+    except discord.HTTPException as error:
+        log.info("could not remove the thinking line of %s: %s", what_of(interaction), error)
 
 
 def first_response(interaction: discord.Interaction) -> asyncio.Lock:

@@ -124,14 +124,15 @@ def test_the_bot_process_holds_no_discord_ui():
 def test_commands_answer_through_the_one_reply_path():
     """A command's answer is sent by ``cogs.replies.answer`` (or its press-editing sibling in
     ``cogs.table``), which decides the first response under its lock and fits the payload to Discord's
-    limits; no cog sends a first response of its own."""
+    limits; no cog sends a first response of its own, nor defers one (``defer_publicly`` does, so that
+    a private answer after it never shows publicly)."""
     allowed = {"cogs/replies.py"}
     problems = []
     for path in python_files("cogs"):
         if path.relative_to(ROOT).as_posix() in allowed:
             continue
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-            if "response.send_message(" in line:
+            if "response.send_message(" in line or "response.defer(" in line:
                 problems.append(f"{path.relative_to(ROOT)}:{number} {line.strip()}")
     assert not problems, "\n".join(problems)
 

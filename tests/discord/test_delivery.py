@@ -146,3 +146,18 @@ async def test_a_move_told_late_after_the_bot_moved_on_joins_its_board_marked_as
     assert lines[0].startswith("South takes"), lines  # the bot's move, told first
     assert lines[-2] == "*Not shown at the time (played earlier):*"
     assert lines[-1].startswith("North takes") and f"({code})" in lines[-1]
+
+
+async def test_a_failure_after_a_public_thinking_line_is_told_privately_and_the_line_goes(table, monkeypatch):
+    await start_hedgehog(table)
+    before = [m.id for m in table.channel.history()]
+
+    async def broken(*_args, **_kwargs):
+        raise RuntimeError("the frames could not be drawn")
+
+    monkeypatch.setattr(table.env.bot.service, "replay_boards", broken)
+    replay = await table.members[2].slash(table.channel, "game replay")
+    (apology,) = replay.followups
+    assert apology.content.startswith("Something went wrong on our side") and apology.flags.ephemeral
+    assert replay.response is None  # the public "thinking…" line is gone
+    assert [m.id for m in table.channel.history()] == before  # nothing public was left behind
