@@ -20,6 +20,7 @@ from bot.session.ratings import RatingService, RecentResult
 from cogs.base import refusals
 from cogs.help import game_choices
 from cogs.replies import answer, defer_publicly
+from cogs.text import escape_user_text
 from renderers.standings import render_leaderboard
 
 if TYPE_CHECKING:
@@ -39,7 +40,7 @@ def place_text(place: int, players: int) -> str:
 def result_line(result: RecentResult, with_game: bool) -> str:
     """One recent result: game, place, opponents and the rating change."""
     title = f"{rules_for(result.game).title} " if with_game else ""
-    against = ", ".join(result.opponents) or "—"
+    against = ", ".join(escape_user_text(name) for name in result.opponents) or "—"
     change = result.change
     sign = "+" if change >= 0 else "−"
     return (
@@ -95,7 +96,7 @@ class RatingCommands(commands.Cog):
             if not ratings:
                 raise ServiceError(f"{name} has no rated games on this server yet.")
         recent = await self.service.recent_results(guild_id, member.id, game)
-        embed = discord.Embed(title=f"{name} — rating", colour=COLOUR)
+        embed = discord.Embed(title=f"{escape_user_text(name)} — rating", colour=COLOUR)
         for entry in ratings:
             rules = rules_for(entry.game)
             embed.add_field(

@@ -29,7 +29,7 @@ from discord.enums import AppCommandOptionType
 
 from bot.session import Actor, Report, ServiceError, quote_typed
 from cogs.messages import NO_PINGS, report_payload, report_view
-from cogs.text import clean
+from cogs.text import clean, escape_outside_code
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -98,13 +98,17 @@ def quote_input(text: Any, limit: int = 24) -> str:
 
 
 def refusal_text(message: str) -> str:
-    """A refusal as one short sentence: long echoes of typed input cut to excerpts, never empty."""
+    """A refusal as one short sentence: long echoes of typed input cut to excerpts, never empty.
+
+    Refusals name players and things players named (a tournament) as written: outside the quoted
+    input in backticks, nothing in them is drawn as markdown.
+    """
     text = " ".join(clean(str(message)).split())
     if not text:
         return NO_REASON
     if len(text) > REFUSAL_LIMIT:
         text = _LONG_WORD.sub(lambda m: m.group()[: WORD_LIMIT - 1] + ELLIPSIS, text)
-    return shorten(text, REFUSAL_LIMIT)
+    return shorten(escape_outside_code(text), REFUSAL_LIMIT)
 
 
 # -------------------------------------------------------------------------------------------- limits

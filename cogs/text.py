@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import discord
 
 
@@ -17,3 +19,13 @@ def clean(text: str) -> str:
 def escape_user_text(text: str) -> str:
     """Text a player typed, safe to show in a message: no markdown, no mentions, no lone surrogates."""
     return discord.utils.escape_mentions(discord.utils.escape_markdown(clean(str(text))))
+
+
+_CODE_SPAN = re.compile(r"(`[^`\n]*`)")
+
+
+def escape_outside_code(text: str) -> str:
+    """``text`` with markdown and mentions escaped everywhere but inside its `code spans`, which Discord
+    shows as written already: for sentences that name players and quote what they typed."""
+    parts = _CODE_SPAN.split(text)
+    return "".join(part if index % 2 else escape_user_text(part) for index, part in enumerate(parts))

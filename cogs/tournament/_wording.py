@@ -66,6 +66,12 @@ def name_of(names: Names, user_id: int | None) -> str:
     return names.get(user_id, str(user_id)) if user_id is not None else "nobody"
 
 
+def named(tournament: TournamentRow) -> str:
+    """A tournament's name for a message: as its organiser typed it, never as markdown (a thread's title
+    and a menu's label, which Discord does not format, use ``tournament.name`` itself)."""
+    return escape_user_text(tournament.name)
+
+
 def shown_name(names: Names, user_id: int | None) -> str:
     """``name_of`` for a message: the name as its player wrote it, never as markdown."""
     return escape_user_text(name_of(names, user_id))
@@ -127,7 +133,9 @@ def match_intro(tournament: TournamentRow, match: MatchRecord, title: str) -> st
     players = " vs ".join(name_of({}, p) if is_bot(p) else f"<@{p}>" for p in match.players)
     clock = f" Clock: {plural(tournament.clock_days, 'day')} per move." if tournament.clock_days else ""
     deadline = f" Round deadline: {timestamp(tournament.round_deadline)}." if tournament.round_deadline else ""
-    return f"{bold(tournament.name)}, round {match.round}{of_rounds(tournament)}: {players} — {title}.{clock}{deadline}"
+    return (
+        f"{bold(named(tournament))}, round {match.round}{of_rounds(tournament)}: {players} — {title}.{clock}{deadline}"
+    )
 
 
 def result_set(match: MatchRecord, names: Names, fmt: str) -> str:
@@ -146,12 +154,12 @@ def match_aborted(match: MatchRecord, names: Names) -> str:
 
 def player_withdrew(tournament: TournamentRow, name: str, *, kicked: bool) -> str:
     """Told in a match thread when one of its players leaves the tournament."""
-    return f"{escape_user_text(name)} {'was removed from' if kicked else 'withdrew from'} {tournament.name}."
+    return f"{escape_user_text(name)} {'was removed from' if kicked else 'withdrew from'} {named(tournament)}."
 
 
 def match_stopped(tournament: TournamentRow) -> str:
     """Told in a match thread when the tournament is cancelled."""
-    return f"{tournament.name} was cancelled; this game is stopped."
+    return f"{named(tournament)} was cancelled; this game is stopped."
 
 
 # ---------------------------------------------------------------------------------------- announcements
@@ -160,7 +168,7 @@ def match_stopped(tournament: TournamentRow) -> str:
 def checkin_opened(tournament: TournamentRow, until: datetime) -> str:
     """The check-in announcement (the registered players are pinged with it)."""
     return (
-        f"{bold(tournament.name)}: check-in is open until {timestamp(until)} ({timestamp(until, 'R')}). "
+        f"{bold(named(tournament))}: check-in is open until {timestamp(until)} ({timestamp(until, 'R')}). "
         "Registered players, confirm with `/tournament checkin`; whoever has not checked in by then is left out."
     )
 
@@ -174,7 +182,7 @@ def began(tournament: TournamentRow, seeds: Sequence[int], absent: Sequence[int]
     assert tournament.rounds is not None, "a tournament's rounds are fixed when it begins"
     players, rounds = plural(len(seeds), "player"), plural(tournament.rounds, "round")
     return (
-        f"{bold(tournament.name)} begins: {FORMAT_NAMES[tournament.format]} of {title}, {players}, "
+        f"{bold(named(tournament))} begins: {FORMAT_NAMES[tournament.format]} of {title}, {players}, "
         f"{rounds}, {clock}.{left_out}\nSeeding: {seeding}"
     )[:1900]
 
@@ -186,7 +194,7 @@ def round_started(
     lines = [describe_match(m, names, tournament.format) for m in matches]
     if bracket is not None:
         heading = (
-            bold(f"{tournament.name} — {bracket.round_name(number)}") + f" (round {number}{of_rounds(tournament)})"
+            bold(f"{named(tournament)} — {bracket.round_name(number)}") + f" (round {number}{of_rounds(tournament)})"
         )
         if number == 1:
             lines += [
@@ -195,7 +203,7 @@ def round_started(
                 if m.bye
             ]
     else:
-        heading = bold(f"{tournament.name} — round {number}{of_rounds(tournament)}")
+        heading = bold(f"{named(tournament)} — round {number}{of_rounds(tournament)}")
     if tournament.round_deadline:
         deadline = tournament.round_deadline
         lines.append(f"Round deadline: {timestamp(deadline)} ({timestamp(deadline, 'R')}).")
@@ -206,18 +214,17 @@ def finished(tournament: TournamentRow, standings: Standings) -> str:
     """The closing announcement: the champion, or the winners (sent with the final standings)."""
     top = standings.winners
     if standings.bracket is not None:
-        return (
-            f"{bold(tournament.name)} is over. Champion: {bold(shown_name(standings.names, top[0] if top else None))}!"
-        )
+        champion = shown_name(standings.names, top[0] if top else None)
+        return f"{bold(named(tournament))} is over. Champion: {bold(champion)}!"
     if not top:
-        return f"{bold(tournament.name)} is over."
+        return f"{bold(named(tournament))} is over."
     winners = " and ".join(bold(shown_name(standings.names, p)) for p in top)
-    return f"{bold(tournament.name)} is over. Winner: {winners}!"
+    return f"{bold(named(tournament))} is over. Winner: {winners}!"
 
 
 def cancelled(tournament: TournamentRow, reason: str) -> str:
     """Told in the tournament's channel when it cancelled itself."""
-    return f"{bold(tournament.name)} is cancelled: {reason}"
+    return f"{bold(named(tournament))} is cancelled: {reason}"
 
 
 # ---------------------------------------------------------------------------------------- replies
@@ -225,12 +232,12 @@ def cancelled(tournament: TournamentRow, reason: str) -> str:
 
 def created(member: str, tournament: TournamentRow) -> str:
     """Above the tournament card, once created."""
-    return f"{escape_user_text(member)} created {bold(tournament.name)}: join with `/tournament join`."
+    return f"{escape_user_text(member)} created {bold(named(tournament))}: join with `/tournament join`."
 
 
 def created_elsewhere(tournament: TournamentRow, where: str) -> str:
     """Told to the organiser when the tournament was announced in another channel."""
-    return f"Created {tournament.name} (#{tournament.id}) in {where}."
+    return f"Created {named(tournament)} (#{tournament.id}) in {where}."
 
 
 def joined(member: str, tournament: TournamentRow, count: int) -> str:
@@ -238,40 +245,40 @@ def joined(member: str, tournament: TournamentRow, count: int) -> str:
     limit = f"/{tournament.max_players}" if tournament.max_players else ""
     checked = " and checked in" if tournament.status == CHECKIN else ""
     plural = "" if count == 1 and not limit else "s"
-    return f"{escape_user_text(member)} joins {tournament.name}{checked} ({count}{limit} player{plural})."
+    return f"{escape_user_text(member)} joins {named(tournament)}{checked} ({count}{limit} player{plural})."
 
 
 def left(member: str, tournament: TournamentRow) -> str:
     """A member withdrew their registration."""
-    return f"{escape_user_text(member)} is no longer registered for {tournament.name}."
+    return f"{escape_user_text(member)} is no longer registered for {named(tournament)}."
 
 
 def checked_in(member: str, tournament: TournamentRow) -> str:
     """A registered player checked in."""
-    return f"{escape_user_text(member)} is checked in for {tournament.name}."
+    return f"{escape_user_text(member)} is checked in for {named(tournament)}."
 
 
 def checkin_not_open(refusal: CheckinNotOpen) -> str:
     """Check-in has not opened yet: when it will, in the reader's own time zone."""
     if refusal.opens_at is None:
         return str(refusal)
-    return f"Check-in for {refusal.tournament_name} opens {timestamp(refusal.opens_at, 'R')}."
+    return f"Check-in for {escape_user_text(refusal.tournament_name)} opens {timestamp(refusal.opens_at, 'R')}."
 
 
 def checkin_started(tournament: TournamentRow) -> str:
     """An organiser opened the check-in window."""
     closes = timestamp(tournament.checkin_until, "R") if tournament.checkin_until else "soon"
-    return f"Check-in for {tournament.name} is open; it starts when the window closes ({closes})."
+    return f"Check-in for {named(tournament)} is open; it starts when the window closes ({closes})."
 
 
 def started(tournament: TournamentRow) -> str:
     """An organiser started the tournament."""
-    return f"{tournament.name} has started: the pairings and match threads are posted in <#{tournament.channel_id}>."
+    return f"{named(tournament)} has started: the pairings and match threads are posted in <#{tournament.channel_id}>."
 
 
 def standings_caption(tournament: TournamentRow, standings: Standings) -> str:
     """Above the standings image."""
-    return f"{bold(tournament.name)} — {standings_kind(standings)} ({standings.subtitle})."
+    return f"{bold(named(tournament))} — {standings_kind(standings)} ({standings.subtitle})."
 
 
 def standings_kind(standings: Standings) -> str:
@@ -281,12 +288,12 @@ def standings_kind(standings: Standings) -> str:
 
 def dropped(member: str, tournament: TournamentRow) -> str:
     """A player withdrew from a running tournament."""
-    return f"{escape_user_text(member)} withdraws from {tournament.name}."
+    return f"{escape_user_text(member)} withdraws from {named(tournament)}."
 
 
 def kicked(name: str, tournament: TournamentRow, organiser: str) -> str:
     """An organiser removed a player."""
-    return f"{escape_user_text(name)} was removed from {tournament.name} by {escape_user_text(organiser)}."
+    return f"{escape_user_text(name)} was removed from {named(tournament)} by {escape_user_text(organiser)}."
 
 
 def adjudicated(organiser: str, match: MatchRecord, names: Names, fmt: str) -> str:
@@ -296,12 +303,12 @@ def adjudicated(organiser: str, match: MatchRecord, names: Names, fmt: str) -> s
 
 def cancelled_by(tournament: TournamentRow, organiser: str) -> str:
     """An organiser cancelled the tournament."""
-    return f"{tournament.name} was cancelled by {escape_user_text(organiser)}; its running games are stopped."
+    return f"{named(tournament)} was cancelled by {escape_user_text(organiser)}; its running games are stopped."
 
 
 def exported(tournament: TournamentRow) -> str:
     """Above the JSON file."""
-    return f"{bold(tournament.name)} as JSON."
+    return f"{bold(named(tournament))} as JSON."
 
 
 # ---------------------------------------------------------------------------------------- embeds
@@ -325,7 +332,7 @@ def bots_note(tournament: TournamentRow) -> str:
 def listing_embed(tournaments: Sequence[TournamentRow]) -> discord.Embed:
     """The server's live tournaments, when a command must be told which one."""
     lines = [
-        f"#{t.id} {bold(t.name)} — {FORMAT_NAMES[t.format]} of {rules_for(t.game).title}, "
+        f"#{t.id} {bold(named(t))} — {FORMAT_NAMES[t.format]} of {rules_for(t.game).title}, "
         f"{STATUS_WORDS.get(t.status, t.status)}"
         for t in tournaments
     ]
@@ -337,7 +344,7 @@ def listing_embed(tournaments: Sequence[TournamentRow]) -> discord.Embed:
 def tournament_embed(view: TournamentView) -> discord.Embed:
     """The tournament card: settings, players and the current round."""
     t = view.tournament
-    embed = discord.Embed(title=f"{t.name} (#{t.id})", colour=COLOUR)
+    embed = discord.Embed(title=f"{named(t)} (#{t.id})", colour=COLOUR)
     options = options_line(t.game, t.options)
     rounds = f"{t.rounds}" if t.rounds else ("decided at the start" if t.format != ELIMINATION else "by the bracket")
     embed.description = (

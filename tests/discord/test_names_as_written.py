@@ -1,8 +1,8 @@
-"""Players' names are shown as they wrote them: markdown in a display name is never drawn as markdown."""
+"""Names are shown as written: markdown in a player's display name or a tournament's name is never drawn."""
 
 from __future__ import annotations
 
-from tests.discord.helpers import embed_of, field
+from tests.discord.helpers import embed_of, field, next_actor, refusal
 
 STAR = "*star*"
 SHOWN = "\\*star\\*"  # what Discord receives: the asterisks shown, not italics
@@ -35,3 +35,67 @@ async def test_the_abort_note_shows_the_name_as_written(table):
     await table.members[1].slash(table.channel, "hedgehog join")
     aborted = await star.slash(table.channel, "game abort")
     assert f"was aborted by {SHOWN};" in aborted.response.content
+
+
+async def _started(table):
+    star = table.guild.add_member(table.env.create_user(STAR))
+    bob = table.members[1]
+    await star.slash(table.channel, "hedgehog new", players=2)
+    await bob.slash(table.channel, "hedgehog join")
+    started = await star.slash(table.channel, "hedgehog start")
+    return star, bob, started
+
+
+# ------------------------------------------------------------------ /rating (cogs/ratings.py)
+
+
+async def test_rating_refusal_shows_the_name_as_written(table):
+    star = table.guild.add_member(table.env.create_user(STAR))
+    nobody = await star.slash(table.channel, "rating")
+    assert refusal(nobody) == f"{SHOWN} has no rated games on this server yet."
+
+
+async def test_rating_title_shows_the_name_as_written(table):
+    star, _bob, _ = await _started(table)
+    assert field(embed_of(await star.slash(table.channel, "game resign")), "Result")
+    mine = embed_of(await star.slash(table.channel, "rating"))
+    assert mine.title == f"{SHOWN} — rating", mine.title
+
+
+async def test_rating_recent_results_show_the_opponent_as_written(table):
+    star, bob, _ = await _started(table)
+    assert field(embed_of(await star.slash(table.channel, "game resign")), "Result")
+    recent = field(embed_of(await bob.slash(table.channel, "rating")), "Recent results")
+    assert f"vs {SHOWN}:" in recent, recent
+
+
+# ------------------------------------------------------------------ refusals carrying a name (bot/session)
+
+
+async def test_not_your_turn_refusal_shows_the_name_as_written(table):
+    star, bob, started = await _started(table)
+    actor, kind = next_actor(started, [star, bob])
+    assert actor is star and kind == "roll"  # the creator opens with these dice
+    tried = await bob.slash(table.channel, "hedgehog roll")
+    assert refusal(tried) == f"It is not your turn: {SHOWN} is to move.", refusal(tried)
+
+
+async def test_handover_refusal_shows_the_name_as_written(table):
+    star, bob, _ = await _started(table)
+    refused = await bob.slash(table.channel, "game bot", player=str(star.id))
+    text = refusal(refused)
+    assert "is still playing" in text, text
+    assert text.startswith(f"{SHOWN} is still playing"), text
+
+
+# ------------------------------------------------------------------ a tournament's name, typed by its organiser
+
+
+async def test_a_tournament_name_with_markdown_is_shown_as_typed(table, club):
+    olga, members = club
+    created = await olga.slash(table.channel, "tournament create", name="*Cup*", game="hedgehog", format="swiss")
+    assert not created.ephemeral, created.response.content
+    assert "\\*Cup\\*" in created.response.content, created.response.content
+    assert embed_of(created).title == "\\*Cup\\* (#1)", embed_of(created).title
+    joined = await members[1].slash(table.channel, "tournament join")
+    assert "joins \\*Cup\\*" in joined.response.content, joined.response.content
