@@ -126,7 +126,7 @@ async def join(interaction: discord.Interaction, channel_id: int) -> None:
     if interaction.channel_id != channel_id and joined.thread_id:
         thread = bot.get_channel(joined.thread_id)
         if isinstance(thread, discord.Thread):
-            await thread.add_user(interaction.user)
+            await _add_to_thread(thread, interaction.user)  # the seat is taken either way: the link lets them in
         await answer(interaction, content=f"{note} The game is in <#{joined.thread_id}>.")
         await table.update_lobby(bot, joined, note)  # the lobby in the thread shows the new seat
         return
@@ -267,7 +267,7 @@ class Lobby(commands.Cog):
                 fresh = await self.bot.service.rematch(game, actor)
             except ServiceError:
                 live = await self.bot.service.live_game(game.channel_id)
-                if live is None or live.status != "open" or live.game != game.game or live.id < game.id:
+                if live is None or live.status != "open" or not live.is_rematch_of(game):
                     raise
                 await join(interaction, live.channel_id)  # another player asked first: this is a seat in it
                 return

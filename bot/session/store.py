@@ -177,6 +177,16 @@ class GameRow:
         """True when ``user_id`` holds a seat, or held one a computer player took over."""
         return any(user_id in (row.user_id, row.stands_in_for) for row in self.seats)
 
+    def is_rematch_of(self, old: GameRow) -> bool:
+        """True when this game is a newer table like ``old`` (same game, options, size and clock) that
+        one of ``old``'s players opened: what a press of ``old``'s Rematch button may take a seat in."""
+        return (
+            self.id > old.id
+            and (self.game, self.options, self.max_players) == (old.game, old.options, old.max_players)
+            and (self.clock_days, self.bank_days) == (old.clock_days, old.bank_days)
+            and old.played_in(self.creator_id)
+        )
+
     def bot_at(self, seat: int | None) -> SeatRow | None:
         """The seat row at ``seat`` when a computer player holds it."""
         for row in self.seats:

@@ -14,7 +14,7 @@ import simcord
 
 from cogs.core import whole_lines
 from renderers.replay import frame_count
-from tests.discord.helpers import accepted, embed_of, field, living_board, next_actor, notation, refusal
+from tests.discord.helpers import accepted, embed_of, field, living_board, next_actor, notation, refusal, showing
 
 HOUR = 3600
 
@@ -578,3 +578,30 @@ async def test_status_after_an_aborted_lobby_says_there_is_no_game_instead_of_sh
     await alice.slash(table.channel, "game abort")
     status = await alice.slash(table.channel, "game status")
     assert refusal(status) == "There is no game in this channel yet."
+
+
+async def test_rematch_never_seats_the_presser_in_a_different_game_opened_by_someone_else(table, simcord_env):
+    alice, bob, carol = table.members[:3]
+    opened = await alice.slash(table.channel, "hedgehog new", players=2)
+    await bob.click(opened.response.message, label="Join")
+    await alice.slash(table.channel, "hedgehog start")
+    board = showing(await alice.slash(table.channel, "game resign"))
+    await carol.slash(table.channel, "hedgehog new", players=5, xeno=True)
+    pressed = await alice.click(board, label="Rematch")
+    assert refusal(pressed) == "This channel already has a game; finish or abort it first, or use another channel."
+    game = await simcord_env.bot.service.live_game(table.channel.id)
+    assert [row.display_name for row in game.seats] == ["carol"]
+
+
+async def test_joining_a_thread_game_from_its_channel_when_discord_will_not_add_the_player(table, simcord_env):
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "hedgehog new", players=3, thread=True)
+    table.env.inject_error("PUT", "/channels/*/thread-members/*", status=403, code=50013, message="Missing Permissions")
+    joined = await bob.click(opened.response.message, label="Join")
+    thread = table.channel.threads[0]
+    assert joined.response.content == f"bob joins (2/3). The game is in <#{thread.id}>."  # its link lets bob in
+    game = await simcord_env.bot.service.live_game(thread.id)
+    assert [row.display_name for row in game.seats] == ["alice", "bob"]
+    lobby = table.env.backend.messages[thread.id][thread.history()[-1].id]
+    assert next(f["value"] for f in lobby.embeds[0]["fields"] if f["name"] == "Players").startswith("1. alice, 2. bob")
+    assert simcord_env.errors == []
