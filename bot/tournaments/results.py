@@ -5,11 +5,11 @@ from __future__ import annotations
 import re
 from collections.abc import Hashable, Sequence
 
-from bot.session.tournament_records import BYE, DONE, MatchRecord, TournamentRow
+from bot.session.tournament_records import BYE, DONE, REST, MatchRecord, TournamentRow
 from bot.tournaments.errors import TournamentError
 from bot.tournaments.formats import is_bot
 from bot.tournaments.pairings import Bracket, elimination_bracket
-from bot.tournaments.standings import Result, place_points
+from bot.tournaments.standings import Result, place_points, table_bye_points
 
 DRAW_NOTE = "draw: the higher seed goes through"
 ADJUDICATED = "adjudicated"
@@ -57,12 +57,21 @@ def parse_result(text: str, players: Sequence[int], subject: int) -> tuple[tuple
     )
 
 
-def results_of(matches: Sequence[MatchRecord]) -> list[Result]:
-    """The scored results of settled matches (rests and unfinished games count nothing)."""
+def results_of(matches: Sequence[MatchRecord], *, table_byes: bool = False) -> list[Result]:
+    """The scored results of settled matches (rests and unfinished games count nothing).
+
+    With ``table_byes`` (table Swiss) a bye is worth the mean points of a seat at its round's tables,
+    every seat counted (computer players' too): known from the tables' sizes as soon as the round is
+    paired, so the bye scores while the round's games are still played (docs/tournaments.md)."""
+    tables: dict[int, list[int]] = {}
+    for match in matches:
+        if match.status not in (BYE, REST) and len(match.players) > 1:
+            tables.setdefault(match.round, []).append(len(match.players))
     out = []
     for match in matches:
         if match.status == BYE:
-            out.append(Result.bye(match.round, match.players[0]))
+            points = table_bye_points(tables.get(match.round, [])) if table_byes else None
+            out.append(Result.bye(match.round, match.players[0], points))
         elif match.status == DONE and match.ranks is not None:
             out.append(result_of(match.round, match.players, match.ranks, match.points))
     return out

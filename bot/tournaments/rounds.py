@@ -74,7 +74,11 @@ def next_round(
             return planned([], list(active), fill=size or low)
         try:
             pairing = next_table_round(
-                active, results_of(matches), min_size=low, max_size=high, preferred=tournament.table_size
+                active,
+                results_of(matches, table_byes=True),
+                min_size=low,
+                max_size=high,
+                preferred=tournament.table_size,
             )
         except PairingError as error:  # pragma: no cover - guarded by the player count above
             log.warning("tournament %s cannot pair: %s", tournament.id, error)

@@ -245,8 +245,8 @@ def _collect(
     totals: dict[Hashable, Fraction] = {p: Fraction(0) for p in order}
     for result in results:
         if result.is_bye:
-            if result.points is not None:
-                value = Fraction(result.points[0])
+            if result.points is not None:  # a table-Swiss bye's mean seat points: a small fraction, such as 9/7
+                value = Fraction(result.points[0]).limit_denominator(1_000)
             elif duel:
                 value = BYE_DUEL_POINTS
             else:

@@ -92,7 +92,7 @@ def standings_of(tournament: TournamentRow, players: Sequence[EntrantRow], match
         bracket = bracket_of(tournament, matches) if tournament.data.get("seeds") else None
         return Standings(tournament, [], bracket, names, tournament.name, subtitle)
     seeded = [p.user_id for p in players if p.status != ABSENT]
-    results = results_of(matches)
+    results = results_of(matches, table_byes=tournament.format == TABLES)
     rows = (table_standings if tournament.format == TABLES else duel_standings)(results, seeded)
     return Standings(tournament, rows, None, names, tournament.name, subtitle)
 

@@ -85,8 +85,9 @@ def of_rounds(tournament: TournamentRow) -> str:
 # ---------------------------------------------------------------------------------------- matches
 
 
-def describe_match(match: MatchRecord, names: Names, fmt: str) -> str:
-    """One line about a match and its result so far, with a link to its thread (no pings)."""
+def describe_match(match: MatchRecord, names: Names, fmt: str, *, cancelled: bool = False) -> str:
+    """One line about a match and its result so far, with a link to its thread (no pings); a game not
+    finished when its tournament was ``cancelled`` is stopped, not playing."""
 
     def name(user: int | None) -> str:
         return bold(shown_name(names, user))
@@ -99,6 +100,8 @@ def describe_match(match: MatchRecord, names: Names, fmt: str) -> str:
         return f"Rests this round: {name(match.players[0])}"
     label = " vs ".join(name(p) for p in match.players)
     if match.status in (PENDING, LAUNCHING, PLAYING):
+        if cancelled:
+            return f"Table {match.board}: {label} — stopped, the tournament was cancelled"
         extra = f" ({match.note})" if match.note else ""
         return f"Table {match.board}: {label} — playing{where}{extra}"
     assert match.ranks is not None
@@ -374,8 +377,8 @@ def tournament_embed(view: TournamentView) -> discord.Embed:
             value = f"{t.checkin_minutes} minutes before the start"
         embed.add_field(name="Check-in", value=value, inline=True)
     if view.matches:
-        lines = [describe_match(m, view.names, t.format) for m in view.matches]
-        if t.round_deadline:
+        lines = [describe_match(m, view.names, t.format, cancelled=t.status == CANCELLED) for m in view.matches]
+        if t.round_deadline and t.status == RUNNING:
             lines.append(f"Round deadline: {timestamp(t.round_deadline)}")
         embed.add_field(name=f"Round {t.current_round}", value="\n".join(lines)[:1024], inline=False)
     embed.set_footer(text=f"Tournament #{t.id} · /tournament join · /tournament standings")

@@ -40,6 +40,7 @@ from bot.tournaments.launcher import LAUNCH_LEASE
 from bot.tournaments.manager import TournamentManager
 from bot.tournaments.results import DRAW_NOTE, parse_result, results_of
 from bot.tournaments.standings import place_points
+from cogs.tournament._wording import tournament_embed
 
 NOW = datetime(2026, 4, 1, 12, 0, tzinfo=UTC)
 GUILD = 42
@@ -1346,3 +1347,51 @@ async def test_a_match_adjudicated_while_its_game_is_created_keeps_its_result_an
     game = await service.latest_game(settled.thread_id)
     assert game.status == "aborted" and host.starts == []
     assert (await manager.get(cup.id)).status == FINISHED
+
+
+async def test_a_table_swiss_bye_is_worth_a_seats_average_while_the_round_is_played(env):
+    """docs: "the lowest-ranked players who have had the fewest byes sit out with a bye worth the
+    average points of a seat that round".  Five players of a 3-4 seat game: one table of four and a
+    bye; a seat at a table of four is worth (3 + 2 + 1 + 0) / 4 = 1.5.  While the table plays,
+    /tournament standings shows the bye as 0 points (it only becomes 1.5 once the table reports)."""
+    _store, _service, manager, _host, _clock = env
+    cup = await manager.create(
+        guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Five", game="treasure", format="tables"
+    )
+    await register(manager, cup, people(5))
+    await manager.start(cup.id, ORGANISER)
+    _t, matches = await current(manager, cup.id)
+    assert sorted(m.status for m in matches) == [BYE, PLAYING]
+    (bye,) = [m.players[0] for m in matches if m.status == BYE]
+    standings = await manager.standings(cup.id)
+    row = next(r for r in standings.rows if r.player == bye)
+    assert row.points == 1.5
+    exported = await manager.export(cup.id)
+    assert next(r for r in exported["standings"] if r["user_id"] == str(bye))["points"] == 1.5
+
+
+async def test_the_status_of_a_cancelled_tournament_does_not_show_its_stopped_games_as_playing(env):
+    """docs: "/tournament cancel: the tournament ends at once; its running games are stopped".
+    /tournament status of the cancelled tournament still lists each stopped game as "— playing" with
+    its thread, under the "Round 1" field, and still gives the round's deadline."""
+    _store, service, manager, _host, _clock = env
+    cup = await manager.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        actor=ORGANISER,
+        name="Called off",
+        game="whist",
+        format="swiss",
+        round_days=2,
+    )
+    await register(manager, cup, people(4))
+    await manager.start(cup.id, ORGANISER)
+    _t, matches = await current(manager, cup.id)
+    await manager.cancel(cup.id, ORGANISER)
+    view = await manager.view(cup.id)
+    assert view.tournament.status == CANCELLED
+    for match in matches:
+        assert (await service.game(match.game_id)).status == "aborted"
+    shown = "\n".join(f"{f.name}: {f.value}" for f in tournament_embed(view).fields)
+    assert "playing" not in shown, shown
+    assert "Round deadline: <t:" not in shown, shown
