@@ -62,8 +62,10 @@ async def post_board(interaction: discord.Interaction, bot: PyramidBot, with_pla
 
 
 def channel_of(interaction: discord.Interaction) -> int:
-    """The channel (or thread) the interaction came from."""
-    assert interaction.channel_id is not None
+    """The channel (or thread) of a game command; in direct messages, where no game is played, the
+    command is refused with ``lobby.IN_SERVERS``."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise ServiceError(lobby.IN_SERVERS)
     return interaction.channel_id
 
 

@@ -241,8 +241,10 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
 
     @hand_over.autocomplete("player")
     async def hand_over_player(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
-        """The people still playing this channel's game."""
-        return seats.handover_choices(await self.bot.service.live_game(channel_of(interaction)), current)
+        """The people still playing this channel's game (none in direct messages, where no game is played)."""
+        if interaction.guild_id is None or interaction.channel_id is None:
+            return []
+        return seats.handover_choices(await self.bot.service.live_game(interaction.channel_id), current)
 
     @app_commands.command(name="notify", description="How the bot reminds you that it is your turn in this server.")
     @app_commands.describe(

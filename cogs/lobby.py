@@ -24,6 +24,9 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# a game command in direct messages: no game is played there
+IN_SERVERS = "Games are played in server channels: use this in your game's channel or thread (/game mine lists them)."
+
 
 async def open_game(
     interaction: discord.Interaction,
@@ -41,8 +44,8 @@ async def open_game(
     bot = bot_of(interaction)
     if bank and not clock:
         raise ServiceError("A time bank needs a move clock: choose a clock too.")
-    if interaction.channel_id is None:
-        raise ServiceError("Games are played in a server channel or a thread.")
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise ServiceError(IN_SERVERS)
     actor = actor_of(interaction)
     rules = rules_for(game_name)
     channel_id = interaction.channel_id

@@ -20,7 +20,7 @@ from bot.session.ratings import RatingService, RecentResult
 from cogs.base import refusals
 from cogs.help import game_choices
 from cogs.replies import answer, defer_publicly
-from cogs.text import escape_user_text
+from cogs.text import escape_user_text, without_backticks
 from renderers.standings import render_leaderboard
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ class RatingCommands(commands.Cog):
         if guild_id is None:
             raise ServiceError("Ratings are kept per server: use this command in a server.")
         member = user or interaction.user
-        name = getattr(member, "display_name", member.name)
+        name = without_backticks(getattr(member, "display_name", member.name))
         if game is not None:
             rules = rules_for(game)
             found = await self.service.rating(guild_id, game, member.id)

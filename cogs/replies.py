@@ -29,7 +29,7 @@ from discord.enums import AppCommandOptionType
 
 from bot.session import Actor, Report, ServiceError, quote_typed
 from cogs.messages import NO_PINGS, report_payload, report_view
-from cogs.text import clean, escape_outside_code
+from cogs.text import clean, escape_outside_code, without_backticks
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -229,7 +229,7 @@ def actor_of(interaction: discord.Interaction) -> Actor:
     user = interaction.user
     perms = getattr(interaction, "permissions", None)
     can_manage = bool(perms and (perms.manage_guild or perms.administrator))
-    return Actor(user.id, getattr(user, "display_name", user.name), can_manage)
+    return Actor(user.id, without_backticks(getattr(user, "display_name", user.name)), can_manage)
 
 
 def custom_id_of(interaction: discord.Interaction) -> str | None:

@@ -143,6 +143,7 @@ async def propose_handover(interaction: discord.Interaction, player: str, level:
     from cogs.base import channel_of
     from cogs.replies import actor_of, bot_of, paced_here, quote_input
 
+    channel_id = channel_of(interaction)
     if not player.strip().isdigit() or not valid_id(int(player.strip())):
         raise ServiceError(f"{quote_input(player)} is not a player of this game: pick one from the list.")
     user_id = int(player.strip())
@@ -150,7 +151,7 @@ async def propose_handover(interaction: discord.Interaction, player: str, level:
     async def work() -> None:
         absent = await _left_server(interaction.guild, user_id)
         status = await bot_of(interaction).handover.request(
-            channel_of(interaction), actor_of(interaction), user_id, level, absent=absent, token=interaction.token
+            channel_id, actor_of(interaction), user_id, level, absent=absent, token=interaction.token
         )
         await _post_handover(interaction, status)
 

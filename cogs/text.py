@@ -21,6 +21,12 @@ def escape_user_text(text: str) -> str:
     return discord.utils.escape_mentions(discord.utils.escape_markdown(clean(str(text))))
 
 
+def without_backticks(name: str) -> str:
+    """A name a player chose, with each backtick shown as ``ˋ``: a name never opens or closes a code
+    span, so in a refusal only the input it quotes is in backticks (``escape_outside_code``)."""
+    return name.replace("`", "ˋ")
+
+
 _CODE_SPAN = re.compile(r"(`[^`\n]*`)")
 
 

@@ -68,7 +68,8 @@ def animate(
     width: int = 720,
     max_bytes: int = DISCORD_LIMIT,
 ) -> bytes:
-    """One GIF frame per board (captioned, so no two frames merge), never over ``max_bytes``.
+    """One GIF frame per board (captioned, so no two frames merge), within ``max_bytes`` unless even
+    the first and the last frame alone are bigger (two boards make well under Discord's 8 MB).
 
     Too big, frames are left out evenly (the first and the last stay), as many as the size says,
     and again if need be, down to those two.  Frames are not drawn narrower to save bytes: a scaled

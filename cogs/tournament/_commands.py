@@ -28,6 +28,7 @@ from cogs.help import game_choices
 from cogs.loops import cancel_between_iterations
 from cogs.messages import NO_PINGS
 from cogs.replies import actor_of, answer, refusals, tell
+from cogs.text import without_backticks
 from cogs.tournament import _wording as wording
 from cogs.tournament._buttons import TournamentButton, tournament_buttons
 from cogs.tournament._host import DiscordHost
@@ -232,6 +233,8 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
                 raise ServiceError(f"{rules.title} has no variants.")
             settings["variant"] = variant
         start_at = parse_start(start, self.bot.service.clock()) if start else None
+        if interaction.guild_id is None:
+            raise ServiceError("Tournaments run in servers, not in direct messages.")
         target = channel or interaction.channel
         hosted_in_thread = isinstance(target, discord.Thread) and isinstance(target.parent, discord.TextChannel)
         if not isinstance(target, discord.TextChannel) and not hosted_in_thread:
@@ -241,7 +244,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
             guild_id=interaction.guild_id,
             channel_id=target.id,
             actor=actor,
-            name=name,
+            name=without_backticks(name),
             game=game,
             format=format,
             options=settings,

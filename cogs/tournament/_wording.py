@@ -265,7 +265,8 @@ def checkin_not_open(refusal: CheckinNotOpen) -> str:
     """Check-in has not opened yet: when it will, in the reader's own time zone."""
     if refusal.opens_at is None:
         return str(refusal)
-    return f"Check-in for {escape_user_text(refusal.tournament_name)} opens {timestamp(refusal.opens_at, 'R')}."
+    # a refusal: its text is escaped on the way out (cogs.replies.refusal_text)
+    return f"Check-in for {refusal.tournament_name} opens {timestamp(refusal.opens_at, 'R')}."
 
 
 def checkin_started(tournament: TournamentRow) -> str:

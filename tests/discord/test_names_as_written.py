@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.discord.helpers import embed_of, field, next_actor, refusal
+from tests.discord.helpers import accepted, embed_of, field, next_actor, refusal
 
 STAR = "*star*"
 SHOWN = "\\*star\\*"  # what Discord receives: the asterisks shown, not italics
@@ -99,3 +99,29 @@ async def test_a_tournament_name_with_markdown_is_shown_as_typed(table, club):
     assert embed_of(created).title == "\\*Cup\\* (#1)", embed_of(created).title
     joined = await members[1].slash(table.channel, "tournament join")
     assert "joins \\*Cup\\*" in joined.response.content, joined.response.content
+
+
+async def test_a_refusal_naming_a_tournament_escapes_its_name_once(table, club):
+    olga, members = club
+    alice = members[0]
+    created = await olga.slash(
+        table.channel, "tournament create", name="Spring_Cup", game="hedgehog", format="swiss", start="2h", checkin=60
+    )
+    assert accepted(created), created.response.content
+    await alice.slash(table.channel, "tournament join")
+    too_early = await alice.slash(table.channel, "tournament checkin")
+    text = refusal(too_early)
+    assert text.startswith("Check-in for Spring\\_Cup opens <t:"), text
+
+
+async def test_a_name_in_backticks_never_becomes_code_in_a_refusal(table):
+    # in a refusal only the typed input it quotes is in backticks: a name's backticks are shown as ˋ
+    ticked = table.guild.add_member(table.env.create_user("`star`"))
+    bob = table.members[1]
+    await ticked.slash(table.channel, "hedgehog new", players=2)
+    await bob.slash(table.channel, "hedgehog join")
+    started = await ticked.slash(table.channel, "hedgehog start")
+    actor, _kind = next_actor(started, [ticked, bob])
+    assert actor is ticked
+    tried = await bob.slash(table.channel, "hedgehog roll")
+    assert refusal(tried) == "It is not your turn: ˋstarˋ is to move."
