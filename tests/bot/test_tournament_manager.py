@@ -1352,8 +1352,8 @@ async def test_a_match_adjudicated_while_its_game_is_created_keeps_its_result_an
 async def test_a_table_swiss_bye_is_worth_a_seats_average_while_the_round_is_played(env):
     """docs: "the lowest-ranked players who have had the fewest byes sit out with a bye worth the
     average points of a seat that round".  Five players of a 3-4 seat game: one table of four and a
-    bye; a seat at a table of four is worth (3 + 2 + 1 + 0) / 4 = 1.5.  While the table plays,
-    /tournament standings shows the bye as 0 points (it only becomes 1.5 once the table reports)."""
+    bye; a seat at a table of four is worth (3 + 2 + 1 + 0) / 4 = 1.5, from the pairing on, while
+    the table still plays."""
     _store, _service, manager, _host, _clock = env
     cup = await manager.create(
         guild_id=GUILD, channel_id=CHANNEL, actor=ORGANISER, name="Five", game="treasure", format="tables"
@@ -1371,9 +1371,8 @@ async def test_a_table_swiss_bye_is_worth_a_seats_average_while_the_round_is_pla
 
 
 async def test_the_status_of_a_cancelled_tournament_does_not_show_its_stopped_games_as_playing(env):
-    """docs: "/tournament cancel: the tournament ends at once; its running games are stopped".
-    /tournament status of the cancelled tournament still lists each stopped game as "— playing" with
-    its thread, under the "Round 1" field, and still gives the round's deadline."""
+    """docs: "/tournament cancel: the tournament ends at once; its running games are stopped": the card
+    shows each unfinished game as stopped, and no round deadline."""
     _store, service, manager, _host, _clock = env
     cup = await manager.create(
         guild_id=GUILD,
