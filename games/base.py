@@ -135,7 +135,9 @@ class OptionSpec:
             else:
                 out = kind(value)
         except (TypeError, ValueError):
-            raise BadOptions(f"{self.name} must be a {kind.__name__}, not {quote_typed(value)}.") from None
+            raise BadOptions(
+                f"{self.name} must be {KIND_WORDS.get(kind, kind.__name__)}, not {quote_typed(value)}."
+            ) from None
         if self.choices and out not in self.choices:
             shown = ", ".join(str(c) for c in self.choices)
             raise BadOptions(f"{self.name} must be one of {shown}.")
@@ -145,6 +147,9 @@ class OptionSpec:
             raise BadOptions(f"{self.name} must be at most {self.maximum}.")
         return out
 
+
+# what an option's type is called in a refusal
+KIND_WORDS: dict[type, str] = {bool: "yes or no", int: "a whole number", float: "a number", str: "text"}
 
 _BIDI = dict.fromkeys(map(ord, "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
 

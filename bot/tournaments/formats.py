@@ -54,11 +54,16 @@ def format_key(value: str) -> str:
 
 def deals(rules: Rules, players: int, options: Mapping[str, Any]) -> bool:
     """True when a game of ``players`` can be dealt with these options (some options limit the count)."""
+    return why_not_dealt(rules, players, options) is None
+
+
+def why_not_dealt(rules: Rules, players: int, options: Mapping[str, Any]) -> str | None:
+    """The game's own reason a game of ``players`` cannot be dealt with these options, or None."""
     try:
         rules.new_game(players, options, random.Random(0))
-    except GameError:
-        return False
-    return True
+    except GameError as error:
+        return str(error)
+    return None
 
 
 def table_range(rules: Rules, options: Mapping[str, Any]) -> tuple[int, int]:
@@ -70,7 +75,8 @@ def table_range(rules: Rules, options: Mapping[str, Any]) -> tuple[int, int]:
     while high < rules.max_players and deals(rules, high + 1, options):
         high += 1
     if high < low:
-        raise TournamentError(f"{rules.title} cannot seat {low} or more players with these options.")
+        reason = why_not_dealt(rules, low, options)
+        raise TournamentError(reason or f"{rules.title} cannot seat {low} or more players with these options.")
     return low, high
 
 
@@ -82,8 +88,9 @@ def check_format(rules: Rules, fmt: str, options: Mapping[str, Any]) -> None:
                 f"{rules.title} is played by {rules.min_players} to {rules.max_players} players, not two: "
                 "use table swiss."
             )
-        if not deals(rules, 2, options):
-            raise TournamentError(f"{rules.title} cannot be played by two players with these options.")
+        reason = why_not_dealt(rules, 2, options)  # the game's own words, e.g. a blocked square it cannot read
+        if reason is not None:
+            raise TournamentError(reason)
     elif rules.max_players < 3:
         raise TournamentError(
             f"{rules.title} is a two-player game: use swiss, round robin or single elimination, not table swiss."

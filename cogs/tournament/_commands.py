@@ -67,6 +67,25 @@ def with_buttons(tournament: TournamentRow, **payload: Any) -> dict[str, Any]:
     return {**payload, "view": buttons} if buttons is not None else payload
 
 
+# what a tournament's channel must let the bot do (docs/tournaments.md), in the words of a refusal
+NEEDED = {
+    "send_messages": "send messages",
+    "attach_files": "attach files",
+    "create_public_threads": "create public threads",
+    "send_messages_in_threads": "send messages in threads",
+}
+
+
+def missing_permissions(target: discord.TextChannel | discord.Thread) -> list[str]:
+    """What the bot may not do in ``target`` of what a tournament there needs (match threads open in
+    the channel, or in a thread's parent)."""
+    channel = target.parent if isinstance(target, discord.Thread) else target
+    if channel is None:
+        return []
+    granted = channel.permissions_for(channel.guild.me)
+    return [words for name, words in NEEDED.items() if not getattr(granted, name)]
+
+
 class TournamentCommands(commands.GroupCog, group_name="tournament", group_description="Tournaments on this server"):
     """``/tournament create|join|leave|checkin|start|status|standings|drop|kick|adjudicate|cancel|export``."""
 
@@ -229,6 +248,8 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         rules = rules_for(game)
         settings: dict[str, Any] = parse_options(options)
         if variant is not None:
+            if "variant" in settings:
+                raise ServiceError("Give the variant once: with the variant option or in options, not both.")
             if not any(spec.name == "variant" for spec in rules.options):
                 raise ServiceError(f"{rules.title} has no variants.")
             settings["variant"] = variant
@@ -240,6 +261,12 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         if not isinstance(target, discord.TextChannel) and not hosted_in_thread:
             raise ServiceError("Create tournaments in a text channel or one of its threads (match threads open there).")
         assert isinstance(target, discord.TextChannel | discord.Thread)
+        missing = missing_permissions(target)
+        if missing:
+            raise ServiceError(
+                f"I may not {' or '.join(missing)} in {target.mention}: choose another channel, "
+                "or ask a server manager for those permissions."
+            )
         tournament = await self.tournaments.create(
             guild_id=interaction.guild_id,
             channel_id=target.id,
