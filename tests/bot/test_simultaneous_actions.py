@@ -8,20 +8,10 @@ from datetime import timedelta
 
 import pytest
 
-from bot.session import open_session
 from bot.session.service import Actor, ServiceError
-from tests.bot.hand_clock import Clock
 
 ALICE, BOB = Actor(1, "alice"), Actor(2, "bob")
 PEOPLE = {a.user_id: a for a in (ALICE, BOB)}
-
-
-@pytest.fixture
-async def world(db_url):
-    clock = Clock()
-    session = await open_session(db_url, clock=clock, render=False, new_seed=lambda: "seed")
-    yield session, clock
-    await session.close()
 
 
 async def started(session, **kw):
