@@ -15,6 +15,9 @@ from bot.session.tournament_records import (
     DROPPED,
     FINISHED,
     KICKED,
+    LAUNCHING,
+    PENDING,
+    PLAYING,
     REGISTRATION,
     RUNNING,
     EntrantRow,
@@ -27,7 +30,9 @@ from bot.tournaments.results import bracket_of, results_of, user_of
 from bot.tournaments.standings import StandingRow, duel_standings, table_standings
 from games.base import Rules
 
-EXPORT_VERSION = 2  # 2: a standings row's "games" counts a game against computer players (also a bye)
+# 2: a standings row's "games" counts a game against computer players (also a bye)
+# 3: a cancelled tournament's unfinished matches have the status "stopped"
+EXPORT_VERSION = 3
 
 
 @dataclass(frozen=True)
@@ -97,6 +102,10 @@ def standings_of(tournament: TournamentRow, players: Sequence[EntrantRow], match
     return Standings(tournament, rows, None, names, tournament.name, subtitle)
 
 
+STOPPED = "stopped"  # an export's word for a match left unfinished when its tournament was cancelled
+UNFINISHED = (PENDING, LAUNCHING, PLAYING)
+
+
 def export_of(
     tournament: TournamentRow, players: Sequence[EntrantRow], matches: Sequence[MatchRecord], standings: Standings
 ) -> dict[str, Any]:
@@ -107,7 +116,7 @@ def export_of(
             {
                 "board": m.board,
                 "players": [str(p) for p in m.players],
-                "status": m.status,
+                "status": STOPPED if tournament.status == CANCELLED and m.status in UNFINISHED else m.status,
                 "game_id": m.game_id,
                 "thread_id": str(m.thread_id) if m.thread_id else None,
                 "ranks": list(m.ranks) if m.ranks is not None else None,

@@ -1372,7 +1372,7 @@ async def test_a_table_swiss_bye_is_worth_a_seats_average_while_the_round_is_pla
 
 async def test_the_status_of_a_cancelled_tournament_does_not_show_its_stopped_games_as_playing(env):
     """docs: "/tournament cancel: the tournament ends at once; its running games are stopped": the card
-    shows each unfinished game as stopped, and no round deadline."""
+    shows each unfinished game as stopped, and no round deadline, and so does the export."""
     _store, service, manager, _host, _clock = env
     cup = await manager.create(
         guild_id=GUILD,
@@ -1394,3 +1394,5 @@ async def test_the_status_of_a_cancelled_tournament_does_not_show_its_stopped_ga
     shown = "\n".join(f"{f.name}: {f.value}" for f in tournament_embed(view).fields)
     assert "playing" not in shown, shown
     assert "Round deadline: <t:" not in shown, shown
+    exported = await manager.export(cup.id)
+    assert {m["status"] for r in exported["rounds"] for m in r["matches"]} == {"stopped"}

@@ -149,7 +149,7 @@ async def test_the_export_says_byes_were_played_against_computer_players(table, 
     strangers = {p for r in data["rounds"] for m in r["matches"] for p in m["players"]} - listed
     assert strangers == {"-1"}  # a computer player: ids below 0
     assert data["tournament"]["bots"] is True
-    assert data["format_version"] == 2  # a standings row's "games" counts a game against a bot
+    assert data["format_version"] == 3  # since 2, a standings row's "games" counts a game against a bot
 
 
 async def test_a_game_against_the_bot_counts_in_the_standings_games(table, club, make_bot):
