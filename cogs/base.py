@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.session import MoveOption, OptionSpec, ServiceError, TableRefused, catalogue, rules_for
 from cogs import lobby, seats, table
 from cogs.messages import NO_PINGS, players_line, plural, report_payload
-from cogs.replies import actor_of, answer, refusals
+from cogs.replies import actor_of, answer, channel_of, refusals
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -59,14 +59,6 @@ async def post_board(interaction: discord.Interaction, bot: PyramidBot, with_pla
         if link:
             embed.add_field(name="Live board", value=f"[The game's own message]({link}) follows every move.")
     await answer(interaction, **payload)
-
-
-def channel_of(interaction: discord.Interaction) -> int:
-    """The channel (or thread) of a game command; in direct messages, where no game is played, the
-    command is refused with ``lobby.IN_SERVERS``."""
-    if interaction.guild_id is None or interaction.channel_id is None:
-        raise ServiceError(lobby.IN_SERVERS)
-    return interaction.channel_id
 
 
 SHARED_OPTIONS = ("clock", "bank", "thread", "bots", "bot_level")

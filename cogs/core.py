@@ -17,13 +17,14 @@ from bot.session import ServiceError, UndoStatus, outcome_from_json, rules_for
 from bot.session.table_questions import UNDO
 from cogs import buttons as game_buttons
 from cogs import questions, seats, table
-from cogs.base import channel_of, post_board
+from cogs.base import post_board
 from cogs.decisions import play_roll
 from cogs.help import RulesCommand
-from cogs.messages import NO_PINGS, clock_text, options_line, players_line, plural, result_head
+from cogs.messages import NO_PINGS, clock_text, options_line, players_line, plural, result_head, told
 from cogs.replies import (
     actor_of,
     answer,
+    channel_of,
     defer_publicly,
     paced_here,
     refusals,
@@ -205,7 +206,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         elif status.report is not None:
             taken = await questions.take(self.bot, status.game.id, UNDO)
             await table.show(interaction, status.report)
-            await questions.close(self.bot, taken, pressed, escape_user_text(" ".join(status.report.lines)))
+            await questions.close(self.bot, taken, pressed, told(status.report.lines))
         elif pressed is not None:  # an acceptance with others still to answer: the question, updated
             waiting = " ".join(f"<@{uid}>" for uid in status.waiting_for)
             agreed = f"{escape_user_text(interaction.user.display_name)} accepts; still waiting for {waiting}."

@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.session import GameRow, ServiceError, rules_for
 from cogs import buttons as game_buttons
 from cogs import table
-from cogs.replies import actor_of, answer, bot_of, paced_here, run_guarded
+from cogs.replies import actor_of, answer, bot_of, channel_of, paced_here, run_guarded
 from cogs.seats import AddBotMenu
 from cogs.text import escape_user_text
 
@@ -23,9 +23,6 @@ if TYPE_CHECKING:
     from bot.client import PyramidBot
 
 log = logging.getLogger(__name__)
-
-# a game command in direct messages: no game is played there
-IN_SERVERS = "Games are played in server channels: use this in your game's channel or thread (/game mine lists them)."
 
 
 async def open_game(
@@ -44,11 +41,9 @@ async def open_game(
     bot = bot_of(interaction)
     if bank and not clock:
         raise ServiceError("A time bank needs a move clock: choose a clock too.")
-    if interaction.guild_id is None or interaction.channel_id is None:
-        raise ServiceError(IN_SERVERS)
+    channel_id = channel_of(interaction)
     actor = actor_of(interaction)
     rules = rules_for(game_name)
-    channel_id = interaction.channel_id
     parent_id = None
     created_thread = None
     if thread:

@@ -233,6 +233,11 @@ def late_lines(lines: list[str]) -> list[str]:
     return [LATE_HEADING, *lines]
 
 
+def told(lines: Sequence[str]) -> str:
+    """A turn's lines as one run of text for a message, shown as written (as ``recent`` shows them)."""
+    return escape_user_text(" ".join(lines))
+
+
 def recent(lines: list[str], limit: int = 3900) -> str:
     """The lines of a turn, the newest kept when there are too many to show.
 

@@ -232,6 +232,18 @@ def actor_of(interaction: discord.Interaction) -> Actor:
     return Actor(user.id, without_backticks(getattr(user, "display_name", user.name)), can_manage)
 
 
+# a game command in direct messages: no game is played there
+IN_SERVERS = "Games are played in server channels: use this in your game's channel or thread (/game mine lists them)."
+
+
+def channel_of(interaction: discord.Interaction) -> int:
+    """The channel (or thread) of a game command; in direct messages, where no game is played, the
+    command is refused with ``IN_SERVERS``."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise ServiceError(IN_SERVERS)
+    return interaction.channel_id
+
+
 def custom_id_of(interaction: discord.Interaction) -> str | None:
     """The custom id of the button or menu behind ``interaction``, if it came from one."""
     data = interaction.data

@@ -18,7 +18,7 @@ from discord import app_commands
 from bot.session import GameRow, HandoverStatus, Report, ServiceError
 from bot.session.table_questions import SEAT
 from cogs.buttons import STALE, valid_id
-from cogs.messages import mention, plural
+from cogs.messages import mention, plural, told
 from cogs.text import escape_user_text
 
 if TYPE_CHECKING:
@@ -140,8 +140,7 @@ def handover_choices(game: GameRow | None, typed: str) -> list[discord.app_comma
 
 async def propose_handover(interaction: discord.Interaction, player: str, level: str) -> None:
     """``/game bot``: propose that a computer player of ``level`` takes over ``player``'s seat."""
-    from cogs.base import channel_of
-    from cogs.replies import actor_of, bot_of, paced_here, quote_input
+    from cogs.replies import actor_of, bot_of, channel_of, paced_here, quote_input
 
     channel_id = channel_of(interaction)
     if not player.strip().isdigit() or not valid_id(int(player.strip())):
@@ -215,7 +214,7 @@ async def settle_handover(bot: PyramidBot, guild: discord.Guild | None, channel_
     if status is not None and status.report is not None:
         taken = await questions.take(bot, game.id, SEAT)
         await table.show_in_channel(bot, status.report)
-        await questions.close(bot, taken, None, escape_user_text(" ".join(status.report.lines)))
+        await questions.close(bot, taken, None, told(status.report.lines))
 
 
 async def _post_handover(interaction: discord.Interaction, status: HandoverStatus) -> None:
@@ -241,7 +240,7 @@ async def _post_handover(interaction: discord.Interaction, status: HandoverStatu
     if status.report is not None:
         taken = await questions.take(bot_of(interaction), status.game.id, SEAT)
         await table.show(interaction, status.report)
-        await questions.close(bot_of(interaction), taken, pressed, escape_user_text(" ".join(status.report.lines)))
+        await questions.close(bot_of(interaction), taken, pressed, told(status.report.lines))
         return
     waiting = " ".join(mention(uid) for uid in status.waiting_for)
     because = f" ({escape_user_text(status.reason)})" if status.reason else ""

@@ -21,10 +21,9 @@ from bot.session import GameRow, Report, rules_for
 from bot.session.table_messages import TableMessage
 from cogs import questions
 from cogs.buttons import GameButton, buttons
-from cogs.messages import NO_PINGS, call, lobby_embed, practice_mark, report_payload, report_view, summary_embed
+from cogs.messages import NO_PINGS, call, lobby_embed, practice_mark, report_payload, report_view, summary_embed, told
 from cogs.replies import answer, answer_at, bot_of, first_response, paced, tell
 from cogs.seats import AddBotMenu, after
-from cogs.text import escape_user_text
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -58,7 +57,7 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
         lines = [*record.lines, *report.lines]
         payload = followed_on(report, lines)
         if not await edit_pressed(interaction, record, lambda: payload):
-            await tell(interaction, "Done: " + escape_user_text(" ".join(report.lines))[:1900])
+            await tell(interaction, "Done: " + told(report.lines)[:1900])
             await edit(bot, record, payload, raw=True)
         await remember(bot, record, lines, report.delivery_id)
     else:

@@ -10,7 +10,7 @@ import logging
 
 import pytest
 
-from cogs.lobby import IN_SERVERS
+from cogs.replies import IN_SERVERS
 from tests.discord.helpers import refusal
 
 GAMES = ["hedgehog", "combat", "treasure", "whist", "assassin"]
