@@ -1,7 +1,8 @@
 """The controls under a game's living message: Roll, a button for each quick decision, a menu of moves.
 
-Every control carries the game and the ply it was offered at, so a press on an old board is refused
-with one sentence and a double press plays once.  What a control does runs here, in its callback.
+Every control carries the game and the mark of the position it was offered in (its ply and a print
+of the position, ``bot.session.marks``), so a press on an old board, or on a board from before an
+undo, is refused with one sentence and a double press plays once.  What a control does runs here, in its callback.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import Any, cast
 
 import discord
 
-from bot.session import Actor, GameService, MoveOption, Report
+from bot.session import MARK, Actor, GameService, Mark, MoveOption, Report, mark_of
 from cogs.buttons import STALE, GameButton, valid_id
 
 MENU_LIMIT = 25  # Discord's options per select menu
@@ -31,71 +32,71 @@ MESSAGE_ROWS = 5  # Discord's rows of controls per message
 
 class PickButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"pg:pick:(?P<game_id>[0-9]{1,19}):(?P<ply>[0-9]{1,9}):(?P<index>[0-9]{1,4})",
+    template=rf"pg:pick:(?P<game_id>[0-9]{{1,19}}):{MARK}:(?P<index>[0-9]{{1,4}})",
 ):
-    """A quick decision: plays the ``index``-th legal move offered at ``ply``."""
+    """A quick decision: plays the ``index``-th legal move offered where ``mark`` says."""
 
-    def __init__(self, game_id: int, ply: int, index: int, label: str = "?", kind: str = "move") -> None:
+    def __init__(self, game_id: int, mark: Mark, index: int, label: str = "?", kind: str = "move") -> None:
         super().__init__(
             discord.ui.Button(
                 label=label[:80] or "?",
                 style=BUTTON_STYLES.get(kind, discord.ButtonStyle.primary),
-                custom_id=f"pg:pick:{game_id}:{ply}:{index}",
+                custom_id=f"pg:pick:{game_id}:{mark}:{index}",
             )
         )
-        self.game_id, self.ply, self.index = game_id, ply, index
+        self.game_id, self.mark, self.index = game_id, mark, index
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> PickButton:
-        return cls(int(match["game_id"]), int(match["ply"]), int(match["index"]))
+        return cls(int(match["game_id"]), Mark.parse(match["ply"], match["print"]), int(match["index"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await play_choice(interaction, self.game_id, self.ply, self.index)
+        await play_choice(interaction, self.game_id, self.mark, self.index)
 
 
 class RollButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"pg:roll:(?P<game_id>[0-9]{1,19}):(?P<ply>[0-9]{1,9})",
+    template=rf"pg:roll:(?P<game_id>[0-9]{{1,19}}):{MARK}",
 ):
-    """Roll the dice asked for at ``ply``: a second press of the same button finds the board moved on."""
+    """Roll the dice asked for where ``mark`` says: a second press of the same button finds the board moved on."""
 
-    def __init__(self, game_id: int, ply: int) -> None:
+    def __init__(self, game_id: int, mark: Mark) -> None:
         super().__init__(
             discord.ui.Button(
-                label="Roll", style=discord.ButtonStyle.primary, emoji="🎲", custom_id=f"pg:roll:{game_id}:{ply}"
+                label="Roll", style=discord.ButtonStyle.primary, emoji="🎲", custom_id=f"pg:roll:{game_id}:{mark}"
             )
         )
-        self.game_id, self.ply = game_id, ply
+        self.game_id, self.mark = game_id, mark
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> RollButton:
-        return cls(int(match["game_id"]), int(match["ply"]))
+        return cls(int(match["game_id"]), Mark.parse(match["ply"], match["print"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await play_roll(interaction, self.game_id, self.ply)
+        await play_roll(interaction, self.game_id, self.mark)
 
 
 class MoveMenu(
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"pg:menu:(?P<game_id>[0-9]{1,19}):(?P<ply>[0-9]{1,9})(?::(?P<part>[0-9]))?",
+    template=rf"pg:menu:(?P<game_id>[0-9]{{1,19}}):{MARK}(?::(?P<part>[0-9]))?",
 ):
-    """A menu of up to 25 legal moves offered at ``ply``; ``part`` numbers it among several, where the
+    """A menu of up to 25 legal moves offered where ``mark`` says; ``part`` numbers it among several, where the
     moves take more than one menu (its values are the moves' indices among all, so any part plays)."""
 
     def __init__(
         self,
         game_id: int,
-        ply: int,
+        mark: Mark,
         options: list[MoveOption] | None = None,
         part: int | None = None,
         placeholder: str = "Choose your move…",
     ) -> None:
         select: discord.ui.Select = discord.ui.Select(
-            custom_id=f"pg:menu:{game_id}:{ply}" + ("" if part is None else f":{part}"),
+            custom_id=f"pg:menu:{game_id}:{mark}" + ("" if part is None else f":{part}"),
             placeholder=placeholder[:150],
             options=[
                 discord.SelectOption(
@@ -106,13 +107,14 @@ class MoveMenu(
             or [discord.SelectOption(label="—", value="-1")],
         )
         super().__init__(select)
-        self.game_id, self.ply = game_id, ply
+        self.game_id, self.mark = game_id, mark
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
     ) -> MoveMenu:
-        made = cls(int(match["game_id"]), int(match["ply"]), part=int(match["part"]) if match["part"] else None)
+        part = int(match["part"]) if match["part"] else None
+        made = cls(int(match["game_id"]), Mark.parse(match["ply"], match["print"]), part=part)
         made.item = cast(discord.ui.Select[Any], item)
         return made
 
@@ -122,26 +124,26 @@ class MoveMenu(
             index = int(values[0])
         except (IndexError, ValueError):
             index = -1
-        await play_choice(interaction, self.game_id, self.ply, index)
+        await play_choice(interaction, self.game_id, self.mark, index)
 
 
-async def play_choice(interaction: discord.Interaction, game_id: int, ply: int, index: int) -> None:
+async def play_choice(interaction: discord.Interaction, game_id: int, mark: Mark, index: int) -> None:
     """Play what a control offered, for whoever pressed it."""
     await _on_running_game(
         interaction,
         game_id,
         f"choice in game {game_id}",
-        lambda service, channel_id, actor: service.choose(channel_id, actor, ply, index, token=interaction.token),
+        lambda service, channel_id, actor: service.choose(channel_id, actor, mark, index, token=interaction.token),
     )
 
 
-async def play_roll(interaction: discord.Interaction, game_id: int, ply: int | None) -> None:
-    """Roll for whoever pressed Roll; ``ply`` is where the button was offered (None on an older button)."""
+async def play_roll(interaction: discord.Interaction, game_id: int, mark: Mark | None) -> None:
+    """Roll for whoever pressed Roll; ``mark`` is where the button was offered (None on an older button)."""
     await _on_running_game(
         interaction,
         game_id,
         f"roll button of game {game_id}",
-        lambda service, channel_id, actor: service.roll(channel_id, actor, offered_at=ply, token=interaction.token),
+        lambda service, channel_id, actor: service.roll(channel_id, actor, offered_at=mark, token=interaction.token),
     )
 
 
@@ -182,21 +184,22 @@ def controls(report: Report) -> discord.ui.View | None:
     if game.status != "active" or report.state is None:
         return None
     view = discord.ui.View(timeout=None)
+    mark = mark_of(game)
     if report.needs_roll:
-        view.add_item(RollButton(game.id, game.ply))
+        view.add_item(RollButton(game.id, mark))
         return view
     quick, menus = laid_out(report.options())
     for option in quick:
-        view.add_item(PickButton(game.id, game.ply, option.index, option.label, option.kind))
+        view.add_item(PickButton(game.id, mark, option.index, option.label, option.kind))
     for part, chunk in enumerate(menus):
         if len(menus) == 1:
-            view.add_item(MoveMenu(game.id, game.ply, chunk))
+            view.add_item(MoveMenu(game.id, mark, chunk))
             continue
         start = part * MENU_LIMIT + 1
         where = f"Moves {start}-{start + len(chunk) - 1}: {chunk[0].label} … {chunk[-1].label}"
         if len(chunk) == 1:
             where = f"Move {start}: {chunk[0].label}"
-        view.add_item(MoveMenu(game.id, game.ply, chunk, part, where))
+        view.add_item(MoveMenu(game.id, mark, chunk, part, where))
     return view if view.children else None
 
 

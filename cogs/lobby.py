@@ -201,7 +201,8 @@ async def _start(interaction: discord.Interaction, channel_id: int, confirmed: i
         view.add_item(StartNowButton(game.id, count))
         await answer(interaction, content=question, view=view, ephemeral=True)
         return
-    await table.show(interaction, await bot.service.start(channel_id, actor, seats=confirmed, token=interaction.token))
+    agreed = count if confirmed is None else confirmed  # the table as seen: one that changes meanwhile is asked again
+    await table.show(interaction, await bot.service.start(channel_id, actor, seats=agreed, token=interaction.token))
 
 
 class Lobby(commands.Cog):

@@ -17,6 +17,7 @@ from typing import Any
 
 from bot.session.autoplay import Autoplayer, BotTurn, Thinking
 from bot.session.handover import HandoverDesk, HandoverStatus
+from bot.session.marks import MARK, Mark, mark_of
 from bot.session.ratings import RatingService
 from bot.session.service import (
     Actor,
@@ -41,6 +42,7 @@ from bot.session.tournament_records import TournamentRecords
 from bot.session.undo import UndoDesk, UndoStatus
 
 __all__ = [
+    "MARK",
     "Actor",
     "Autoplayer",
     "BotTurn",
@@ -50,6 +52,7 @@ __all__ = [
     "GameService",
     "HandoverDesk",
     "HandoverStatus",
+    "Mark",
     "MoveOption",
     "MoveRow",
     "OptionSpec",
@@ -66,6 +69,7 @@ __all__ = [
     "UndoDesk",
     "UndoStatus",
     "catalogue",
+    "mark_of",
     "open_session",
     "opening_picture",
     "outcome_from_json",

@@ -25,7 +25,8 @@ from typing import Any
 
 from ai import choose_move, choose_notation
 from bot.render_pool import renew_search_pool, retire_pool
-from bot.session.service import Actor, GameService, Report, ServiceError, people_left, rules_for, stamp
+from bot.session.marks import mark_of, stamp
+from bot.session.service import Actor, GameService, Report, ServiceError, people_left, rules_for
 from bot.session.store import GameRow, SeatRow
 
 log = logging.getLogger(__name__)
@@ -196,7 +197,7 @@ class Autoplayer:
         if notation is None:
             return None
         searched = turn.game  # the service refuses the choice unless the game is still this one, unchanged
-        stamped = stamp(notation, searched.ply)
+        stamped = stamp(notation, mark_of(searched))
         return await self.service.move(channel_id, turn.actor, stamped, game_id=searched.id, version=searched.version)
 
     async def choose(self, turn: BotTurn) -> str | None:

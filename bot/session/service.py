@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import secrets
 from collections import OrderedDict, defaultdict
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -25,6 +24,7 @@ import games as games_pkg
 from ai import LEVELS as AI_LEVELS
 from bot import clocks
 from bot.clocks import DAY
+from bot.session.marks import Mark, mark_of, stamp, unstamp
 from bot.session.reminders import Reminder
 from bot.session.schema import ACTIVE_STATUSES
 from bot.session.store import (
@@ -69,7 +69,6 @@ Clock = Callable[[], datetime]
 STATE_CACHE_SIZE = 1024  # decoded states kept in memory; older ones are decoded again from the database
 DELIVERY_GRACE = timedelta(seconds=60)  # an interaction's own reply is overdue after this: announce it
 DELIVERY_LEASE = timedelta(seconds=120)  # a claimed delivery not marked done by then is claimed again
-STAMP = re.compile(r"^(?P<notation>.*?)\s*@(?P<ply>[0-9]{1,9})$", re.DOTALL)
 ROLLS_AT_ONCE = ("reroll",)  # a decision that asks for the dice again: they are thrown with it, one press
 ALL_PEOPLE_LEFT = "Nobody is left to play against the computer players: the game ends here, without a result."
 TABLE_LEFT = (
@@ -79,7 +78,7 @@ TABLE_LEFT = (
 NO_TURN = {"turn_seat": None, "turn_started_at": None, "deadline": None, "reminders_sent": 0, "wake_at": None}
 LEAVING_KINDS = ("resign", "removed")  # the log entries of a seat leaving the game
 TABLE_CHANGED = "The table changed since you chose that: look at the lobby and choose again."
-START_CHANGED = "The table changed since you were asked ({count} seated, not {seats}): press Start again."
+START_CHANGED = "The table changed as you started it ({count} seated now, not {seats}): press Start again."
 BOARD_CHANGED = (
     "The board changed since you chose that move (it was already played, or another came first): "
     "look at the board and choose again."
@@ -158,13 +157,13 @@ class Report(Generic[S, M]):
         if self.state is None or self.outcome is not None or self.needs_roll or self.game.status != "active":
             return []
         if self._options is None:  # read by the board's text and its controls alike
-            self._options = move_options(self.rules, self.state, self.game.ply, describe=False)
+            self._options = move_options(self.rules, self.state, mark_of(self.game), describe=False)
         return self._options
 
 
 @dataclass(frozen=True)
 class MoveOption:
-    """A legal move as the Discord layer offers it: ``value`` carries the ply it was offered at.
+    """A legal move as the Discord layer offers it: ``value`` carries where it was offered (``marks``).
 
     ``kind`` says what sort of decision it is (the game's word: ``move``, ``counter``, ``decline``...),
     ``label`` is short enough for a button or a menu, ``hint`` one sentence about it.
@@ -191,8 +190,8 @@ class GameInfo:
     options: tuple[OptionSpec, ...]
 
 
-def move_options(rules: Rules[S, M], state: S, ply: int, *, describe: bool = True) -> list[MoveOption]:
-    """Every legal move of ``state`` as offered to the player, stamped with ``ply``.
+def move_options(rules: Rules[S, M], state: S, mark: Mark, *, describe: bool = True) -> list[MoveOption]:
+    """Every legal move of ``state`` as offered to the player, stamped with the ``mark`` of its position.
 
     With ``describe`` each carries the sentence the log would write for it (which plays the move);
     without, its description is empty.
@@ -204,7 +203,7 @@ def move_options(rules: Rules[S, M], state: S, ply: int, *, describe: bool = Tru
         choice = rules.choice(state, move)
         out.append(
             MoveOption(
-                stamp(notation, ply),
+                stamp(notation, mark),
                 notation,
                 choice.label or notation,
                 description,
@@ -241,19 +240,6 @@ def bot_room_refusal(table: int) -> str:
         return "A game of one is played alone: a bot cannot take the only seat, which is yours."
     bots = f"{table - 1} bot{'s' if table > 2 else ''}"
     return f"At most {bots}: a game needs at least one person at its table of {table}."
-
-
-def stamp(notation: str, ply: int) -> str:
-    """A chosen move's value: its notation and the ply it was offered at (``R1 c1-c2 @12``)."""
-    return f"{notation} @{ply}"
-
-
-def unstamp(text: str) -> tuple[str, int | None]:
-    """The notation of a submitted move and the ply it was chosen at (None when typed by hand)."""
-    found = STAMP.match(text.strip())
-    if found is None:
-        return text, None
-    return found["notation"], int(found["ply"])
 
 
 def rules_for(name: str) -> Rules[Any, Any]:
@@ -642,8 +628,9 @@ class GameService:
     ) -> Report:
         """Play ``notation`` for ``actor`` in the channel's game.
 
-        A move chosen from the suggestions carries the ply it was offered at (see ``stamp``); when the
-        game has moved on since, it is refused, so a retry or a double click never plays it twice.
+        A move chosen from the suggestions carries the mark of the position it was offered in (see
+        ``marks``); when the game has moved on since, it is refused, so a retry or a double click never
+        plays it twice, and a choice made before an undo is never played in the position after it.
         ``game_id`` and ``version`` (a computer player's choice) name the game and the version it was
         searched in: any other is refused the same way, since an undo brings the ply back with another
         position, and a new game in the channel starts again at ply 0.
@@ -671,11 +658,11 @@ class GameService:
             return await self._commit(game, rules, state, steps, token)
 
     async def roll(
-        self, channel_id: int, actor: Actor, *, offered_at: int | None = None, token: str | None = None
+        self, channel_id: int, actor: Actor, *, offered_at: Mark | None = None, token: str | None = None
     ) -> Report:
         """Roll the dice for ``actor`` with the game's seeded RNG.
 
-        ``offered_at`` is the ply of the Roll button pressed: a second press of it, when the same player
+        ``offered_at`` is where the Roll button pressed was offered: a second press of it, when the same player
         must roll again (Martian Combat's Aim after an action roll, a tied combat), is refused.
         """
         async with self.unit(channel_id):
@@ -769,7 +756,7 @@ class GameService:
 
     async def legal_moves(self, channel_id: int, user_id: int) -> list[MoveOption]:
         """Every move ``user_id`` may make now (on their turn, or out of turn where the game allows it),
-        each stamped with the ply; empty when they may not act."""
+        each stamped with the mark of the position; empty when they may not act."""
         game = await self.store.live_game(channel_id)
         if game is None or game.status != "active":
             return []
@@ -780,17 +767,19 @@ class GameService:
         mine = seat_state(rules, self.state_of(game), seat)
         if mine is None or rules.pending_roll(mine):
             return []
-        return move_options(rules, mine, game.ply)
+        return move_options(rules, mine, mark_of(game))
 
-    async def choose(self, channel_id: int, actor: Actor, ply: int, index: int, *, token: str | None = None) -> Report:
-        """Play the ``index``-th legal move offered at ``ply`` (a button or a menu), if still current."""
+    async def choose(
+        self, channel_id: int, actor: Actor, mark: Mark, index: int, *, token: str | None = None
+    ) -> Report:
+        """Play the ``index``-th legal move offered where ``mark`` says (a button or a menu), if still current."""
         game = await self._live(channel_id)
         if game.status != "active" or game.state is None:
             raise ServiceError("This game is not running.")
         rules = rules_for(game.game)
         state = self.state_of(game)
         seat = game.seat_of(actor.user_id)
-        if ply != game.ply and not (seat is not None and still_together(rules, state, seat)):
+        if not mark.current(game) and not (seat is not None and still_together(rules, state, seat)):
             raise ServiceError(BOARD_CHANGED)
         # the presser's own moves: the seat to move's, or those another seat may make out of turn (Treasure
         # Hunt's Standard order, pressed by anyone still to arrange, sets out the presser's coins)
@@ -799,7 +788,7 @@ class GameService:
         legal = rules.legal_moves(where)
         if not 0 <= index < len(legal):
             raise ServiceError(BOARD_CHANGED)
-        return await self.move(channel_id, actor, stamp(rules.format_move(where, legal[index]), ply), token=token)
+        return await self.move(channel_id, actor, stamp(rules.format_move(where, legal[index]), mark), token=token)
 
     # ------------------------------------------------------------------ the living message
 
@@ -942,12 +931,12 @@ class GameService:
     # ------------------------------------------------------------------ internals
 
     async def _turn_of(
-        self, channel_id: int, actor: Actor, offered_at: int | None = None, *, out_of_turn: bool = False
+        self, channel_id: int, actor: Actor, offered_at: Mark | None = None, *, out_of_turn: bool = False
     ) -> tuple[GameRow, Rules[Any, Any], Any, int]:
         """The game, rules, state and seat of ``actor``, who must be the one to act now (with
         ``out_of_turn``, or a seat the game lets act now although it is not to move: ``seat_state``).
 
-        ``offered_at`` is the ply a chosen suggestion was offered at: a stale choice is refused first.
+        ``offered_at`` is where a chosen suggestion was offered: a stale choice is refused first.
         """
         game = await self._live(channel_id)
         if game.status != "active":
@@ -957,7 +946,7 @@ class GameService:
         state = self.state_of(game)
         if (
             offered_at is not None
-            and offered_at != game.ply
+            and not offered_at.current(game)
             and not (out_of_turn and still_together(rules, state, seat))
         ):
             raise ServiceError(BOARD_CHANGED)

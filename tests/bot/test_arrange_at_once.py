@@ -11,7 +11,8 @@ from datetime import timedelta
 
 import pytest
 
-from bot.session.service import Actor, ServiceError, stamp
+from bot.session.marks import mark_of, stamp
+from bot.session.service import Actor, ServiceError
 from bot.session.timekeeper import Reminder, Timekeeper
 from cogs.messages import reminder_text
 from games.treasure import geometry
@@ -87,12 +88,12 @@ async def test_the_standard_order_pressed_by_a_player_still_to_arrange_sets_out_
     first, second, _ = await arranging(session)
     board = await games.board(4)
     standard = next(o for o in board.options() if o.label == "Standard order")
-    report = await games.choose(4, second, board.game.ply, standard.index)
+    report = await games.choose(4, second, mark_of(board.game), standard.index)
     seat = board.game.seat_of(second.user_id)
     assert report.state.arranged[seat] and report.state.pending[seat] == (0, 1, 2, 3, 4, 5)
     assert not report.state.arranged[board.game.seat_of(first.user_id)] and report.to_move_user == first.user_id
     with pytest.raises(ServiceError, match="it was already played"):  # the same press again: once only
-        await games.choose(4, second, board.game.ply, standard.index)
+        await games.choose(4, second, mark_of(board.game), standard.index)
 
 
 async def test_arrangements_chosen_at_the_same_time_are_all_played_though_each_makes_the_others_stale(world):
@@ -103,14 +104,14 @@ async def test_arrangements_chosen_at_the_same_time_are_all_played_though_each_m
     first, second, third = await arranging(session)
     board = await games.board(4)
     standard = next(o for o in board.options() if o.label == "Standard order")
-    offered = stamp("arrange 543210", board.game.ply)  # the suggestion's value, as the menu sent it
+    offered = stamp("arrange 543210", mark_of(board.game))  # the suggestion's value, as the menu sent it
     await games.move(4, third, "arrange 012345")
     report = await games.move(4, second, offered)  # stale by one ply
     assert report.state.arranged[board.game.seat_of(second.user_id)]
-    report = await games.choose(4, first, board.game.ply, standard.index)  # stale by two: the last row
+    report = await games.choose(4, first, mark_of(board.game), standard.index)  # stale by two: the last row
     assert report.state.phase == "roll"  # every row set out: play starts
     with pytest.raises(ServiceError, match="board changed"):  # once play starts a stale choice is refused again
-        await games.choose(4, second, board.game.ply, standard.index)
+        await games.choose(4, second, mark_of(board.game), standard.index)
 
 
 async def test_an_undo_takes_back_an_arrangement_made_out_of_turn(world):

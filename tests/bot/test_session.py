@@ -1,6 +1,6 @@
 """The session service's unit of work: every write counted, locked, checked and translated.
 
-Suggestions carry the ply they were offered at: the same choice submitted twice at the same instant
+Suggestions carry the mark of the position they were offered in: the same choice submitted twice at the same instant
 is played once, and a choice from an older position is refused with one sentence.
 """
 
@@ -12,7 +12,8 @@ from datetime import UTC, datetime
 import pytest
 
 from bot.session import open_session
-from bot.session.service import ALL_PEOPLE_LEFT, BOARD_CHANGED, TABLE_LEFT, Actor, ServiceError, stamp, unstamp
+from bot.session.marks import Mark, stamp, unstamp
+from bot.session.service import ALL_PEOPLE_LEFT, BOARD_CHANGED, TABLE_LEFT, Actor, ServiceError
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 ALICE, BOB = Actor(1, "alice"), Actor(2, "bob")
@@ -36,9 +37,9 @@ def actor_at(report) -> Actor:
 
 
 def test_a_stamp_round_trips_and_typed_notation_carries_none():
-    assert unstamp(stamp("R1 c1-c2", 12)) == ("R1 c1-c2", 12)
+    assert unstamp(stamp("R1 c1-c2", Mark(12, "0123abcd"))) == ("R1 c1-c2", Mark(12, "0123abcd"))
     assert unstamp("G2+3") == ("G2+3", None)
-    assert unstamp("  pass @0 ") == ("pass", 0)
+    assert unstamp("  pass @0 ") == ("pass", Mark(0))  # a suggestion from before prints: its ply alone
 
 
 async def test_the_same_choice_submitted_twice_at_once_is_played_once(session):
@@ -68,6 +69,28 @@ async def test_a_choice_from_an_older_position_is_refused_and_changes_nothing(se
     with pytest.raises(ServiceError, match="The board changed"):
         await session.games.move(5, mover, old.value)
     assert (await session.games.live_game(5)).version == before.version
+
+
+async def test_a_choice_offered_in_an_aborted_game_is_refused_in_the_next_one_at_the_same_ply(session):
+    # the next game in the channel starts again at ply 0, from the same ring and seed: the ply alone matches
+    report = await session.games.roll(5, actor_at(await started(session)))
+    offered = await session.games.legal_moves(5, actor_at(report).user_id)
+    await session.games.abort(5, ALICE)
+    report = await session.games.roll(5, actor_at(await started(session)))
+    fresh = await session.games.legal_moves(5, actor_at(report).user_id)
+    assert offered and [o.notation for o in fresh] == [o.notation for o in offered]  # the same moves, another game
+    before = await session.games.live_game(5)
+    with pytest.raises(ServiceError, match="The board changed"):
+        await session.games.move(5, actor_at(report), offered[0].value)
+    assert (await session.games.live_game(5)).version == before.version
+
+
+async def test_a_button_from_before_prints_is_checked_by_its_ply(session):
+    report = await started(session)
+    actor = actor_at(report)
+    assert (await session.games.roll(5, actor, offered_at=Mark(0))).game.ply == 1
+    with pytest.raises(ServiceError, match="The board changed"):
+        await session.games.roll(5, actor, offered_at=Mark(0))
 
 
 async def test_typed_notation_is_unchanged_by_stamping(session):

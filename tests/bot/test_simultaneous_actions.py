@@ -8,6 +8,7 @@ from datetime import timedelta
 
 import pytest
 
+from bot.session.marks import mark_of
 from bot.session.service import Actor, ServiceError
 
 ALICE, BOB = Actor(1, "alice"), Actor(2, "bob")
@@ -150,8 +151,10 @@ async def test_the_same_move_sent_twice_at_once_is_played_once(world, stamped):
 async def test_the_same_roll_pressed_twice_at_once_is_rolled_once(world):
     session, _ = world
     mover = await started(session)
-    ply = (await session.games.live_game(9)).ply
-    results = await at_once(session.games.roll(9, mover, offered_at=ply), session.games.roll(9, mover, offered_at=ply))
+    mark = mark_of(await session.games.live_game(9))
+    results = await at_once(
+        session.games.roll(9, mover, offered_at=mark), session.games.roll(9, mover, offered_at=mark)
+    )
     assert sum(not isinstance(r, ServiceError) for r in results) == 1
     _, log = await session.games.history(9)
     assert [row.kind for row in log] == ["roll"]
@@ -162,7 +165,9 @@ async def test_two_choices_at_once_play_one(world):
     mover = await started(session)
     await rolled(session, mover)
     game = await session.games.live_game(9)
-    results = await at_once(session.games.choose(9, mover, game.ply, 0), session.games.choose(9, mover, game.ply, 1))
+    results = await at_once(
+        session.games.choose(9, mover, mark_of(game), 0), session.games.choose(9, mover, mark_of(game), 1)
+    )
     assert sum(not isinstance(r, ServiceError) for r in results) == 1
     _, log = await session.games.history(9)
     assert [row.kind for row in log] == ["roll", "move"]

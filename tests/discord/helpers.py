@@ -11,7 +11,7 @@ from typing import Any
 import simcord
 
 MENTION = re.compile(r"<@!?(\d+)>")
-STAMP = re.compile(r"\s*@\d+$")
+STAMP = re.compile(r"\s*@\d+(\.[0-9a-f]{8})?$")
 
 
 @contextlib.asynccontextmanager

@@ -251,7 +251,7 @@ async def test_start_now_starts_only_the_table_it_asked_about(table, simcord_env
     assert asked.response.content == "2 of 3 players have joined. Start a 2-player game of Der Marsigelwettkampf now?"
     await bob.click(opened.response.message, label="Leave")  # the table is not the one alice agreed to
     refused = await alice.click(asked.response.message, label="Start now")
-    assert refusal(refused) == "The table changed since you were asked (1 seated, not 2): press Start again."
+    assert refusal(refused) == "The table changed as you started it (1 seated now, not 2): press Start again."
     game = await simcord_env.bot.service.live_game(table.channel.id)
     assert game is not None and game.status == "open"  # no solitaire game nobody asked for
     await bob.click(opened.response.message, label="Join")
@@ -276,3 +276,23 @@ async def test_two_players_pressing_rematch_at_once_sit_at_the_one_rematch(table
     assert game is not None and game.status == "open"
     assert sorted(row.display_name for row in game.seats) == ["alice", "bob"]  # both asked to play again
     assert simcord_env.errors == []
+
+
+@pytest.mark.parametrize("order", ["start-first", "leave-first"])
+async def test_start_pressed_as_a_player_leaves_never_starts_a_table_nobody_agreed_to(table, simcord_env, order):
+    """alice presses Start at a full table (2 of 2) while bob presses Leave at the same instant: either
+    the Start comes first and both play, or the Leave does and alice is asked again (a solitaire game
+    nobody agreed to never starts)."""
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "hedgehog new", players=2)
+    await bob.click(opened.response.message, label="Join")
+    lobby = opened.response.message
+    start = (alice, lobby, custom_id(lobby, "Start"))
+    leave = (bob, lobby, custom_id(lobby, "Leave"))
+    await press_at_once(table.env, table.guild.id, [start, leave] if order == "start-first" else [leave, start])
+    game = await simcord_env.bot.service.latest_game(table.channel.id)
+    assert game is not None
+    if game.status == "active":
+        assert len(game.seats) == 2, f"started a {len(game.seats)}-player game nobody was asked about"
+    else:
+        assert game.status == "open" and [s.display_name for s in game.seats] == ["alice"]

@@ -171,3 +171,31 @@ async def test_a_resignation_names_the_winner_once_on_the_board_and_in_the_histo
     listing = (await history.response.attachments[0].read()).decode()
     assert listing.rstrip().endswith("Result: alice wins! South left the game."), listing
     only_refusals(simcord_env)
+
+
+async def test_a_suggestion_picked_before_an_undo_is_refused_once_the_board_changed(table, simcord_env):
+    """An undo brings a ply back with another position: a suggestion listed before it is refused.
+
+    The first player takes a piece; the second player's suggestions list a steal of *that* piece. The
+    first asks to undo, the second accepts, and the first takes another piece: the ply is 1 again. The
+    old steal must be refused ("the board changed"), not steal the other piece.
+    """
+    alice, bob = table.members[:2]
+    started = await open_short_game(table)
+    first, _ = next_actor(started, table.members)
+    second = bob if first is alice else alice
+    offered = await first.autocomplete(table.channel, "whist move", "notation", "")
+    assert offered[0]["value"] != offered[1]["value"]
+    assert accepted(await first.slash(table.channel, "whist move", notation=offered[0]["value"]))
+    old = {c["value"] for c in await second.autocomplete(table.channel, "whist move", "notation", "")}
+    asked = await first.slash(table.channel, "game undo")
+    assert accepted(await second.click(asked.response.message, label="Accept undo"))
+    assert accepted(await first.slash(table.channel, "whist move", notation=offered[1]["value"]))
+    now = {c["value"] for c in await second.autocomplete(table.channel, "whist move", "notation", "")}
+    stale = next(value for value in old if value.startswith("steal"))  # "steal @1": steal the piece just taken
+    assert any(value.startswith("steal") for value in now)  # a steal is legal now too: of another piece
+    before = await simcord_env.bot.service.live_game(table.channel.id)
+    result = await second.slash(table.channel, "whist move", notation=stale)
+    after = await simcord_env.bot.service.live_game(table.channel.id)
+    assert after.version == before.version, "a suggestion offered for the board before the undo was played"
+    assert "changed" in refusal(result)
