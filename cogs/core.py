@@ -129,8 +129,13 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
             f"Seed: {game.seed}" if game.status in ("finished", "aborted") else "Seed: told when the game is over",
             "",
         ]
+        lines[-1:-1] = [
+            f"{seat.display_name} took over {seat.stood_down_name}'s seat from move {seat.taken_over_at + 1}."
+            for seat in game.seats
+            if seat.stood_down_name is not None and seat.taken_over_at is not None
+        ]
         for row in moves:
-            who = game.name_at(row.seat) if row.seat is not None else "—"
+            who = game.name_at_ply(row.seat, row.ply) if row.seat is not None else "—"
             lines.append(f"{row.ply + 1:>4}. {row.notation:<16} {who}: {row.description}")
         outcome = outcome_from_json(game.outcome)
         if outcome is not None:

@@ -215,6 +215,8 @@ async def settle_handover(bot: PyramidBot, guild: discord.Guild | None, channel_
         taken = await questions.take(bot, game.id, SEAT)
         await table.show_in_channel(bot, status.report)
         await questions.close(bot, taken, None, told(status.report.lines))
+        return
+    await questions.settle(bot, game)  # a proposal that lapsed (its player is the last person) is closed
 
 
 async def _post_handover(interaction: discord.Interaction, status: HandoverStatus) -> None:

@@ -12,7 +12,8 @@ again, no turn missed since) is withdrawn instead of carried out; when Discord c
 player is in the server, the agreement is refused for now and the proposal stays.  A person who
 leaves the game before answering no longer holds the proposal up: once everyone still playing has
 agreed it is carried out (``settle``, after a resignation or a removal on time; or an Agree pressed
-again, which a new proposal is told to do meanwhile).  Tournament matches are refused:
+again, which a new proposal is told to do meanwhile), unless its player is the last person left: then
+it lapses, since a table of only computer players does not play.  Tournament matches are refused:
 their seats belong to the registered players, and the tournament's own tools (drop, kick,
 adjudicate, the move clock and round deadlines) deal with a player who is gone.
 """
@@ -209,6 +210,9 @@ class HandoverDesk:
             pending = await service.store.seat_request(game.id)
             if pending is None or not still_open(game, pending) or waiting_on(game, pending):
                 return None
+            if not voters(game, pending["seat"]):  # its player is the last person: bots alone do not play
+                await service.store.set_seat_request(game.id, None)
+                return None
             target = next(row for row in game.seats if row.seat == pending["seat"])
             status = HandoverStatus(game, pending["requester_id"], target, pending["level"], "", [])
             try:
@@ -275,6 +279,8 @@ class HandoverDesk:
             ai_level=status.level,
             missed_turns=0,
             stands_in_for=target.user_id,
+            stood_down_name=target.display_name,
+            taken_over_at=game.ply,
         )
         seated = replace(game, seats=tuple(bot_seat if row.seat == target.seat else row for row in game.seats))
         fields = {}

@@ -90,6 +90,9 @@ seats = Table(
     Column("ai_level", String(16), nullable=True),
     # added in migration 8: the person whose seat a computer player took over (/game bot); None otherwise
     Column("stands_in_for", BigInteger, nullable=True),
+    # added in migration 11: that person's name, and the ply from which the computer player holds the seat
+    Column("stood_down_name", String(100), nullable=True),
+    Column("taken_over_at", Integer, nullable=True),
 )
 Index("seats_by_user", seats.c.user_id)
 
@@ -467,6 +470,13 @@ def _migration_10(conn: Connection) -> None:
     conn.execute(text("UPDATE tournament_matches SET greeted = 0 WHERE status IN ('pending', 'launching')"))
 
 
+def _migration_11(conn: Connection) -> None:
+    """A computer player who took over a seat remembers its person's name and the ply it took over at,
+    so the move list credits each move to whoever made it (seats taken over before keep neither)."""
+    conn.execute(text("ALTER TABLE seats ADD COLUMN stood_down_name VARCHAR(100)"))
+    conn.execute(text("ALTER TABLE seats ADD COLUMN taken_over_at INTEGER"))
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _migration_1,
     _migration_2,
@@ -478,6 +488,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _migration_8,
     _migration_9,
     _migration_10,
+    _migration_11,
 ]
 LATEST_VERSION = len(MIGRATIONS)
 

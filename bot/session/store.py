@@ -116,6 +116,8 @@ class SeatRow:
     removed: bool = False
     ai_level: str | None = None  # a computer player's level; None for a person
     stands_in_for: int | None = None  # the person whose seat this computer player took over (/game bot)
+    stood_down_name: str | None = None  # that person's name, as it was at the table
+    taken_over_at: int | None = None  # the first ply the computer player held the seat for
 
     @property
     def is_bot(self) -> bool:
@@ -217,6 +219,13 @@ class GameRow:
             if row.seat == seat:
                 return row.display_name
         return f"seat {seat + 1}"
+
+    def name_at_ply(self, seat: int, ply: int) -> str:
+        """Who held ``seat`` when ply ``ply`` was played: the person, before a computer player took over."""
+        for row in self.seats:
+            if row.seat == seat and row.taken_over_at is not None and ply < row.taken_over_at:
+                return row.stood_down_name or f"seat {seat + 1}"
+        return self.name_at(seat)
 
 
 @dataclass(frozen=True)
@@ -848,6 +857,9 @@ class Store:
         def work(conn: Connection) -> list[int]:
             self._bump(conn, game, now, ply=keep, state=state, **values)
             conn.execute(moves.delete().where(moves.c.game_id == game.id, moves.c.ply >= keep))
+            conn.execute(  # a computer player holds its seat for every move made from here on
+                update(seats).where(seats.c.game_id == game.id, seats.c.taken_over_at > keep).values(taken_over_at=keep)
+            )
             conn.execute(undo_requests.delete().where(undo_requests.c.game_id == game.id))
             conn.execute(
                 update(deliveries)
@@ -940,6 +952,8 @@ class Store:
                     display_name=seat.display_name[:100],
                     ai_level=seat.ai_level,
                     stands_in_for=seat.stands_in_for,
+                    stood_down_name=None if seat.stood_down_name is None else seat.stood_down_name[:100],
+                    taken_over_at=seat.taken_over_at,
                     missed_turns=0,
                     bank_seconds=None,
                 )
@@ -1100,6 +1114,8 @@ def _game_row(row: Any, seat_rows: Sequence[Any]) -> GameRow:
                 bool(s["removed"]),
                 s["ai_level"],
                 s["stands_in_for"],
+                s["stood_down_name"],
+                s["taken_over_at"],
             )
             for s in seat_rows
         ),

@@ -140,9 +140,12 @@ class Timekeeper:
             seat_updates[seat]["removed"] = 1
             lines.append(line)
         else:
+            limit = self.missed_turns_limit
+            others = [r for r in active if not r.is_bot and r.seat != seat]  # a bot's seat needs a person to agree
+            handing = " The table may hand the seat to a computer player: /game bot." if others else ""
             lines.append(
-                f"{name} ran out of time ({missed} of {self.missed_turns_limit} missed turns allowed): "
-                "the turn is played for them (the table may hand the seat to a computer player: /game bot)."
+                f"{name} ran out of time (missed turn {missed} in a row; at {limit} a player is removed): "
+                f"the turn is played for them.{handing}"
             )
             state = await self._forced_turn(game, rules, state, seat, entries, lines, seat_updates)
         event = report_event(lines, None, "scheduler")

@@ -6,6 +6,9 @@ bot's move alone is never the target, as the bot would only play again.  Nor is 
 phase played face down (Treasure Hunt's last arrangement), with what came after it: everyone has seen
 the hidden rows since, and a player could set out theirs again knowing them.  Computer players never vote:
 when no other person is still playing (a practice game against bots), the move is taken back at once.
+A person who leaves their seat (to a bot, or the game) before answering no longer holds a request up:
+once everyone still playing has accepted, an Accept pressed again, or the request asked again, takes
+the move back.
 The state is rebuilt from the shortened move log.  Dice are drawn from the game's seed and the number
 of rolls so far, so a roll taken back comes up the same when rolled again: undoing cannot re-roll the
 dice.
@@ -65,6 +68,11 @@ def voters(game: GameRow) -> list[int]:
     return [row.user_id for row in game.seats if not row.removed and not row.is_bot]
 
 
+def _waiting_on(game: GameRow, request: dict[str, Any]) -> list[int]:
+    """The people still playing who have not accepted ``request`` (those who left since are not asked)."""
+    return [uid for uid in voters(game) if uid not in request["accepted"]]
+
+
 def bot_seats(game: GameRow) -> set[int]:
     """The seats held by computer players."""
     return {row.seat for row in game.seats if row.is_bot}
@@ -93,7 +101,9 @@ class UndoDesk:
                 raise ServiceError("There is no move to take back.")
             pending = await service.store.undo_request(game.id)
             if pending is not None and pending["ply"] == target.ply:
-                raise ServiceError("An undo request is already waiting for answers.")
+                if _waiting_on(game, pending) or actor.user_id not in pending["accepted"]:
+                    raise ServiceError("An undo request is already waiting for answers.")
+                return await self._maybe_apply(game, pending, log, target, token)  # nobody left to wait on
             rules = rules_for(game.game)
             before = await service.rebuild(game, upto=target.ply, log=log)  # the state the undo returns to
             if crosses_reveal(rules, before, service.state_of(game)):
@@ -131,7 +141,10 @@ class UndoDesk:
                 shown = self._shown(game, target)
                 return UndoStatus(game, pending["requester_id"], [], target, shown, refused_by=actor.user_id)
             if actor.user_id in pending["accepted"]:
-                raise ServiceError("You have already accepted this undo.")
+                if _waiting_on(game, pending):
+                    raise ServiceError("You have already accepted this undo.")
+                # those it waited on have left their seats since (to a bot, or the game): carried out now
+                return await self._maybe_apply(game, pending, log, target, token)
             request = {**pending, "accepted": [*pending["accepted"], actor.user_id]}
             return await self._maybe_apply(game, request, log, target, token)
 
@@ -149,7 +162,7 @@ class UndoDesk:
         state before ``target``, when already rebuilt), which clears the request in the same write (a crash
         between two writes cannot leave it behind, answered)."""
         requester, accepted = request["requester_id"], request["accepted"]
-        waiting = [uid for uid in voters(game) if uid not in accepted]
+        waiting = _waiting_on(game, request)
         status = UndoStatus(game, requester, waiting, target, self._shown(game, target))
         if waiting:
             await self.service.store.set_undo_request(game.id, request)

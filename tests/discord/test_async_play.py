@@ -106,7 +106,7 @@ async def test_in_a_four_player_game_an_absent_player_is_skipped_then_removed_an
     absent, _ = next_actor(started, table.members)
     await table.env.advance_time(25 * HOUR)
     skipped = table.channel.last_message
-    assert "ran out of time (1 of 2 missed turns allowed)" in skipped.embeds[0].description
+    assert "ran out of time (missed turn 1 in a row; at 2 a player is removed)" in skipped.embeds[0].description
     assert "hand the seat to a computer player: /game bot" in skipped.embeds[0].description
     assert "(by the clock)" in skipped.embeds[0].description
     for _ in range(3):  # the other three play their turns
