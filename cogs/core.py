@@ -271,7 +271,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
     async def vacation(self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 60]) -> None:
         if interaction.guild_id is None:
             raise ServiceError("Use /game vacation in the server you play in: each server keeps its own days.")
-        games_of_user, left = await self.bot.timekeeper.vacation(interaction.guild_id, interaction.user.id, days)
+        games_of_user, left, year = await self.bot.timekeeper.vacation(interaction.guild_id, interaction.user.id, days)
+        when = "this year" if year == self.bot.clock().year else f"in {year}"
         name = escape_user_text(interaction.user.display_name)
         paused = (
             f"their clocks in {plural(len(games_of_user), 'game')} are paused"
@@ -281,7 +282,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         await answer(  # first: the days are recorded, and the notes below must not hold up the answer
             interaction,
             content=f"{name} is on vacation for {plural(days, 'day')}; {paused}. "
-            f"{plural(left, 'vacation day')} left this year.",
+            f"{plural(left, 'vacation day')} left {when}.",
         )
         for game in games_of_user:
             if game.turn_seat is not None and game.user_at(game.turn_seat) == interaction.user.id:

@@ -216,6 +216,11 @@ def move_options(rules: Rules[S, M], state: S, mark: Mark, *, describe: bool = T
     return out
 
 
+def moved_on_turn(game: GameRow, entries: Sequence[NewMove]) -> bool:
+    """True when the seat whose turn it was made a move among ``entries`` (a roll is not a move)."""
+    return game.turn_seat is not None and any(e.kind == "move" and e.seat == game.turn_seat for e in entries)
+
+
 def catalogue() -> list[GameInfo]:
     """Every registered game, by name."""
     return [
@@ -974,14 +979,21 @@ class GameService:
         return loaded
 
     async def _turn_fields(
-        self, game: GameRow, rules: Rules[S, M], state: S, now: datetime, banks: dict[int, int | None] | None = None
+        self,
+        game: GameRow,
+        rules: Rules[S, M],
+        state: S,
+        now: datetime,
+        banks: dict[int, int | None] | None = None,
+        *,
+        moved: bool = False,
     ) -> dict[str, Any]:
-        """Turn tracking and the clock: a new deadline whenever the seat to act changes."""
+        """Turn tracking and the clock: a new deadline whenever the seat to act changes, and whenever the
+        seat that keeps the turn has ``moved`` (the clock is per move: a solitaire turn, a trick won and
+        led again), without a new turn (the table's message stays the turn's)."""
         seat = rules.to_move(state)
         if rules.outcome(state) is not None or seat is None:
             return dict(NO_TURN)
-        if seat == game.turn_seat and game.status == "active" and game.turn_started_at is not None:
-            return {}
         fields: dict[str, Any] = {
             "turn_seat": seat,
             "turn_started_at": now,
@@ -989,6 +1001,10 @@ class GameService:
             "reminders_sent": 0,
             "wake_at": None,
         }
+        if seat == game.turn_seat and game.status == "active" and game.turn_started_at is not None:
+            if not (moved and game.clock_days):
+                return {}
+            fields = {"deadline": None, "reminders_sent": 0, "wake_at": None}  # the same turn, a fresh clock
         if game.clock_days and game.bot_at(seat) is None:  # a bot acts at once: no clock, no reminders
             bank = (banks or {}).get(seat, next((r.bank_seconds for r in game.seats if r.seat == seat), None))
             user_id = game.user_at(seat)
@@ -1018,11 +1034,12 @@ class GameService:
             self._cache.popitem(last=False)
 
     async def _charge_clock(
-        self, game: GameRow, rules: Rules[S, M], after: S, now: datetime
+        self, game: GameRow, rules: Rules[S, M], after: S, now: datetime, *, moved: bool = False
     ) -> dict[int, dict[str, Any]]:
-        """When the turn leaves a seat: take overtime from its bank and clear its missed turns."""
+        """When the turn leaves a seat, or the seat that keeps it has ``moved`` (its clock starts again):
+        take overtime from its bank and clear its missed turns."""
         seat = game.turn_seat
-        if seat is None or rules.to_move(after) == seat or game.turn_started_at is None:
+        if seat is None or (rules.to_move(after) == seat and not moved) or game.turn_started_at is None:
             return {}
         updates: dict[str, Any] = {"missed_turns": 0}
         row = next((r for r in game.seats if r.seat == seat), None)
@@ -1050,7 +1067,7 @@ class GameService:
             lines.append(description)
             entries.append(NewMove(seat, rules.format_move(state, move), description, kind, rules.to_json(after)))
             state = after
-        charged = await self._charge_clock(game, rules, state, self.clock())
+        charged = await self._charge_clock(game, rules, state, self.clock(), moved=moved_on_turn(game, entries))
         event = report_event(lines, token)
         return await self.commit_entries(
             game, rules, state, entries, lines, charged, last_move=steps[-1][1], event=event
@@ -1083,7 +1100,8 @@ class GameService:
         # for the seat to move, even when it is the one that acted last
         fresh_turn = acting_together(rules, self.state_of(game)) and not acting_together(rules, state)
         clock_game = replace(game, turn_seat=None, turn_started_at=None) if fresh_turn else game
-        last.extra_updates = await self._turn_fields(clock_game, rules, state, now, banks)
+        moved = moved_on_turn(game, entries)
+        last.extra_updates = await self._turn_fields(clock_game, rules, state, now, banks, moved=moved)
         if outcome is None and not people_left(game, seat_updates):
             # the last person left: computer players do not play on alone.  At a tournament's table the
             # places of the people are settled already (those who leave rank below everyone still in, in

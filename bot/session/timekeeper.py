@@ -15,8 +15,9 @@ turn by itself.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from bot import clocks
@@ -41,6 +42,11 @@ class TickResult:
     reminders: int = 0
     timeouts: int = 0
     failed: tuple[int, ...] = ()  # ids of games whose check failed (logged; tried again next tick)
+
+
+def days_by_year(start: datetime, days: int) -> Counter[int]:
+    """How many of ``days`` whole days from ``start`` begin in each calendar year."""
+    return Counter((start + timedelta(days=day)).year for day in range(days))
 
 
 class Timekeeper:
@@ -186,23 +192,39 @@ class Timekeeper:
             lines.append(description)
         return state
 
-    async def vacation(self, guild_id: int | None, user_id: int, days: int) -> tuple[list[GameRow], int]:
+    async def vacation(self, guild_id: int | None, user_id: int, days: int) -> tuple[list[GameRow], int, int]:
         """Pause ``user_id``'s clocks for ``days``; returns their running games with a clock in the guild
-        (those whose players are told) and the days left this year.  A clock that starts during the
-        vacation (a game begun, a turn come round) waits for its end too."""
+        (those whose players are told), the days left and the calendar year they are left in (the year
+        the vacation ends in).  A clock that starts during the vacation (a game begun, a turn come round)
+        waits for its end too; a turn whose time has already run out is not saved by it.
+
+        Each day counts against the calendar year it falls in, so a vacation asked for on 31 December
+        spends the next year's days; a new vacation starts where the current one ends, so the days
+        already counted are always of an earlier year or of the year it starts in."""
         now = self.service.clock()
         store = self.service.store
         prefs = await store.player_prefs(guild_id, user_id)
-        used = prefs["vacation_used_days"] if prefs.get("vacation_year") == now.year else 0
-        left = self.vacation_days_per_year - used
         if days < 1:
             raise ServiceError("A vacation lasts at least one day.")
-        if days > left:
-            raise ServiceError(f"You have {left} vacation day{'s' if left != 1 else ''} left this year.")
+        allowance = self.vacation_days_per_year
+        if allowance <= 0:
+            raise ServiceError("Vacations are turned off on this bot: move clocks cannot be paused.")
+
+        def used_in(year: int) -> int:
+            return int(prefs["vacation_used_days"] or 0) if prefs.get("vacation_year") == year else 0
+
         start = max(now, prefs["vacation_until"] or now)
         until = start + timedelta(days=days)
+        needed = days_by_year(start, days)
+        for year, count in sorted(needed.items()):
+            left = allowance - used_in(year)
+            if count > left:
+                when = "this year" if year == now.year else f"in {year}"
+                raise ServiceError(f"You have {left} vacation day{'s' if left != 1 else ''} left {when}.")
+        year = max(needed)
+        used = used_in(year) + needed[year]
         await store.set_player_prefs(
-            guild_id, user_id, vacation_until=until, vacation_year=now.year, vacation_used_days=used + days
+            guild_id, user_id, vacation_until=until, vacation_year=year, vacation_used_days=used
         )
         affected = [g for g in await store.games_of_user(user_id, guild_id) if g.status == "active" and g.clock_days]
         for game in affected:
@@ -216,7 +238,9 @@ class Timekeeper:
                     continue
                 if fresh.status != "active" or fresh.turn_seat is None or fresh.user_at(fresh.turn_seat) != user_id:
                     continue  # the turn moved on since the list was read: that deadline is not theirs
+                if fresh.deadline <= now:
+                    continue  # the time has run out already: the next check times the turn out
                 deadline = fresh.deadline + timedelta(days=days)
                 wake = clocks.next_wake(fresh.turn_started_at, deadline, fresh.reminders_sent, until)
                 await store.update_game(fresh, now, deadline=deadline, wake_at=wake)
-        return affected, left - days
+        return affected, allowance - used, year

@@ -142,7 +142,7 @@ async def test_vacation_pushes_the_deadline_of_the_game_waiting_for_the_player(w
     await two_player_game(session, 1)
     game = await session.games.live_game(1)
     user = game.user_at(await session.games.to_move(game))
-    affected, left = await session.timekeeper.vacation(1, user, 3)
+    affected, left, _ = await session.timekeeper.vacation(1, user, 3)
     assert [g.id for g in affected] == [game.id] and left == 11
     assert (await session.games.live_game(1)).deadline == game.deadline + timedelta(days=3)
     clock.now = T0 + 25 * HOUR
