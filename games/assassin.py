@@ -909,12 +909,22 @@ class AssassinRules:
             return f"Assassins may not end on another assassin: {self.seat_name(s, holder)} is on {name}."
         if not is_victim and square in geometry.bases:
             return f"{name} is a base: assassins may pass over bases but not stop on one."
+        die = s.die or 0
+        steps = f"{die} step{'s' if die != 1 else ''}"
+        if start >= 0:  # on the board (the victim in the safehouse steps out through an exit)
+            (file0, rank0), (file1, rank1) = geometry.coords(start), geometry.coords(square)
+            diagonal = is_victim and s.diagonal
+            across, up = abs(file1 - file0), abs(rank1 - rank0)
+            away = max(across, up) if diagonal else across + up
+            if away > die:
+                return f"{name} is {away} steps away: a roll of {die} cannot reach it."
+            if not diagonal and (die - away) % 2:  # every orthogonal step changes the square's colour
+                return f"{name} is {away} step{'s' if away != 1 else ''} away: exactly {steps} can never end there."
         if is_victim:
             rule = "without passing over an assassin or stepping straight back"
         else:
             rule = "without passing over the victim or stepping straight back"
-        die = s.die or 0
-        return f"{name} cannot be reached in exactly {die} step{'s' if die != 1 else ''} {rule}."
+        return f"{name} cannot be reached in exactly {steps} {rule}."
 
 
 # --------------------------------------------------------------------------- JSON decoding

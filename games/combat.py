@@ -1770,7 +1770,7 @@ def _syntax(s: CombatState, t: str, resolve: bool) -> Move:
 
 
 def _example(word: str) -> str:
-    return {"swap": "'swap R2 b3 with Y2 e4'", "hop": "'hop R1 b3-d4'", "dig": "'dig R2 b3-e5 under Y3'"}[word]
+    return {"swap": "'swap R2 b3 with Y2 e4'", "hop": "'hop R1 b3-e4'", "dig": "'dig R2 b3-e5 under Y3'"}[word]
 
 
 def _checked(s: CombatState, m: Move, resolve: bool) -> Move:

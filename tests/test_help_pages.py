@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import re
 
 import pytest
@@ -9,7 +10,8 @@ import pytest
 import games
 from cogs.help import OPENING_NOTES
 from cogs.help._pages import EMBED_TEXT, SECTION_TITLES, fit, page, plain, section_pages, section_text, sections
-from cogs.help._quickstart import QUICK_LIMIT, quick_start
+from cogs.help._quickstart import QUICK_LIMIT, QUICK_STARTS, quick_start
+from games.combat import RULES as COMBAT
 
 NAMES = sorted(games.REGISTRY)
 ENDINGS = (".", ")", "`", "*", ":", '."')
@@ -81,3 +83,29 @@ def button_labels(name: str, games_played: int = 6) -> set[str]:
 def test_the_buttons_a_quick_start_names_are_the_ones_the_game_shows(name: str) -> None:
     named = set(re.findall(r"\*\*([A-Z][\w -]*)\*\*", quick_start(name))) - {"Goal", "Roll"}
     assert named <= button_labels(name), named - button_labels(name)
+
+
+def _standard_blocked() -> set[str]:
+    state = COMBAT.new_game(2, {}, random.Random(0))  # default variant: standard
+    return {f"{'abcdef'[i % 6]}{i // 6 + 1}" for i in state.blocked}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        QUICK_STARTS["combat"],
+        page("combat"),
+    ],
+    ids=["quick-start", "rules-page"],
+)
+def test_combat_attack_and_hop_examples_do_not_target_blocked_centre_squares(text: str) -> None:
+    """docs/rules/combat.md: the corners and, in standard and advanced, the centre c3, d3, c4, d4 are
+    blocked, and blocked squares cannot be entered: an example must not aim at one in the default game."""
+    blocked = _standard_blocked()
+    assert {"d3", "d4"} <= blocked
+    targets = re.findall(r"`[a-f][1-6] ?x ?([a-f][1-6])`", text) + re.findall(
+        r"`hop (?:[RYGB]?[1-3] )?[a-f][1-6]-([a-f][1-6])`", text
+    )
+    assert targets, "no attack/hop example found"
+    bad = [t for t in targets if t in blocked]
+    assert not bad, f"examples target blocked squares: {bad}"

@@ -46,7 +46,7 @@ OPENING_NOTES: dict[str, tuple[str, ...]] = {
     "assassin": (
         "The victim starts in the safehouse in the middle.",
         "The four bases are on the edges: the victim must visit them all.",
-        "The assassins start at the corners of the board.",
+        "The assassins start at the corners (from five assassins, beside them).",
     ),
     "hedgehog": (
         "The ring of spaces, numbered; empty spaces vanish.",

@@ -19,7 +19,7 @@ QUICK_STARTS: dict[str, str] = {
         "3. roll the action die: Tip, Swap, Hop, Dig, Aim or Wild. The buttons under the board "
         "offer every yes/no choice (attack, counter, pass, end aim).\n\n"
         "**Typing a move:** `/combat move` and pick from the list, or type it: `R3 c1-c2` (your "
-        "large R3 steps from c1 to c2), `c2xd3` (attack), `choose aim`, `pass`. Every piece's code "
+        "large R3 steps from c1 to c2), `c2xb3` (attack), `choose aim`, `pass`. Every piece's code "
         "is drawn on the board."
     ),
     "treasure": (
@@ -42,7 +42,9 @@ QUICK_STARTS: dict[str, str] = {
         "their very first action.\n\n"
         "**Stage two, tricks:** the leader presents any tree from their stash (a large, a medium and "
         "a small). The other player must answer with a tree holding at least one of the led colours, "
-        "if they can. A solid tree beats a mixed one; otherwise the higher colour wins each size.\n\n"
+        "if they can. A solid tree beats a mixed one, and of two solids the higher colour wins; "
+        "otherwise the higher colour wins each size, and the tree winning more sizes takes the "
+        "trick. Ties go to the leader.\n\n"
         "**Typing a move:** `/whist move` and pick from the list (it says who would win the trick), "
         "or type `take R1 c`, `steal`, `play R3 Y2 G1`. Everything is open: both stashes are shown."
     ),
@@ -51,9 +53,9 @@ QUICK_STARTS: dict[str, str] = {
         "**assassin**, land on the victim: you become the victim, back in the safehouse in the "
         "middle, and they join the hunt.\n\n"
         "**A turn:** press **Roll** (null, ace, 2-5) and move exactly that many steps, up, down, "
-        "left or right, never straight back. Assassins take turns in order and the victim moves "
-        "after every assassin. A victim's move ending on a base marks it. After a null the victim "
-        "chooses **Re-roll** or **Stay** (buttons).\n\n"
+        "left or right (the victim also diagonally at 6 or more players), never straight back. "
+        "Assassins take turns in order and the victim moves after every assassin. A victim's move "
+        "ending on a base marks it. After a null the victim chooses **Re-roll** or **Stay** (buttons).\n\n"
         "**The end:** the victim wins with the fourth base. At the turn limit, players are ranked by "
         "bases held, then captures.\n\n"
         "**Typing a move:** `/assassin move` and pick a square from the list, or type it: `d4`. The "

@@ -525,8 +525,15 @@ def test_notation_parse_is_forgiving_and_refuses_out_of_phase_input():
     assert RULES.parse_move(rolled, "to c4") == Move(sq("c4"))
     with pytest.raises(IllegalMove):
         RULES.parse_move(rolled, "roll 3")
-    with pytest.raises(IllegalMove, match="exactly 1 step"):
+    with pytest.raises(IllegalMove, match="c6 is 3 steps away: a roll of 1 cannot reach it"):
         RULES.parse_move(rolled, "c6")
+    three = RULES.apply(state, Roll(3))
+    with pytest.raises(IllegalMove, match="c5 is 2 steps away: exactly 3 steps can never end there"):
+        RULES.parse_move(three, "c5")  # orthogonal steps: an odd roll never ends an even distance away
+    # in reach, but the one way there passes over the victim on b3
+    blocked = RULES.apply(make(4, 0, {0: "b3", 1: "a3", 2: "j10", 3: "j1"}, turn=1), Roll(2))
+    with pytest.raises(IllegalMove, match="c3 cannot be reached in exactly 2 steps without passing over the victim"):
+        RULES.parse_move(blocked, "c3")
     with pytest.raises(BadNotation):
         RULES.parse_move(rolled, "k4")
     with pytest.raises(BadNotation) as typed:  # typed markup is echoed inside code, never drawn
