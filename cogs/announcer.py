@@ -157,6 +157,25 @@ class Announcer(commands.Cog):
             if game is not None and game.status in ("open", "active"):
                 await after.edit(archived=False)
 
+    @commands.Cog.listener()
+    async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
+        """A deleted channel takes its games (and its threads' games) with it: they end with no result."""
+        await self._channel_gone(channel.id)
+
+    @commands.Cog.listener()
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A deleted thread takes its game with it: it ends with no result."""
+        await self._channel_gone(payload.thread_id)
+
+    async def _channel_gone(self, channel_id: int) -> None:
+        try:
+            ended = await self.bot.service.channel_deleted(channel_id)
+        except Exception:  # an event handler's failure must not stop the others
+            log.exception("could not end the games of deleted channel %s", channel_id)
+            return
+        for game in ended:
+            log.info("game %s ended with no result: its channel %s was deleted", game.id, game.channel_id)
+
 
 def announcer_of(bot: PyramidBot) -> Announcer:
     """The loaded announcer."""

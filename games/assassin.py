@@ -911,7 +911,7 @@ class AssassinRules:
             return f"{name} is a base: assassins may pass over bases but not stop on one."
         die = s.die or 0
         steps = f"{die} step{'s' if die != 1 else ''}"
-        if start >= 0:  # on the board (the victim in the safehouse steps out through an exit)
+        if start is not None and start >= 0:  # on the board (a victim in the safehouse steps out by an exit)
             (file0, rank0), (file1, rank1) = geometry.coords(start), geometry.coords(square)
             diagonal = is_victim and s.diagonal
             across, up = abs(file1 - file0), abs(rank1 - rank0)

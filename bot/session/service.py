@@ -711,6 +711,22 @@ class GameService:
             self._cache.pop(game.id, None)
             return await self._reload(game)
 
+    async def channel_deleted(self, channel_id: int) -> list[GameRow]:
+        """End with no result the lobbies and games of a deleted channel or thread (a deleted channel takes
+        its threads with it): nobody can play them there any more, and they would wait in everyone's
+        ``/game mine`` for good.  A tournament match is left to the tournament (its round deadline, or an
+        organiser's adjudication, settles it).  The games ended."""
+        ended = []
+        for found in await self.store.live_games_under(channel_id):
+            async with self.unit(found.channel_id):
+                game = await self.store.game(found.id)
+                if game is None or game.status not in ACTIVE_STATUSES or game.tournament_id is not None:
+                    continue
+                await self.store.update_game(game, self.clock(), status="aborted", deadline=None, wake_at=None)
+                self._cache.pop(game.id, None)
+                ended.append(await self._reload(game))
+        return ended
+
     async def end_deserted_table(self, game_id: int) -> Report | None:
         """End a running tournament table that every person has left (its bots used to play such a table
         out; now its last person's leaving ends it, ``commit_entries``): with its places, as if the last

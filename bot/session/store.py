@@ -593,6 +593,12 @@ class Store:
         async with self.engine.connect() as conn:
             return await self._load_all(conn, and_(*conditions))
 
+    async def live_games_under(self, channel_id: int) -> list[GameRow]:
+        """The open or running games in ``channel_id`` or in a thread of it."""
+        here = or_(games.c.channel_id == channel_id, games.c.parent_channel_id == channel_id)
+        async with self.engine.connect() as conn:
+            return await self._load_all(conn, and_(here, games.c.status.in_(ACTIVE_STATUSES)))
+
     async def games_due(self, moment: datetime) -> list[int]:
         """Ids of running games whose next reminder or deadline is at or before ``moment`` (of this process's
         guilds when the bot runs as several shard processes)."""
