@@ -183,6 +183,8 @@ def controls(report: Report) -> discord.ui.View | None:
         return view
     if game.status != "active" or report.state is None:
         return None
+    if not report.acting_users:  # a computer player's turn: it plays by itself, nothing to press
+        return None
     view = discord.ui.View(timeout=None)
     mark = mark_of(game)
     if report.needs_roll:

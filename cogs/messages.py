@@ -70,7 +70,9 @@ def outcome_text(game: GameRow, outcome: Any, seat_name: Any) -> str:
     rows = []
     for seat in order:
         score = ""
-        if outcome.scores is not None:
+        if outcome.details is not None:
+            score = f" — {outcome.details[seat]}"
+        elif outcome.scores is not None:
             value = outcome.scores[seat]
             score = f" — {int(value) if float(value).is_integer() else value}"
         rows.append(f"**{outcome.ranks[seat]}.** {escape_user_text(game.name_at(seat))} ({seat_name(seat)}){score}")
@@ -108,8 +110,8 @@ def report_embed(report: Report, title_suffix: str = "", *, lines: list[str] | N
     elif report.game.status == "aborted":
         embed.add_field(name="Result", value="The game ended without a result; it is unrated.", inline=False)
     elif report.state is not None:
-        seat = report.to_move_seat
-        acting = f"{who(game, seat)} ({rules.seat_name(report.state, seat)})" if seat is not None else "—"
+        named = [f"{who(game, seat)} ({rules.seat_name(report.state, seat)})" for seat in report.acting_seats]
+        acting = listing(named) if named else "—"  # in a phase played at the same time, everyone still in it
         action = "roll" if report.needs_roll else "move"
         embed.add_field(name="To " + action, value=acting, inline=True)
         embed.add_field(name="Status", value=rules.status_line(report.state)[:1024], inline=False)
@@ -170,7 +172,8 @@ def turn_pings(report: Report) -> list[int]:
 
 def call(users: Sequence[int]) -> str:
     """``@alice, your turn.``; several people who play at the same time are told so."""
-    together = " (you all play this part at the same time)" if len(users) > 1 else ""
+    everyone = "both" if len(users) == 2 else "all"
+    together = f" (you {everyone} play this part at the same time)" if len(users) > 1 else ""
     return f"{listing([mention(user) for user in users])}, your turn{together}."
 
 

@@ -31,6 +31,7 @@ from games.base import (
     Rules,
     frozen_replace,
     make_choice,
+    plural,
     quote_typed,
     resolve_options,
 )
@@ -653,7 +654,11 @@ class AssassinRules:
                 reason = f"{name} touched all four bases in one run as the victim."
         tally = [f"{self.seat_name(s, seat)} {s.captures[seat]}" for seat in range(s.players) if s.captures[seat]]
         reason += f" Captures: {', '.join(tally)}." if tally else " No captures."
-        return Outcome(ranks=tuple(ranks), reason=reason, scores=tuple(float(c) for c in s.captures))
+        details = tuple(
+            f"{plural(len(s.markers[seat]), 'base')}, {plural(s.captures[seat], 'capture')}"
+            for seat in range(s.players)
+        )
+        return Outcome(ranks=tuple(ranks), reason=reason, scores=tuple(float(c) for c in s.captures), details=details)
 
     # ----------------------------------------------------------------- notation
 

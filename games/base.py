@@ -58,7 +58,8 @@ class Outcome:
     """How a finished game ended.
 
     ``ranks[seat]`` is 1 for the winner(s); equal numbers share a place, so a draw is all 1s.
-    ``scores`` holds per-seat numbers when the game keeps a score (points, turns taken...).
+    ``scores`` holds per-seat numbers when the game keeps a score (points, turns taken...), and
+    ``details`` says them in words, with what the places were decided on.
     ``reason`` says why the game ended ("Red left the game.", "17 points to 1."); the ranks say who
     won, and whoever shows the result names the winners beside it.
     """
@@ -66,6 +67,7 @@ class Outcome:
     ranks: tuple[int, ...]
     reason: str
     scores: tuple[float, ...] | None = None
+    details: tuple[str, ...] | None = None  # per seat, what the result shows beside its place ("2 bases, 1 capture")
 
     @property
     def winners(self) -> tuple[int, ...]:

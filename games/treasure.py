@@ -30,6 +30,7 @@ from games.base import (
     default_resign_ranks,
     frozen_replace,
     make_choice,
+    plural,
     quote_typed,
     resolve_options,
 )
@@ -799,7 +800,9 @@ class TreasureRules:
         """Ranks by score (ties share), seats that left below; None while playing."""
         if s.phase != "over" or s.ranks is None:
             return None
-        return Outcome(ranks=s.ranks, reason=s.reason, scores=tuple(float(x) for x in scores(s)))
+        points = scores(s)
+        details = tuple(plural(value, "point") for value in points)
+        return Outcome(ranks=s.ranks, reason=s.reason, scores=tuple(float(x) for x in points), details=details)
 
     # -- notation -------------------------------------------------------------------------------
 

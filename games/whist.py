@@ -33,6 +33,7 @@ from games.base import (
     Rules,
     frozen_replace,
     make_choice,
+    plural,
     resolve_options,
 )
 
@@ -300,11 +301,12 @@ def score(s: WhistState, seat: int) -> int:
 
 
 def score_words(s: WhistState, seat: int) -> str:
-    """``South 5 (3 trees + 2 for 1 solid)``: the score, and where it has solid trees how it is made up
-    (docs/rules/whist.md, "Scoring": the kept pyramids are regrouped into as many solid trees as they form)."""
+    """``South 5 (3 trees + 2 for 1 solid)``, ``North 8 (4 trees + 4 for 2 solids)``: the score, and
+    where it has solid trees how it is made up (docs/rules/whist.md, "Scoring": the kept pyramids are
+    regrouped into as many solid trees as they form)."""
     kept = kept_trees(s, seat)
     solids = solid_count(kept)
-    made_of = f" ({len(kept)} tree{'s' if len(kept) != 1 else ''} + {2 * solids} for {solids} solid)" if solids else ""
+    made_of = f" ({plural(len(kept), 'tree')} + {2 * solids} for {plural(solids, 'solid')})" if solids else ""
     return f"{SEAT_NAMES[seat]} {score(s, seat)}{made_of}"
 
 

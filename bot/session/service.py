@@ -151,10 +151,23 @@ class Report(Generic[S, M]):
         """True when the player to move must roll next."""
         return self.state is not None and self.outcome is None and self.rules.pending_roll(self.state)
 
+    @property
+    def acting_seats(self) -> list[int]:
+        """The seats named as acting now: the people who may act (the seat to move first), or the seat
+        to move when it is a computer player's."""
+        if self.state is None or self.outcome is not None:
+            return []
+        people = people_acting(self.game, self.rules, self.state) if self.game.status == "active" else []
+        seat = self.to_move_seat
+        return people or ([] if seat is None else [seat])
+
     def options(self) -> list[MoveOption]:
-        """The moves the player to act may make now (empty while a roll is pending or once over), for the
-        buttons and menu under the board: labels and hints, without the log's sentence for each."""
+        """The moves the person to act may make now (empty while a roll is pending, on a computer player's
+        turn, or once over), for the buttons and menu under the board: labels and hints, without the
+        log's sentence for each."""
         if self.state is None or self.outcome is not None or self.needs_roll or self.game.status != "active":
+            return []
+        if not self.acting_users:  # a computer player's turn: it plays by itself, nothing to press
             return []
         if self._options is None:  # read by the board's text and its controls alike
             self._options = move_options(self.rules, self.state, mark_of(self.game), describe=False)
@@ -257,19 +270,27 @@ def rules_for(name: str) -> Rules[Any, Any]:
 
 def outcome_to_json(outcome: Outcome) -> dict[str, Any]:
     """The stored form of an outcome."""
-    return {
+    stored: dict[str, Any] = {
         "ranks": list(outcome.ranks),
         "reason": outcome.reason,
         "scores": list(outcome.scores) if outcome.scores is not None else None,
     }
+    if outcome.details is not None:
+        stored["details"] = list(outcome.details)
+    return stored
 
 
 def outcome_from_json(data: dict[str, Any] | None) -> Outcome | None:
     """An outcome back from its stored form."""
     if not data:
         return None
-    scores = data.get("scores")
-    return Outcome(tuple(data["ranks"]), data["reason"], tuple(scores) if scores is not None else None)
+    scores, details = data.get("scores"), data.get("details")  # details: since results said them in words
+    return Outcome(
+        tuple(data["ranks"]),
+        data["reason"],
+        tuple(scores) if scores is not None else None,
+        tuple(details) if details is not None else None,
+    )
 
 
 class GameService:

@@ -477,3 +477,25 @@ async def test_a_partial_agreement_answered_busy_updates_the_one_question(table,
     game = await simcord_env.bot.service.latest_game(table.channel.id)
     assert game is not None and [s.display_name for s in game.seats if s.is_bot] == ["Easy bot"]
     assert simcord_env.errors == []
+
+
+async def test_a_board_on_a_computer_players_turn_offers_nothing_to_press(table, simcord_env, make_bot):
+    # the bot plays by itself: its moves under the board would only refuse a person's press
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    alice = table.members[0]
+    opened = await alice.slash(table.channel, "whist new", bots=1, bot_level="normal")
+    await alice.click(opened.response.message, label="Start")
+    await simcord_env.bot.autoplay.wait()
+    simcord_env.bot.autoplay.running = False  # the bot thinks for as long as the test looks
+    try:
+        for _ in range(4):  # alice's moves until the bot is to act
+            board = living_board(table.env, table.channel.id)
+            if alice.mention not in (field(board.embeds[0], "To move") or ""):
+                break
+            choices = await alice.autocomplete(table.channel, "whist move", "notation", "")
+            await alice.slash(table.channel, "whist move", notation=choices[0]["value"])
+        board = living_board(table.env, table.channel.id)
+        assert field(board.embeds[0], "To move").startswith("Normal bot")
+        assert board.components == [] and field(board.embeds[0], "More moves than the menus hold") is None
+    finally:
+        simcord_env.bot.autoplay.running = True

@@ -314,7 +314,7 @@ async def test_everyone_still_to_arrange_is_called_at_the_start_and_sees_it_in_g
     assert showing(arranged).id == showing(started).id
     assert (
         showing(arranged).content
-        == f"{first.mention} and {second.mention}, your turn (you all play this part at the same time)."
+        == f"{first.mention} and {second.mention}, your turn (you both play this part at the same time)."
     )
 
     passed_on = await first.slash(table.channel, "treasure arrange", order="default")
@@ -341,3 +341,13 @@ async def test_two_players_pressing_standard_order_at_the_same_instant_both_set_
     assert refusal(again) == f"You have already played your part of this phase: {first.name} is to move."
     _, log = await bot.service.history(table.channel.id)
     assert [row.notation for row in log] == ["arrange (face down)", "arrange (face down)"]
+
+
+async def test_the_board_names_everyone_who_may_set_out_coins_now(table):
+    # arranging is played at the same time: the "To move" field names both, as the call above it does
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "treasure new", players=2)
+    await bob.click(opened.response.message, label="Join")
+    board = showing(await alice.click(opened.response.message, label="Start"))
+    assert board.content == f"{alice.mention} and {bob.mention}, your turn (you both play this part at the same time)."
+    assert field(board.embeds[0], "To move") == f"{alice.mention} (Red) and {bob.mention} (Black)"

@@ -376,6 +376,13 @@ def test_ruling_victim_turn_limit_is_a_ranked_finish_by_bases_then_captures():
     assert outcome.ranks == (1, 2, 2, 4)
     assert outcome.winners == (0,) and not outcome.is_draw
     assert "finished at the limit" in outcome.reason
+    # the result field shows what the places were decided on, in words
+    assert outcome.details == (
+        "1 base, 0 captures",
+        "0 bases, 2 captures",
+        "0 bases, 2 captures",
+        "0 bases, 0 captures",
+    )
     assert "draw" not in outcome.reason.lower()
     assert "draw" not in RULES.play(RULES.apply(state, Roll(1)), Move(sq("c4"))).description.lower()
     assert "finished at the limit" in RULES.status_line(after)

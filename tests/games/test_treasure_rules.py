@@ -370,6 +370,7 @@ def test_a_log_of_arrangements_made_in_turn_replays_as_before() -> None:
                 assert [home[seat].index(s.coins[seat][v]) for v in range(6)] == [order.index(str(v)) for v in range(6)]
     outcome = RULES.outcome(s)
     assert outcome is not None and outcome.ranks == (3, 1, 1) and outcome.scores == (1.0, 3.0, 3.0)
+    assert outcome.details == ("1 point", "3 points", "3 points")
     assert s.coins == (  # by coin value, as the game recorded them ended
         tuple(sq(n) for n in ("d3", "h1", "e2", "g1", "f1", "d2")),
         tuple(sq(n) for n in ("a3", "c5", "a5", "c7", "a6", "c8")),

@@ -26,6 +26,7 @@ from games.whist import (
     kept_trees,
     resolve,
     score,
+    score_words,
     scores,
     solid_count,
 )
@@ -564,3 +565,9 @@ def test_a_score_with_a_solid_tree_says_how_it_is_made_up():
     text = RULES.play(s, Play(tree("R3 K2 K1"))).description
     # K3 kept before, K2 and K1 now: one solid black tree besides the two trees kept
     assert text.endswith("Scores: North 0, South 4 (2 trees + 2 for 1 solid).")
+
+
+def test_a_score_with_two_solid_trees_says_solids():
+    s = trick_state(north="G3 G2 B1", south="R3 K2 K1", turn=SOUTH, led="G3 G2 B1")
+    kept = (Trick(SOUTH, tree("K3 K2 K1"), tree("B3 B2 G1")), Trick(SOUTH, tree("R3 R2 R1"), tree("B3 B2 G1")))
+    assert score_words(replace(s, tricks=kept), SOUTH) == "South 6 (2 trees + 4 for 2 solids)"
