@@ -33,6 +33,7 @@ from renderers.pyramids import (
     TEXT_SHADOW,
     display_name,
     fit_name,
+    fit_names,
     fit_text,
     fixed_palette,
     font,
@@ -96,13 +97,6 @@ def _box(size: int, square: int) -> tuple[float, float, float, float]:
 PALETTE = fixed_palette(
     extra=[TILE, TILE_EDGE, SQUARE_LINE, SAFEHOUSE, COIN, DIM], grounds=[TILE, SAFEHOUSE, COIN], inks=[DIM]
 )
-
-
-# ------------------------------------------------------------------ names
-
-
-def _fit(message: str, limit: int) -> str:
-    return message if len(message) <= limit else message[: limit - 1] + "."
 
 
 # ------------------------------------------------------------------ static board
@@ -269,11 +263,17 @@ def _player_parts(seat: int, names: Sequence[str] | None) -> tuple[str, str]:
     """A player as (name, " (Colour)"), or ("", "Colour") without a name: only the name may be cut."""
     colour = COLOUR_WORDS[SEAT_COLOURS[seat]]
     if (name := display_name(names, seat)) and name != colour:
-        return _fit(name, 18), f" ({colour})"
+        return name, f" ({colour})"
     return "", colour
 
 
-Title = tuple[str, str]  # (a player's name, the rest of the line): only the name is shortened to fit
+Title = tuple[str, tuple[str, ...]]  # a line's words with a {} per name, and the names: only names are cut
+
+
+def _title(seat: int, names: Sequence[str] | None, rest: str) -> Title:
+    """``Name (Colour)`` followed by ``rest``, as a ``Title``."""
+    name, colour = _player_parts(seat, names)
+    return ("{}" + colour + rest, (name,)) if name else (colour + rest, ())
 
 
 def _headline(s: State, names: Sequence[str] | None) -> tuple[Title, str]:
@@ -282,17 +282,15 @@ def _headline(s: State, names: Sequence[str] | None) -> tuple[Title, str]:
             return _limit_headline(s, names)
         assert s.winner is not None
         why = "last player left" if s.end == "alone" else "all four bases"
-        name, colour = _player_parts(s.winner, names)
-        return (name, f"{colour} wins!"), why
-    name, colour = _player_parts(s.turn, names)
+        return _title(s.winner, names, " wins!"), why
     role = "victim" if s.turn == s.victim else "assassin"
     if s.phase == "roll":
-        return (name, f"{colour} to roll"), role
+        return _title(s.turn, names, " to roll"), role
     if s.phase == "null":
-        return (name, f"{colour}: reroll or stay"), f"{role} rolled a null"
+        return _title(s.turn, names, ": reroll or stay"), f"{role} rolled a null"
     count = len(s.reachable)
     steps = f"{s.die} step{'s' if s.die != 1 else ''}"
-    title = (name, f"{colour} to move {steps}")
+    title = _title(s.turn, names, f" to move {steps}")
     capture = capture_square(s)
     if capture is not None:
         where = s.board.name(capture)
@@ -308,41 +306,41 @@ def _limit_headline(s: State, names: Sequence[str] | None) -> tuple[Title, str]:
     outcome = RULES.outcome(s)
     ranks = outcome.ranks if outcome else (1,) * s.players
     if len(ranks) > 1 and all(rank == 1 for rank in ranks):
-        return ("", "Game over: drawn at the turn limit"), "every player level on bases held and captures"
+        return ("Game over: drawn at the turn limit", ()), "every player level on bases held and captures"
     first = [seat for seat, rank in enumerate(ranks) if rank == 1]
     bases, captures = len(s.markers[first[0]]), s.captures[first[0]]
     record = f"{bases} base{'s' if bases != 1 else ''}, {captures} capture{'s' if captures != 1 else ''}"
     why = f"turn limit: most bases held, then captures ({record})"
     if len(first) == 1:
-        name, colour = _player_parts(first[0], names)
-        return (name, f"{colour} wins at the turn limit"), why
-    return ("", f"{' and '.join(_short_name(seat, names) for seat in first)} share the win"), why
+        return _title(first[0], names, " wins at the turn limit"), why
+    listed = ", ".join(["{}"] * (len(first) - 1)) + " and {}"
+    return (f"{listed} share the win", tuple(_name(seat, names) for seat in first)), why
 
 
-def _short_name(seat: int, names: Sequence[str] | None) -> str:
-    if name := display_name(names, seat):
-        return _fit(name, 14)
-    return COLOUR_WORDS[SEAT_COLOURS[seat]]
+def _name(seat: int, names: Sequence[str] | None) -> str:
+    """The player's display name, or their colour without one."""
+    return display_name(names, seat) or COLOUR_WORDS[SEAT_COLOURS[seat]]
 
 
-def _event(s: State, names: Sequence[str] | None) -> tuple[str, RGB] | None:
+def _event(s: State, names: Sequence[str] | None) -> tuple[Title, RGB] | None:
+    """What just happened, as a ``Title``, and its colour."""
     last = s.last
     if s.out and (last.seat is None or s.end == "alone"):  # a resignation resets what just happened
-        return f"{_short_name(s.out[-1], names)} left the game", TEXT
+        return ("{} left the game", (_name(s.out[-1], names),)), TEXT
     if last.seat is None:
         return None
-    who = _short_name(last.seat, names)
+    who = (_name(last.seat, names),)
     name = s.board.name
     if last.captured is not None:
-        return f"{who} captured {_short_name(last.captured, names)}!", MARK
+        return ("{} captured {}!", (*who, _name(last.captured, names))), MARK
     if last.base is not None:
-        return f"{who} marked base {name(last.base)}", HIGHLIGHT
+        return (f"{{}} marked base {name(last.base)}", who), HIGHLIGHT
     if last.passed and last.roll == 0:
-        return f"{who}: null, no move", TEXT
+        return ("{}: null, no move", who), TEXT
     if last.passed:
-        return f"{who}: no legal move", TEXT
+        return ("{}: no legal move", who), TEXT
     if last.path:
-        return f"{who}: {name(last.path[0])} to {name(last.path[-1])}", TEXT
+        return (f"{{}}: {name(last.path[0])} to {name(last.path[-1])}", who), TEXT
     return None
 
 
@@ -354,8 +352,10 @@ def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, s: State, names: 
     if s.last.roll is not None and s.phase != "roll":
         face = {0: "null", 1: "A"}.get(s.last.roll, str(s.last.roll))
         paste_die(image, (x0, y), 52, face)
-        who = _short_name(s.last.seat or 0, names)
-        text(image, (x0 + 68, y + 14), f"{who} rolled {die_word(s.last.roll)}", size=MIN_PX + 2, anchor="lm")
+        rolled = fit_names(
+            f"{{}} rolled {die_word(s.last.roll)}", (_name(s.last.seat or 0, names),), MIN_PX + 2, WIDTH - x0 - 88
+        )
+        text(image, (x0 + 68, y + 14), rolled, size=MIN_PX + 2, anchor="lm")
     else:
         draw.rounded_rectangle([x0, y, x0 + 52, y + 52], radius=9, outline=DIM, width=2)
         text(image, (x0 + 26, y + 26), "?", size=24, fill=DIM, anchor="mm")
@@ -369,7 +369,7 @@ def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, s: State, names: 
         text(
             image,
             (x0, y + 4),
-            fit_text(event[0], MIN_PX + 1, WIDTH - 2 * x0),
+            fit_names(*event[0], MIN_PX + 1, WIDTH - 2 * x0),
             size=MIN_PX + 1,
             fill=event[1],
             anchor="lm",
@@ -475,11 +475,10 @@ def draw_board(state: State, names: Sequence[str] | None = None) -> Image.Image:
     paste_tile(image, background)
     image.paste(cast(tuple[int, ...], base.getpixel((5, 5))), (0, base.height, WIDTH, image.height))
     draw = ImageDraw.Draw(image)
-    (name, rest), sub = _headline(s, names)
+    title, sub = _headline(s, names)
     if s.phase != "over":
         draw.polygon([(14, 14), (14, 38), (30, 26)], fill=COLOURS[SEAT_COLOURS[s.turn]], outline=TEXT_SHADOW)
-    title = fit_name("", name, rest, MIN_PX + 7, WIDTH - 52)
-    text(image, (40, 24), title, size=MIN_PX + 7, anchor="lm", fill=HIGHLIGHT)
+    text(image, (40, 24), fit_names(*title, MIN_PX + 7, WIDTH - 52), size=MIN_PX + 7, anchor="lm", fill=HIGHLIGHT)
     text(image, (40, 52), fit_text(sub, MIN_PX, WIDTH - 52), size=MIN_PX, fill=DIM, anchor="lm")
     _draw_markers(image, draw, s)
     _draw_path(draw, s)

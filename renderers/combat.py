@@ -52,6 +52,7 @@ from renderers import layout as geometry
 from renderers.pyramids import (
     BACKGROUND,
     COLOURS,
+    ELLIPSIS,
     GRID_LINE,
     HIGHLIGHT,
     LAST_INNER,
@@ -62,7 +63,7 @@ from renderers.pyramids import (
     TEXT_SHADOW,
     colour_swatch,
     display_name,
-    fit_name,
+    fit_player,
     fit_text,
     fixed_palette,
     last_move_frame,
@@ -230,16 +231,33 @@ PALETTE = fixed_palette(extra=[LIGHT, DARK, BLOCKED, HATCH, DIM], grounds=[LIGHT
 # ----------------------------------------------------------------------------------------------
 
 
-def _short(value: str, limit: int) -> str:
-    value = " ".join(str(value).split())
-    return value if len(value) <= limit else value[: limit - 1] + "…"
+def _prompt_lines(state: CombatState, seat: int, names: Sequence[str] | None) -> list[str]:
+    """The prompt in at most two lines of the header, with as much of the player's name as they allow.
 
-
-def _who(state: CombatState, seat: int, names: Sequence[str] | None) -> str:
+    The sentence must stay whole and break where ``wrap_phrases`` breaks it without a name (after a
+    colon or a comma); only the name is shortened, ended with an ellipsis.
+    """
     colour = RULES.seat_name(state, seat)
-    if name := display_name(names, seat):
-        return f"{colour} ({_short(name, 16)})"
-    return colour
+    size, width = MIN_PX + 3, WIDTH - 56
+
+    def wrapped(who: str) -> list[str] | None:
+        message = prompt(state, who=who)
+        lines = wrap_phrases(message, size, width, 2)
+        whole = " ".join(lines) == " ".join(message.split())
+        phrased = len(lines) < 2 or lines[0].endswith((":", ",")) or not any(c in message for c in ":,")
+        return lines if whole and phrased else None
+
+    name = display_name(names, seat)
+    if name and (lines := wrapped(f"{colour} ({name})")):
+        return lines
+    low, high, best = 1, len(name) - 1, None  # the longest cut name with which the sentence fits
+    while low <= high:
+        keep = (low + high) // 2
+        if lines := wrapped(f"{colour} ({name[:keep].rstrip()}{ELLIPSIS})"):
+            best, low = lines, keep + 1
+        else:
+            high = keep - 1
+    return best or wrap_phrases(prompt(state, who=colour), size, width, 2)
 
 
 def shown_turn(state: CombatState) -> int:
@@ -260,7 +278,7 @@ def _draw_header(image: Image.Image, state: CombatState, names: Sequence[str] | 
         return
     colour_swatch(draw, (12, 42), seat_letter(seat), size=22)
     # one sentence in one colour, its lines broken between phrases ("...dice:" / "Red 5 pips on b1 v ...")
-    lines = wrap_phrases(prompt(state, who=_who(state, seat, names)), MIN_PX + 3, WIDTH - 56, 2)
+    lines = _prompt_lines(state, seat, names)
     for k, line in enumerate(lines):
         text(image, (42, 40 + k * 25), line, size=MIN_PX + 3, fill=HIGHLIGHT)
 
@@ -410,8 +428,26 @@ def _draw_last_move(image: Image.Image, state: CombatState, last_move: object | 
         _arrow(image, last_move.frm, last_move.to, LAST)
     elif isinstance(last_move, Swap):
         _arrow(image, last_move.mine, last_move.theirs, LAST, both=True)
-    elif isinstance(last_move, Attack) and state.phase not in FIGHT_PHASES:
-        _arrow(image, last_move.frm, last_move.to, MARK)
+    elif isinstance(last_move, Attack):
+        if state.phase not in FIGHT_PHASES:
+            _arrow(image, last_move.frm, last_move.to, MARK)
+    elif (step := turn_step(state)) is not None:  # a roll (or a pass) since: the step's squares are still framed
+        _arrow(image, *step, LAST)
+
+
+def turn_step(state: CombatState) -> tuple[int, int] | None:
+    """This turn's last step as (from, to) while the picture still frames its squares, else None.
+
+    A step leaves the trail (from, to) ending where the turn's stack now stands; a tip, swap, dig,
+    hop or fight leaves other squares, and a fight's squares get the pink arrow instead.
+    """
+    trail = state.trail
+    if len(trail) != 2 or trail[1] != state.moved_to:
+        return None
+    fight = _shown_fight(state)
+    if fight is not None and set(trail) == {fight.att_sq, fight.def_sq}:
+        return None
+    return trail[0], trail[1]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -437,7 +473,7 @@ def _panel_lines(state: CombatState, names: Sequence[str] | None) -> list[Line]:
         elif out:
             status = " · out"
         if name := display_name(names, seat):  # only the name is shortened: the place stays whole
-            label = fit_name(f"{colour} (", _short(name, 14), f") · home {home}{status}", MIN_PX + 1, PLAYER_W)
+            label = fit_player(colour, name, f" · home {home}{status}", MIN_PX + 1, PLAYER_W)
         else:
             label = fit_text(f"{colour} · starts {POSITIONS[seat].lower()} · home {home}{status}", MIN_PX + 1, PLAYER_W)
         lines.append((label, TEXT if not out else DIM, 0))
@@ -496,7 +532,8 @@ def _draw_panel(image: Image.Image, state: CombatState, lines: list[Line]) -> No
 def _draw_dice(image: Image.Image, state: CombatState, x: int, y: int) -> int:
     if not state.action or state.action_turn < state.turn - 1:
         if state.phase != OVER:
-            text(image, (x, y), f"Action die: not rolled yet this turn ({shown_turn(state)})", size=MIN_PX, fill=DIM)
+            waiting = f"Action die: not rolled yet in turn {shown_turn(state)}"  # the header's "turn 1 of 300"
+            text(image, (x, y), waiting, size=MIN_PX, fill=DIM)
         return y + 86
     seat = state.current if state.action_turn == state.turn else _previous(state)
     who = RULES.seat_name(state, seat)

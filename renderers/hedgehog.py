@@ -44,6 +44,7 @@ from renderers.pyramids import (
     colour_swatch,
     display_name,
     draw_stack_side,
+    fit_player,
     fixed_palette,
     paste_die,
     png_bytes,
@@ -54,7 +55,6 @@ from renderers.pyramids import (
     text_width,
     wrap_text,
 )
-from renderers.pyramids import fit_text as _fit
 
 WIDTH = 560  # phone first: Discord shows pictures about 400 px wide on a phone
 MIN_PX = math.ceil(geometry.MIN_PHONE_TEXT * WIDTH / geometry.PHONE_WIDTH)  # 17 px: 12 px on a phone
@@ -172,13 +172,9 @@ def layout(state: HedgehogState) -> tuple[list[Slot], float, int]:
 # Words
 
 
-def who(seat: int, names: Sequence[str] | None) -> str:
-    """The seat as shown: "Red", or "Red (alice)" when a display name is known."""
-    base = colour_name(seat)
-    if name := display_name(names, seat):
-        shown = name if len(name) <= 18 else name[:17] + "..."
-        return f"{base} ({shown})"
-    return base
+def who(seat: int, names: Sequence[str] | None, after: str, size: int, width: float) -> str:
+    """The seat as shown, "Red" or "Red (alice)", then ``after``, in ``width`` pixels: only the name is cut."""
+    return fit_player(colour_name(seat), display_name(names, seat), after, size, width)
 
 
 def trace_text(trace: Trace | None) -> str:
@@ -261,7 +257,7 @@ def draw_header(pen: Pen, state: HedgehogState, names: Sequence[str] | None) -> 
         return
     colour_swatch(pen.draw, (MARGIN, 42), LETTERS[state.current], size=26)
     action = "to roll" if state.roll is None else "to move"
-    headline = _fit(f"{who(state.current, names)} {action}", MIN_PX + 9, WIDTH - 2 * MARGIN - 40)
+    headline = who(state.current, names, f" {action}", MIN_PX + 9, WIDTH - 2 * MARGIN - 40)
     text(pen.image, (MARGIN + 38, 38), headline, size=MIN_PX + 9)
     die_size = 50
     paste_die(pen.image, (MARGIN, 76), die_size, str(state.roll) if state.roll else "?")
@@ -286,15 +282,14 @@ def draw_legend(pen: Pen, state: HedgehogState, names: Sequence[str] | None) -> 
     for seat in range(state.players):
         x = MARGIN + (seat % 2) * column
         y = HEADER + 4 + (seat // 2) * LEGEND_ROW
-        label = who(seat, names)
-        if seat in state.out:
-            label += " (left)"
-        label = _fit(label, size, column - 30)
+        left = " (left)" if seat in state.out else ""
+        label = who(seat, names, left, size, column - 30)
         colour_swatch(pen.draw, (x, y + 2), LETTERS[seat], size=17)
         text(pen.image, (x + 24, y), label, size=size)
         end = x + 24 + text_width(label, size) + 4
-        if seat in state.out:
-            pen.draw.line([(x + 22, y + 11), (end - 2, y + 11)], fill=MARK, width=3)
+        if seat in state.out:  # the name struck through, "(left)" after it left legible
+            struck = x + 24 + text_width(label.removesuffix(left), size) + 2
+            pen.draw.line([(x + 22, y + 11), (struck, y + 11)], fill=MARK, width=3)
         elif not state.over and seat == state.current:
             pen.draw.line([(x, y + 23), (end, y + 23)], fill=HIGHLIGHT, width=3)
 

@@ -414,8 +414,11 @@ def text_width(message: str, size: int) -> float:
     return sum(_word_width(word, size) for word in message.split(" ")) + message.count(" ") * _word_width(" ", size)
 
 
+ELLIPSIS = "…"  # ends whatever is cut to fit: one character, narrower than "..."
+
+
 @lru_cache(maxsize=1024)
-def fit_text(message: str, size: int, width: float, tail: str = "...") -> str:
+def fit_text(message: str, size: int, width: float, tail: str = ELLIPSIS) -> str:
     """``message``, cut and ended with ``tail`` when needed, so it is at most ``width`` pixels wide."""
     if text_width(message, size) <= width:
         return message
@@ -424,19 +427,52 @@ def fit_text(message: str, size: int, width: float, tail: str = "...") -> str:
     return message.rstrip() + tail
 
 
-def fit_name(before: str, name: str, after: str, size: int, width: float, tail: str = "...") -> str:
-    """``before + name + after`` in at most ``width`` pixels, shortening only ``name``.
+def fit_name(before: str, name: str, after: str, size: int, width: float, tail: str = ELLIPSIS) -> str:
+    """``before + name + after`` in at most ``width`` pixels, shortening only ``name`` (see ``fit_names``)."""
+    return fit_names(f"{_brace(before)}{{}}{_brace(after)}", (name,), size, width, tail)
 
-    What is said about a player (their place, role or why they won) stays whole; only their name is
-    cut, ended with ``tail``.  When even a one-letter name leaves no room, the whole line is cut.
+
+def fit_player(seat: str, name: str, after: str, size: int, width: float) -> str:
+    """``Red (name)`` followed by ``after`` (``Red`` and ``after`` without a name), in ``width`` pixels.
+
+    ``seat`` is how the game calls the seat (its colour, ``North``); only ``name`` is shortened.
     """
-    whole = f"{before}{name}{after}"
+    if name:
+        return fit_name(f"{seat} (", name, f"){after}", size, width)
+    return fit_text(f"{seat}{after}", size, width)
+
+
+def _brace(words: str) -> str:
+    return words.replace("{", "{{").replace("}", "}}")
+
+
+@lru_cache(maxsize=1024)
+def fit_names(template: str, names: tuple[str, ...], size: int, width: float, tail: str = ELLIPSIS) -> str:
+    """``template`` with each ``{}`` filled by the next of ``names``, in at most ``width`` pixels.
+
+    Only the names are shortened, each ended with ``tail``: what is said about the players (their
+    place, role, colour, ``share the win``) stays whole.  The longest name is cut first, a letter at
+    a time, so every name keeps as much of itself as the line allows.  When even one-letter names
+    leave no room, the whole line is cut.
+    """
+    whole = template.format(*names)
     if text_width(whole, size) <= width:
         return whole
-    room = width - text_width(before + after, size) - 1  # words measured apart may join up
-    if not name or text_width(name[:1] + tail, size) > room:
-        return fit_text(whole, size, width, tail)
-    return f"{before}{fit_text(name, size, room, tail)}{after}"
+    kept = [len(name) for name in names]
+
+    def shown(k: int) -> str:
+        name = names[k]
+        return name if kept[k] == len(name) else name[: kept[k]].rstrip() + tail
+
+    while True:
+        cuttable = [k for k in range(len(names)) if kept[k] > 1]
+        if not cuttable:
+            return fit_text(whole, size, width, tail)
+        longest = max(cuttable, key=lambda k: text_width(shown(k), size))
+        kept[longest] -= 1
+        line = template.format(*(shown(k) for k in range(len(names))))
+        if text_width(line, size) <= width:
+            return line
 
 
 def word_groups(message: str, size: int, width: float) -> list[str]:

@@ -195,7 +195,8 @@ def _draw_base(players: int, out: tuple[int, ...]) -> Image.Image:
             draw.line([(x0, my), (x1, my)], fill=SQUARE_LINE, width=2)
             draw.rectangle([x0, y0, x1, y1], outline=TILE_EDGE, width=3)
     for seat in range(players):
-        _back_row_label(image, players, seat)
+        colour = COLOURS[SIDES[geo.sides[seat]].letter]
+        _back_row_label(image, players, seat, blend(TILE, colour, 0.16 if seat in out else 0.42))
     columns = _columns(players)
     for f in range(columns):
         cx = left + f * SQUARE + SQUARE // 2
@@ -208,24 +209,66 @@ def _draw_base(players: int, out: tuple[int, ...]) -> Image.Image:
     return image
 
 
-def _back_row_label(image: Image.Image, players: int, seat: int) -> None:
-    """The owner's colour in words along the inner line of their back rows: the rows are told apart
-    without telling their tints apart (red, green and black tints look alike to red-green colour blindness).
+LABEL_H = 24  # height of a back-row label's plate
+LABEL_GAP = 4  # between the plate and the rows it names
+
+
+def _back_row_label(image: Image.Image, players: int, seat: int, tint: RGB) -> None:
+    """The owner's colour in words on a plate of the rows' tint, beside their back rows.
+
+    The rows are told apart without telling their tints apart (red, green and black tints look alike
+    to red-green colour blindness).  The plate stands off the board, where no coin, pyramid or
+    last-move line can cover it: at an end of the rows, in the empty corner of the plus-shaped board
+    or in the side margin beyond the rank numbers.
     """
+    side = SIDES[geometry(players).sides[seat]]
+    word = side.colour
+    width = text_width(word, MIN_PX) + 14
+    x0, y0, x1, y1 = _label_box(players, seat, width)
+    draw = ImageDraw.Draw(image)
+    draw.rounded_rectangle([x0, y0, x1, y1], radius=6, fill=tint, outline=TILE_EDGE, width=2)
+    text(image, ((x0 + x1) / 2, (y0 + y1) / 2), word, size=MIN_PX, anchor="mm")
+
+
+def back_row_label_box(players: int, seat: int) -> tuple[float, float, float, float]:
+    """Where the label naming ``seat``'s back rows is drawn: off the board, beside those rows."""
+    return _label_box(players, seat, text_width(SIDES[geometry(players).sides[seat]].colour, MIN_PX) + 14)
+
+
+def _label_box(players: int, seat: int, width: float) -> tuple[float, float, float, float]:
     geo = geometry(players)
     side = SIDES[geo.sides[seat]]
-    back = geo.back[seat]
-    files, ranks = [f for f, _ in back], [r for _, r in back]
-    inner = {
-        "S": [sq for sq in back if sq[1] == max(ranks)],
-        "N": [sq for sq in back if sq[1] == min(ranks)],
-        "W": [sq for sq in back if sq[0] == max(files)],
-        "E": [sq for sq in back if sq[0] == min(files)],
-    }[side.key]
-    boxes = [_box(players, sq) for sq in inner]
-    cx = (min(b[0] for b in boxes) + max(b[2] for b in boxes)) / 2
-    cy = (min(b[1] for b in boxes) + max(b[3] for b in boxes)) / 2
-    text(image, (cx, cy), side.colour, size=MIN_PX, anchor="mm")
+    boxes = [_box(players, sq) for sq in geo.back[seat]]
+    left, top = min(b[0] for b in boxes), min(b[1] for b in boxes)
+    right, bottom = max(b[2] for b in boxes), max(b[3] for b in boxes)
+    _, _, board_left, board_top, _ = _layout(players)
+    board_right = board_left + _columns(players) * square_px(players)
+    board_bottom = board_top + geo.height * square_px(players)
+    numbers = 24  # the rank numbers beside the board
+    spots: list[tuple[float, float, float, float]] = []  # free strips beside the rows, first choice first
+    if side.key in "SN":  # rows across the board: a strip at their west or east end
+        cy = (top + bottom) / 2
+        # (from, to, where the plate goes in it): hugging the rows in a corner, centred in a margin
+        west = (board_left, left - LABEL_GAP, 1.0) if left > board_left else (10, board_left - numbers, 0.5)
+        east = (right + LABEL_GAP, board_right, 0.0)
+        if right >= board_right:
+            east = (board_right + numbers, WIDTH - 10, 0.5)
+        for lo, hi, at in (west, east) if side.key == "S" else (east, west):
+            if hi - lo >= width:
+                x = lo + (hi - lo - width) * at
+                spots.append((x, cy - LABEL_H / 2, x + width, cy + LABEL_H / 2))
+    else:  # rows down the board: a strip above or below them, in the board's empty corner
+        cx = (left + right) / 2
+        above = (board_top, top - LABEL_GAP) if top > board_top else None
+        below = (bottom + LABEL_GAP, board_bottom) if bottom < board_bottom else None
+        for strip, hugs_top in ((above, False), (below, True)) if side.key == "W" else ((below, True), (above, False)):
+            if strip and strip[1] - strip[0] >= LABEL_H:
+                y = strip[0] if hugs_top else strip[1] - LABEL_H
+                spots.append((cx - width / 2, y, cx + width / 2, y + LABEL_H))
+    if spots:
+        return spots[0]
+    cx, cy = (left + right) / 2, (top + bottom) / 2  # no room off the board: on the rows, as a last resort
+    return cx - width / 2, cy - LABEL_H / 2, cx + width / 2, cy + LABEL_H / 2
 
 
 def _coin_disc(letter: str, radius: int) -> tuple[Image.Image, ImageDraw.ImageDraw]:

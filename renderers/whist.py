@@ -46,7 +46,7 @@ from renderers.pyramids import (
     TEXT,
     display_name,
     draw_stack_side,
-    fit_name,
+    fit_player,
     fit_text,
     fixed_palette,
     last_move_frame,
@@ -134,17 +134,9 @@ PALETTE = fixed_palette(extra=[DIM, WIN], grounds=[GRID_LINE], inks=[DIM, WIN])
 # --- header ---------------------------------------------------------------------------------------
 
 
-def _label(seat: int, names: Sequence[str] | None) -> str:
-    if name := display_name(names, seat):
-        return f"{SEAT_NAMES[seat]} ({name[:20]})"
-    return SEAT_NAMES[seat]
-
-
 def _fit_label(seat: int, names: Sequence[str] | None, after: str, size: int, width: float) -> str:
-    """``_label`` followed by ``after`` in at most ``width`` pixels: only the display name is shortened."""
-    if name := display_name(names, seat):
-        return fit_name(f"{SEAT_NAMES[seat]} (", name[:20], f"){after}", size, width)
-    return fit_text(f"{SEAT_NAMES[seat]}{after}", size, width)
+    """``North (name)`` followed by ``after`` in at most ``width`` pixels: only the display name is shortened."""
+    return fit_player(SEAT_NAMES[seat], display_name(names, seat), after, size, width)
 
 
 def _pieces(tree: Sequence[str]) -> list[tuple[str, int]]:
@@ -163,18 +155,18 @@ def _header(image: Image.Image, draw: ImageDraw.ImageDraw, s: WhistState, names:
     text(image, (MARGIN, 18), f"Martian Whist{variant}  ·  {phase}", size=MIN_PX + 2, anchor="lm")
     if s.phase == OVER:
         outcome = RULES.outcome(s)
-        verdict = outcome.reason if outcome else ""  # why it ended; who won is said here
-        if outcome is not None:
-            head = "Drawn" if outcome.is_draw else f"{_label(outcome.winners[0], names)} wins"
-            verdict = f"{head}: {verdict}"
-        line = fit_text(verdict, MIN_PX + 2, WIDTH - 2 * MARGIN)
+        reason = outcome.reason if outcome else ""  # why it ended; who won is said here
+        if outcome is None or outcome.is_draw:
+            line = fit_text(f"Drawn: {reason}" if outcome else reason, MIN_PX + 2, WIDTH - 2 * MARGIN)
+        else:
+            line = _fit_label(outcome.winners[0], names, f" wins: {reason}", MIN_PX + 2, WIDTH - 2 * MARGIN)
         text(image, (MARGIN, 46), line, size=MIN_PX + 2, fill=HIGHLIGHT, anchor="lm")
         return
     if s.phase == DRAFT:
         action = "to take or steal" if s.steal_open else "to take"
     else:
         action = "to lead" if s.led is None else "to follow"
-    line = fit_text(f"{_label(s.turn, names)} {action}", MIN_PX + 3, WIDTH - 2 * MARGIN)
+    line = _fit_label(s.turn, names, f" {action}", MIN_PX + 3, WIDTH - 2 * MARGIN)
     text(image, (MARGIN, 46), line, size=MIN_PX + 3, fill=HIGHLIGHT, anchor="lm")
 
 
@@ -286,7 +278,8 @@ def _trick(image: Image.Image, draw: ImageDraw.ImageDraw, s: WhistState, top: in
         text(image, (centre, top + 100), "The game ended before the first trick.", size=MIN_PX + 1, anchor="mm")
         return top + TRICK
     if not s.tricks:
-        message = f"The draft is over: {_label(s.turn, names)} took the last pyramid"
+        taker = _fit_label(s.turn, names, "", MIN_PX + 2, WIDTH - 4 * MARGIN)  # has a line to itself at most
+        message = f"The draft is over: {taker} took the last pyramid"
         y = top + 70
         for line in _wrap(message, MIN_PX + 2, WIDTH - 4 * MARGIN):
             text(image, (centre, y), line, size=MIN_PX + 2, anchor="mm")

@@ -187,7 +187,7 @@ def test_a_long_winners_name_is_cut_but_not_what_they_won():
     state = position(phase=Phase.OVER, end="limit", victim_turns=200, markers=((), (sq("a6"),), (), ()))
     names = ["alice", "Bartholomew Featherstonehaugh-Smythe", "carol", "dan"]
     title = layout_for("assassin", state, names=names).texts_in((0, 0, WIDTH, 40))
-    assert any(t.text.endswith("(Blue) wins at the turn limit") and "..." in t.text for t in title)
+    assert any(t.text.endswith("(Blue) wins at the turn limit") and "…" in t.text for t in title)
 
 
 def test_the_place_note_never_overlaps_a_players_name():
@@ -217,3 +217,43 @@ def test_the_victims_mark_in_the_safehouse_leaves_its_words_clear(size, players)
             (x, y) for x in range(left, right) for y in range(top - 1, bottom + 2) if close(at(image, (x, y)), MARK)
         ]
         assert marked == [], word.text
+
+
+# Discord display names are at most 32 characters.
+LONG_NAMES = [
+    "Christopher Columbus Junior III",
+    "Maximilian_the_Magnificent_2000",
+    "Alexandria Ocasio Smithsonian",
+    "Bartholomew Feathersby-Wolfgang",
+    "Guinevere Pendragon of Camelot",
+    "Anastasia Romanova Nikolaevna",
+    "Sir Lancelot du Lac the Brave",
+    "Wilhelmina Montgomery-Whitmore",
+    "Persephone Underworld Queen",
+]
+
+
+def test_a_shared_win_at_the_turn_limit_says_share_the_win_however_long_the_names():
+    # 9 players, seed 3: the game ends at the turn limit with three players sharing first place
+    final = list(playout(RULES, 9, {}, seed=3))[-1]
+    assert final.phase == "over" and final.end == "limit"
+    texts = [t.text for t in layout_for("assassin", final, names=LONG_NAMES).texts]
+    header = [t for t in texts if t.endswith(" share the win")]
+    assert header and "…" in header[0] and ", " in header[0] and " and " in header[0], texts[:3]
+
+
+def test_a_name_is_shown_whole_when_the_line_has_room():
+    states = list(playout(RULES, 3, {}, seed=7))
+    state = next(s for s in states if s.last.roll is not None and s.phase != "roll")
+    names = ["Seat 1 (random)", "Seat 2 (random)", "Seat 3 (random)"]
+    texts = [t.text for t in layout_for("assassin", state, names=names).texts]
+    assert f"{names[state.last.seat or 0]} rolled" in " ".join(texts), [t for t in texts if "rolled" in t]
+    assert not any("…" in t or "." in t for t in texts if "random" in t)
+
+
+def test_a_long_name_in_the_die_line_is_cut_with_an_ellipsis_and_keeps_the_roll():
+    states = list(playout(RULES, 3, {}, seed=7))
+    state = next(s for s in states if s.last.roll is not None and s.phase != "roll")
+    texts = [t.text for t in layout_for("assassin", state, names=["W" * 32] * 3).texts]
+    rolled = [t for t in texts if " rolled " in t]
+    assert rolled and "…" in rolled[0] and not rolled[0].endswith("…"), rolled

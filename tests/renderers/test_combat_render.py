@@ -10,10 +10,23 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
-from games.combat import RULES, Step, square
+from games.combat import RULES, Roll, Step, square
 from games.playout import playout
 from renderers import layout_for
-from renderers.combat import BLOCKED, HATCH, HEADER, LAST, MIN_PX, STACK_X, WIDTH, _home_bar, render, square_box
+from renderers.combat import (
+    BLOCKED,
+    HATCH,
+    HEADER,
+    LAST,
+    MIN_PX,
+    STACK_X,
+    WIDTH,
+    _anchor,
+    _home_bar,
+    render,
+    square_box,
+    turn_step,
+)
 from renderers.layout import TextBox
 from renderers.pyramids import COLOURS, HIGHLIGHT, LAST_OUTER, MARK, TEXT, outline_for, shade, text_width
 from tests.games.test_combat_rules import _put, play, position, sq
@@ -148,11 +161,18 @@ def _prompt_lines(state, names) -> list[TextBox]:
     return layout_for("combat", state, names=names).texts_in(HEADER_PROMPT)
 
 
-@pytest.mark.parametrize("names", [["alice", "bob"], ["a_rather_long_name", "bob"], None])
-def test_the_header_prompt_breaks_between_phrases_and_keeps_one_colour(names):
+@pytest.mark.parametrize(
+    ("names", "who"),
+    [
+        (["alice", "bob"], "Red (alice)"),
+        (["a_rather_long_name", "bob"], "Red (a_rather_long_name)"),
+        (["Bartholomew Featherstonehaugh-Sm", "bob"], "Red (Bartholomew Featherston…)"),
+        (None, "Red"),
+    ],
+)
+def test_the_header_prompt_breaks_between_phrases_and_keeps_one_colour(names, who):
     state = play(position(2, {"b2": "R2", "b4": "Y2", "e6": "Y1"}), "R2 b2-b3", "b3xb4")
     lines = _prompt_lines(state, names)
-    who = "Red" if names is None else f"Red ({names[0] if len(names[0]) <= 16 else names[0][:15] + '…'})"
     assert [t.text for t in lines] == [f"{who} rolls the combat dice:", "Red 2 pips on b3 v Yellow 2 pips on b4"]
     image = _image(render(state, names=names))
     for line in lines:
@@ -241,3 +261,42 @@ def test_the_last_move_arrow_stops_at_the_edge_of_the_target_square(to):
         for x in range(left, right):
             for y in range(top, bottom):
                 assert plain.getpixel((x, y)) == marked.getpixel((x, y)), (piece.code, x, y)
+
+
+def test_after_the_action_die_the_turns_step_still_has_its_arrow():
+    """The roll moves nothing: the picture keeps the step's framed squares and its arrow."""
+    plies: list = []
+    states = list(playout(RULES, 4, {}, seed=4, on_ply=plies.append))
+    k = next(
+        k
+        for k, ply in enumerate(plies)
+        if isinstance(ply.move, Roll) and isinstance(plies[k - 1].move, Step) and turn_step(states[k + 1])
+    )
+    step, after = plies[k - 1].move, states[k + 1]
+    assert turn_step(after) == (step.frm, step.to)
+    (x1, y1), (x2, y2) = _anchor(step.frm), _anchor(step.to)
+    on_the_shaft = (round(x1 + (x2 - x1) * 0.3), round(y1 + (y2 - y1) * 0.3))  # inside the square it left
+    assert _close(_image(render(after, last_move=plies[k].move)).getpixel(on_the_shaft), LAST)
+
+
+def test_no_step_arrow_once_the_turn_has_passed_on():
+    for state in playout(RULES, 3, {"turn_limit": 20}, seed=2):
+        if state.moved_to < 0:
+            assert turn_step(state) is None
+
+
+def test_the_action_die_waiting_line_names_the_turn_in_words():
+    state = RULES.new_game(4, {}, random.Random(1))
+    texts = [t.text for t in layout_for("combat", state).texts]
+    assert "Action die: not rolled yet in turn 1" in texts, [t for t in texts if "Action die" in t]
+    assert not any(t.endswith("(1)") for t in texts)
+
+
+def test_a_name_that_fits_the_players_line_is_shown_whole():
+    names = ["Christopher Columbus Junior", "Bob", "Carol", "Dave"]
+    state = RULES.new_game(4, {}, random.Random(1))
+    rows = [t.text for t in layout_for("combat", state, names=names).texts if " · home " in t.text]
+    assert any(row.startswith("Red (Christopher Columbus Junior) · home") for row in rows), rows
+    long = ["Bartholomew Featherstonehaugh-Smythe the Third"] * 4
+    rows = [t.text for t in layout_for("combat", state, names=long).texts if " · home " in t.text]
+    assert rows and all("…) · home " in row and "Bartholomew Featherstone" in row for row in rows), rows

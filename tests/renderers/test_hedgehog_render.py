@@ -230,3 +230,11 @@ def test_the_result_counts_turns_in_the_singular_and_the_plural(turns, words):
     given_up = dataclasses.replace(solo, finish="resigned", winner=None, turns=turns)
     assert result_lines(tree)[1].endswith(words)
     assert result_lines(given_up)[1] == f"Given up {words}"
+
+
+def test_a_player_who_left_still_reads_left_with_a_long_name():
+    state = next(iter(playout(RULES, 4, {}, seed=3)))
+    state = dataclasses.replace(state, out=(0,), current=1)
+    names = ["Bartholomew Feathersby-Wolfgang", "Bob", "Carol", "Dave"]
+    red = [t.text for t in layout_for("hedgehog", state, names=names).texts if t.text.startswith("Red (")]
+    assert red and red[0].startswith("Red (Bartholomew") and red[0].endswith("…) (left)"), red

@@ -12,7 +12,7 @@ from games.playout import playout, setup_rng
 from games.treasure import RULES, SIDES, Arrange, Roll, Step, TreasureState, geometry
 from renderers import layout_for
 from renderers.pyramids import BACKGROUND, COLOURS, HIGHLIGHT, LAST_INNER
-from renderers.treasure import MARGIN, TILE, WIDTH, _box, _centre, _layout, render
+from renderers.treasure import MARGIN, TILE, WIDTH, _box, _centre, _layout, back_row_label_box, render
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -183,23 +183,38 @@ def test_a_long_winners_name_is_shortened_but_not_the_verdict() -> None:
     state = RULES.resign(state_after(2, 3, 30), 0)
     names = ["alice", "Bartholomew Featherstonehaugh-Smythe the Third"]
     header = layout_for("treasure", state, names=names).texts[-1].text
-    assert header.startswith("Game over: Bartholomew") and header.endswith("... (Black) wins")
+    assert header.startswith("Game over: Bartholomew") and header.endswith("… (Black) wins")
     rows = [t.text for t in layout_for("treasure", state, names=names).texts if "(Black)" in t.text]
     assert rows and all(row.endswith("(Black)") for row in rows if not row.startswith("Game over"))
 
 
+def _overlap(a: tuple[float, ...], b: tuple[float, ...]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
-def test_each_back_row_is_labelled_with_its_owners_colour_in_words(players: int) -> None:
-    # red, green and black tints look alike to red-green colour blindness: the words tell them apart
+def test_each_back_row_is_labelled_with_its_owners_colour_in_words_beside_the_rows(players: int) -> None:
+    """Red, green and black tints look alike to red-green colour blindness: the words tell the rows apart.
+
+    Each word stands off the board, beside its rows, so no coin, pyramid or last-move line covers it.
+    """
     state = RULES.new_game(players, {}, setup_rng(1))
     drawn = layout_for("treasure", state)
     geo = geometry(players)
+    labels = []
     for seat in range(players):
-        boxes = [_box(players, sq) for sq in geo.back[seat]]
-        region = (
-            min(b[0] for b in boxes),
-            min(b[1] for b in boxes),
-            max(b[2] for b in boxes),
-            max(b[3] for b in boxes),
+        word = SIDES[geo.sides[seat]].colour
+        plate = back_row_label_box(players, seat)
+        assert word in [t.text for t in drawn.texts_in(plate)], seat
+        assert not any(_overlap(plate, _box(players, sq)) for sq in geo.squares), (seat, plate)
+        assert plate[0] >= 0 and plate[2] <= WIDTH
+        rows = [_box(players, sq) for sq in geo.back[seat]]
+        near = (
+            min(b[0] for b in rows) - 90,
+            min(b[1] for b in rows) - 30,
+            max(b[2] for b in rows) + 90,
+            max(b[3] for b in rows) + 30,
         )
-        assert SIDES[geo.sides[seat]].colour in [t.text for t in drawn.texts_in(region)], seat
+        assert _overlap(plate, near), (seat, plate)  # beside its own rows
+        labels.append(plate)
+    assert not any(_overlap(a, b) for a in labels for b in labels if a is not b)

@@ -144,7 +144,7 @@ def test_a_long_name_above_the_trick_is_shortened_but_never_the_role(short_game)
         labels.update(t for t in texts if t.startswith(("North", "South")))
     roles = (" leads", " to follow", " led", " followed", " led and won", " followed and won")
     assert labels and all(label.endswith(roles) for label in labels), labels
-    assert any(label.endswith(" and won") and "..." in label for label in labels)
+    assert any(label.endswith(" and won") and "…" in label for label in labels)
 
 
 def test_the_end_board_leaves_out_the_empty_stashes(short_game):
@@ -169,3 +169,17 @@ def test_the_end_board_names_the_winner_beside_why_the_game_ended(short_game):
     left = RULES.resign(RULES.new_game(2, {"variant": "short"}, setup_rng(2)), 1)  # South leaves
     header = layout_for("whist", left, names=["alice", "bob"]).texts_in((0, 30, WIDTH, 60))
     assert [t.text for t in header] == ["North (alice) wins: South left the game."]
+
+
+def test_the_game_over_header_keeps_the_score_and_cuts_a_long_name():
+    final = list(playout(RULES, 2, {}, seed=3))[-1]
+    header = [t.text for t in layout_for("whist", final, names=["W" * 32, "M" * 32]).texts if " wins: " in t.text]
+    assert header and header[0].endswith(" points to 4.") and "…) wins: " in header[0], header
+
+
+def test_a_cut_name_ends_with_an_ellipsis():
+    final = list(playout(RULES, 2, {}, seed=3))[-1]
+    names = ["Bartholomew Feathersby-Wolfgang", "Christopher Columbus Junior III"]
+    texts = [t.text for t in layout_for("whist", final, names=names).texts]
+    labels = [t for t in texts if t.startswith(("North (B", "South (C"))]
+    assert labels and all(names[0] in t or names[1] in t or "…)" in t for t in labels), labels

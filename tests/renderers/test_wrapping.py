@@ -27,7 +27,7 @@ def test_wrap_text_keeps_a_bracketed_aside_together_when_it_fits(width):
     lines = wrap_text(message, 17, width, 3)
     assert not any(_closes_an_aside(line) for line in lines), lines
     assert all(text_width(line, 17) <= width for line in lines)
-    if len(lines) <= 3 and "..." not in lines[-1]:
+    if len(lines) <= 3 and "…" not in lines[-1]:
         assert " ".join(lines) == message  # nothing lost
 
 
