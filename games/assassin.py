@@ -204,6 +204,18 @@ def reach(
     return tuple(sorted({pos for pos, _ in layer}, key=lambda s: (s % size, s // size)))
 
 
+@lru_cache(maxsize=1024)
+def steps_between(size: int, diagonal: bool, start: int, end: int) -> int:
+    """The fewest steps from ``start`` (``SAFE``: the safehouse) to ``end``, around the safehouse."""
+    geometry = board(size)
+    seen, layer, count = {start}, [start], 0
+    while layer and end not in seen:
+        count += 1
+        layer = [step for pos in layer for step in geometry.neighbours(pos, diagonal) if step not in seen]
+        seen.update(layer)
+    return count
+
+
 @lru_cache(maxsize=512)
 def _distances(size: int, diagonal: bool, end: int) -> tuple[int, ...]:
     """Steps from every square to ``end`` on an empty board (a lower bound used to prune paths)."""
@@ -916,15 +928,13 @@ class AssassinRules:
             return f"{name} is a base: assassins may pass over bases but not stop on one."
         die = s.die or 0
         steps = f"{die} step{'s' if die != 1 else ''}"
-        if start is not None and start >= 0:  # on the board (a victim in the safehouse steps out by an exit)
-            (file0, rank0), (file1, rank1) = geometry.coords(start), geometry.coords(square)
-            diagonal = is_victim and s.diagonal
-            across, up = abs(file1 - file0), abs(rank1 - rank0)
-            away = max(across, up) if diagonal else across + up
+        diagonal = is_victim and s.diagonal
+        if start is not None and square not in reach(s.size, diagonal, start, die, frozenset(), frozenset({start})):
+            # out of reach on a board without pieces: neither the victim nor an assassin is to blame
+            away = steps_between(s.size, diagonal, start, square)
             if away > die:
                 return f"{name} is {away} steps away: a roll of {die} cannot reach it."
-            if not diagonal and (die - away) % 2:  # every orthogonal step changes the square's colour
-                return f"{name} is {away} step{'s' if away != 1 else ''} away: exactly {steps} can never end there."
+            return f"{name} is {away} step{'s' if away != 1 else ''} away: exactly {steps} can never end there."
         if is_victim:
             rule = "without passing over an assassin or stepping straight back"
         else:

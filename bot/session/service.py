@@ -1026,8 +1026,9 @@ class GameService:
         moved: bool = False,
     ) -> dict[str, Any]:
         """Turn tracking and the clock: a new deadline whenever the seat to act changes, and whenever the
-        seat that keeps the turn has ``moved`` (the clock is per move: a solitaire turn, a trick won and
-        led again), without a new turn (the table's message stays the turn's)."""
+        seat that keeps the turn has ``moved`` (the clock is per move: each decision of a turn, a
+        solitaire turn, a trick won and led again), without a new turn (the table's message stays the
+        turn's).  ``turn_started_at`` is when the clock started, which the reminders count from."""
         seat = rules.to_move(state)
         if rules.outcome(state) is not None or seat is None:
             return dict(NO_TURN)
@@ -1041,7 +1042,8 @@ class GameService:
         if seat == game.turn_seat and game.status == "active" and game.turn_started_at is not None:
             if not (moved and game.clock_days):
                 return {}
-            fields = {"deadline": None, "reminders_sent": 0, "wake_at": None}  # the same turn, a fresh clock
+            # the same turn (no "turn_seat": its message goes on), a fresh clock from now
+            fields = {"turn_started_at": now, "deadline": None, "reminders_sent": 0, "wake_at": None}
         if game.clock_days and game.bot_at(seat) is None:  # a bot acts at once: no clock, no reminders
             bank = (banks or {}).get(seat, next((r.bank_seconds for r in game.seats if r.seat == seat), None))
             user_id = game.user_at(seat)
@@ -1152,7 +1154,7 @@ class GameService:
                 last.outcome = outcome_to_json(outcome)
             event = replace(event, payload={**event.payload, "lines": list(lines)})
             last.extra_updates = dict(NO_TURN)
-        turn_changed = bool(last.extra_updates.get("turn_started_at"))
+        turn_changed = last.extra_updates.get("turn_seat") is not None  # a fresh clock alone is the same turn
         event = replace(event, payload={**event.payload, "turn_changed": turn_changed})
         game, ids = await self.store.append_moves(game, entries, now, seat_updates, events=[event])
         self.remember(game, state)

@@ -147,8 +147,10 @@ class Timekeeper:
             lines.append(line)
         else:
             limit = self.missed_turns_limit
-            others = [r for r in active if not r.is_bot and r.seat != seat]  # a bot's seat needs a person to agree
-            handing = " The table may hand the seat to a computer player: /game bot." if others else ""
+            # a seat goes to a bot only with another person to agree, and never at a tournament's table
+            others = [r for r in active if not r.is_bot and r.seat != seat]
+            may_hand = others and game.tournament_id is None
+            handing = " The table may hand the seat to a computer player: /game bot." if may_hand else ""
             lines.append(
                 f"{name} ran out of time (missed turn {missed} in a row; at {limit} a player is removed): "
                 f"the turn is played for them.{handing}"

@@ -118,3 +118,65 @@ async def test_vacations_turned_off_say_so(db_url):
             await session.timekeeper.vacation(1, 99, 1)
     finally:
         await session.close()
+
+
+async def _solitaire_turns(session, clock, alice, turns: int) -> None:
+    """Play ``turns`` hedgehog turns (roll, pass), one every five hours, on alice's solitaire table."""
+    for _ in range(turns):
+        clock.now += 5 * HOUR
+        await session.games.roll(5, alice)
+        options = await session.games.legal_moves(5, alice.user_id)
+        await session.games.move(5, alice, next(o for o in options if o.notation == "pass").value)
+
+
+async def test_a_fresh_clock_after_a_move_in_the_same_turn_reminds_at_half_and_80_percent_of_it(world):
+    """The player is reminded once at half and once at 80 % of their time: of the fresh clock a move
+    starts, also when the same player moves again."""
+    session, clock = world
+    alice = Actor(1, "alice")
+    await session.games.new_game(guild_id=1, channel_id=5, game="hedgehog", actor=alice, max_players=1, clock_days=1)
+    await session.games.start(5, alice)
+    await _solitaire_turns(session, clock, alice, 6)  # thirty hours played, every turn in time
+    moved = clock.now
+    game = await session.games.live_game(5)
+    assert game.deadline == moved + DAY  # a fresh clock: one day from the last move
+
+    clock.now = moved + 12 * HOUR + timedelta(seconds=1)  # half of the fresh clock
+    first = (await session.timekeeper.tick()).reminders
+    clock.now = moved + 19 * HOUR  # not yet 80 % (19.2 hours)
+    early = (await session.timekeeper.tick()).reminders
+    clock.now = moved + 19 * HOUR + 15 * timedelta(minutes=1)  # past 80 %
+    late = (await session.timekeeper.tick()).reminders
+    assert (first, early, late) == (1, 0, 1)
+
+
+async def test_a_long_solitaire_still_gets_its_80_percent_reminder(world):
+    """Fifty hours into a game of one, both reminders of the fresh clock still come, one at a time."""
+    session, clock = world
+    alice = Actor(1, "alice")
+    await session.games.new_game(guild_id=1, channel_id=5, game="hedgehog", actor=alice, max_players=1, clock_days=1)
+    await session.games.start(5, alice)
+    await _solitaire_turns(session, clock, alice, 10)
+    moved = clock.now
+    sent = 0
+    for hours in (12.1, 19.5):  # after half, after 80 % of the fresh day
+        clock.now = moved + timedelta(hours=hours)
+        sent += (await session.timekeeper.tick()).reminders
+    assert sent == 2
+
+
+async def test_a_tournament_player_who_times_out_is_not_pointed_to_game_bot(world):
+    """A tournament match's seat never goes to a computer player: its missed-turn line does not offer
+    /game bot."""
+    session, clock = world
+    people = [Actor(1, "alice"), Actor(2, "bob"), Actor(3, "carol")]
+    report = await session.games.create_seated_game(
+        guild_id=1, channel_id=5, game="hedgehog", players=people, clock_days=1, tournament_id=99
+    )
+    late = report.game.name_at(report.game.turn_seat)
+    clock.now = report.game.deadline + timedelta(seconds=1)
+    assert (await session.timekeeper.tick()).timeouts == 1
+    items = await session.games.claim_deliveries()
+    lines = [line for item in items if item.report is not None for line in item.report.lines]
+    said = next(line for line in lines if line.startswith(f"{late} ran out of time"))
+    assert "/game bot" not in said, said

@@ -541,6 +541,7 @@ def test_notation_parse_is_forgiving_and_refuses_out_of_phase_input():
     blocked = RULES.apply(make(4, 0, {0: "b3", 1: "a3", 2: "j10", 3: "j1"}, turn=1), Roll(2))
     with pytest.raises(IllegalMove, match="c3 cannot be reached in exactly 2 steps without passing over the victim"):
         RULES.parse_move(blocked, "c3")
+
     with pytest.raises(BadNotation):
         RULES.parse_move(rolled, "k4")
     with pytest.raises(BadNotation) as typed:  # typed markup is echoed inside code, never drawn
@@ -553,6 +554,30 @@ def test_notation_parse_is_forgiving_and_refuses_out_of_phase_input():
     nulled = RULES.apply(state, Roll(0))
     assert RULES.parse_move(nulled, "Re-roll") == Reroll()
     assert RULES.format_move(nulled, Stay()) == "stay"
+
+
+@pytest.mark.parametrize(
+    ("where", "turn", "die", "square", "said"),
+    [
+        # nobody passes through the safehouse (e5-f6): e4 to e7 goes round it
+        ({0: "j10", 1: "e4", 2: "a1", 3: "a10"}, 1, 3, "e7", "e7 is 5 steps away: a roll of 3 cannot reach it."),
+        # a diagonal victim (six players) cannot cut across it either
+        (
+            {0: "e4", 1: "a1", 2: "j10", 3: "a10", 4: "j1", 5: "b1"},
+            0,
+            2,
+            "g6",
+            "g6 is 3 steps away: a roll of 2 cannot reach it.",
+        ),
+        # the victim in the safehouse steps out by an exit
+        ({0: "safehouse", 1: "a1", 2: "j10", 3: "a10"}, 0, 1, "a5", "a5 is 4 steps away: a roll of 1 cannot reach it."),
+    ],
+)
+def test_a_square_out_of_reach_round_the_safehouse_is_refused_as_out_of_reach(where, turn, die, square, said):
+    state = RULES.apply(make(len(where), 0, where, turn=turn), Roll(die))
+    with pytest.raises(IllegalMove) as refused:
+        RULES.parse_move(state, square)
+    assert str(refused.value) == said
 
 
 def test_notation_describe_says_path_bases_and_capture():
