@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import discord
@@ -29,6 +30,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 COLOUR = discord.Colour(0xE69F00)
+FIELD_LIMIT = 1024  # Discord's characters per embed field
+OPPONENTS_ROOM = 40  # characters of opponents' names in one recent result, before "and 5 others"
 
 
 def place_text(place: int, players: int) -> str:
@@ -40,13 +43,40 @@ def place_text(place: int, players: int) -> str:
 def result_line(result: RecentResult, with_game: bool) -> str:
     """One recent result: game, place, opponents and the rating change."""
     title = f"{rules_for(result.game).title} " if with_game else ""
-    against = ", ".join(escape_user_text(name) for name in result.opponents) or "—"
+    against = opponents_text(result.opponents)
     change = result.change
     sign = "+" if change >= 0 else "−"
     return (
         f"{discord.utils.format_dt(result.at, 'd')} {title}**{place_text(result.place, result.players)}** "
         f"vs {against}: {result.before.display} → {result.after.display} ({sign}{abs(change)})"
     )
+
+
+def opponents_text(names: Sequence[str], room: int = OPPONENTS_ROOM) -> str:
+    """The opponents of a result, as many names as ``room`` characters hold, then how many more:
+    "bob, carol and 5 others"."""
+    if not names:
+        return "—"
+    shown: list[str] = []
+    for name in names:
+        if shown and len(", ".join([*shown, name])) > room:
+            break
+        shown.append(name)
+    more = len(names) - len(shown)
+    listed = ", ".join(escape_user_text(name) for name in shown)
+    if more == 0:
+        return listed
+    return f"{listed} and {more} other{'s' if more != 1 else ''}"
+
+
+def whole_lines(lines: Sequence[str], limit: int = FIELD_LIMIT) -> str:
+    """As many of ``lines`` as fit in ``limit`` characters, whole, in order."""
+    kept: list[str] = []
+    for line in lines:
+        if len("\n".join([*kept, line])) > limit:
+            break
+        kept.append(line)
+    return "\n".join(kept)
 
 
 class RatingCommands(commands.Cog):
@@ -109,7 +139,7 @@ class RatingCommands(commands.Cog):
             )
         if recent:
             lines = [result_line(r, with_game=game is None) for r in recent]
-            embed.add_field(name="Recent results", value="\n".join(lines)[:1024], inline=False)
+            embed.add_field(name="Recent results", value=whole_lines(lines), inline=False)
         embed.set_footer(
             text="Rating = 1500 + 25 × (μ − 3σ), a cautious estimate that grows as the bot gets sure of you."
         )

@@ -227,6 +227,9 @@ class RatingService:
                             games.c.rated == 1,
                             games.c.guild_id.is_not(None),
                             rated_games.c.game_id.is_(None),
+                            games.c.id.in_(  # a game of one (solitaire) is never rated
+                                select(seats.c.game_id).group_by(seats.c.game_id).having(func.count() > 1)
+                            ),
                         )
                         .order_by(games.c.updated_at, games.c.id)
                     )
@@ -318,7 +321,7 @@ class RatingService:
                 .mappings()
                 .all()
             )
-        players = sorted((_player(r) for r in rows), key=lambda p: (-p.ordinal, -p.games, p.name.lower(), p.user_id))
+        players = sorted((_player(r) for r in rows), key=_board_order)
         out: list[PlayerRating] = []
         for index, player in enumerate(players[:limit]):
             rank = index + 1
@@ -378,6 +381,11 @@ class RatingService:
                 (await conn.execute(select(func.count()).select_from(rated_games).where(and_(*condition)))).scalar()
                 or 0
             )
+
+
+def _board_order(player: PlayerRating) -> tuple[int, int, str, int]:
+    """Leaderboard order: the rating as displayed (rounded), then more games, then the name."""
+    return (-round(player.ordinal), -player.games, player.name.lower(), player.user_id)
 
 
 def _player(row: Any) -> PlayerRating:

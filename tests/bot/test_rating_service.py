@@ -212,3 +212,57 @@ async def test_a_shared_first_place_is_not_counted_as_a_win(env):
     assert [c.place for c in changes] == [1, 1, 3]
     found = [await ratings.rating(GUILD, "hedgehog", who.user_id) for who in (ALICE, BOB, CAROL)]
     assert [(r.games, r.wins, r.rank) for r in found] == [(1, 0, 1), (1, 0, 1), (1, 0, 3)]
+
+
+async def test_catch_up_does_not_reload_every_finished_solitaire_game_at_each_start(env, monkeypatch):
+    """A game of one is never rated: the catch-up at every start does not load it again and again."""
+    store, service, ratings = env
+    for channel in (1, 2, 3):
+        await service.new_game(guild_id=GUILD, channel_id=channel, game="hedgehog", actor=ALICE, max_players=1)
+        await service.start(channel, ALICE)
+        await service.resign(channel, ALICE)
+    assert await ratings.catch_up() == 0  # nothing to rate, as it should be
+
+    loaded: list[int] = []
+    original = store.game
+
+    async def counting(game_id, *args, **kwargs):
+        loaded.append(game_id)
+        return await original(game_id, *args, **kwargs)
+
+    monkeypatch.setattr(store, "game", counting)
+    assert await ratings.catch_up() == 0  # the next start
+    assert loaded == [], f"catch_up reloaded {len(loaded)} unrateable games again"
+
+
+async def test_leaderboard_orders_equal_displayed_ratings_by_games_as_its_docstring_says(env):
+    """Players shown with the same rating share the place and are listed by games played, not by the
+    decimals nobody sees."""
+    store, _service, ratings = env
+    sigma = 2.0  # ordinal = 1500 + 25 * (mu - 3 * sigma)
+    rows = [
+        {"user_id": ALICE.user_id, "display_name": "alice", "ordinal": 1523.4, "games": 1},
+        {"user_id": BOB.user_id, "display_name": "bob", "ordinal": 1523.2, "games": 30},
+    ]
+    async with store.engine.begin() as conn:
+        await conn.execute(
+            schema.ratings.insert(),
+            [
+                {
+                    "guild_id": GUILD,
+                    "game": "hedgehog",
+                    "user_id": r["user_id"],
+                    "display_name": r["display_name"],
+                    "mu": (r["ordinal"] - 1500) / 25 + 3 * sigma,
+                    "sigma": sigma,
+                    "games": r["games"],
+                    "wins": 0,
+                    "updated_at": NOW,
+                }
+                for r in rows
+            ],
+        )
+    board = await ratings.leaderboard(GUILD, "hedgehog")
+    assert [p.rating.display for p in board] == [1523, 1523]
+    assert [p.rank for p in board] == [1, 1]
+    assert [p.name for p in board] == ["bob", "alice"], "equal displayed ratings: more games first"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import re
 
 from PIL import Image
 
@@ -83,3 +84,31 @@ async def test_a_player_cannot_abort_a_tournament_match_alone(db_url):
     aborted = await service.abort(7, Actor(9, "organiser", can_manage=True))
     assert aborted.status == "aborted"
     await store.close()
+
+
+CHANGE = re.compile(r"\d+ → \d+ \([+−]\d+\)$")
+
+
+async def test_recent_results_of_bigger_tables_are_all_shown_with_their_rating_change(table):
+    """``/rating`` shows the last rated results with the rating before and after: at big tables with long
+    names each line names a few opponents and counts the others, and no line is cut."""
+    alice = table.members[0]
+    others = [
+        table.guild.add_member(table.env.create_user(f"Bartholomew Quillfeather {n:02d}x"))  # 28 characters
+        for n in range(7)
+    ]
+    games = 4
+    for _ in range(games):
+        await alice.slash(table.channel, "hedgehog new", players=8, xeno=True)
+        for other in others:
+            await other.slash(table.channel, "hedgehog join")
+        assert accepted(await alice.slash(table.channel, "hedgehog start"))
+        for other in others:
+            resigned = await other.slash(table.channel, "game resign")
+        assert field(embed_of(resigned), "Result")
+    shown = field(embed_of(await alice.slash(table.channel, "rating")), "Recent results")
+    lines = shown.splitlines()
+    assert "4 games, 4 wins" in field(embed_of(await alice.slash(table.channel, "rating")), "Der Marsigelwettkampf")
+    assert all(CHANGE.search(line) for line in lines), lines[-1]
+    assert len(lines) == games, f"{len(lines)} of {games} results shown"
+    assert " and 6 others: " in lines[0]  # one of seven long names, and how many more
