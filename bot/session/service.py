@@ -748,6 +748,17 @@ class GameService:
                 ended.append(await self._reload(game))
         return ended
 
+    async def end_unplayed(self, game: GameRow, rules: Rules[S, M], state: S, lines: list[str]) -> Report[S, M]:
+        """End ``game`` with no result, telling the table ``lines`` (inside a unit of work): nobody played
+        on, so nobody wins by it."""
+        event = report_event(lines, None, "scheduler")
+        ids = await self.store.update_game(game, self.clock(), events=[event], status="aborted", **NO_TURN)
+        self._cache.pop(game.id, None)
+        ended = await self._reload(game)
+        report = Report(ended, rules, state, lines, delivery_id=ids[0])
+        await self._notify(report)
+        return report
+
     async def end_deserted_table(self, game_id: int) -> Report | None:
         """End a running tournament table that every person has left (its bots used to play such a table
         out; now its last person's leaving ends it, ``commit_entries``): with its places, as if the last

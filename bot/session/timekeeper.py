@@ -24,7 +24,7 @@ from bot import clocks
 from bot.session.reminders import Reminder
 from bot.session.service import GameService, ServiceError, people_acting, report_event, rules_for
 from bot.session.store import GameRow, NewDelivery, NewMove
-from games.base import Rules
+from games.base import Rules, acting_together
 from games.playout import roll_rng
 
 S = TypeVar("S")
@@ -130,6 +130,13 @@ class Timekeeper:
         active = [row for row in game.seats if not row.removed]
         row = next(row for row in game.seats if row.seat == seat)
         missed = row.missed_turns + 1
+        others_still = [other for other in people_acting(game, rules, state) if other != seat]
+        if len(active) <= 2 and others_still and acting_together(rules, state):
+            # both players left a part played at the same time unplayed: neither wins by the other's absence
+            other = game.name_at(others_still[0])
+            line = f"Neither {name} nor {other} played their part in time: the game ends with no result."
+            await service.end_unplayed(game, rules, state, [line])
+            return
         lines: list[str] = []
         entries: list[NewMove] = []
         seat_updates: dict[int, dict[str, Any]] = {seat: {"missed_turns": missed}}

@@ -351,3 +351,28 @@ async def test_the_board_names_everyone_who_may_set_out_coins_now(table):
     board = showing(await alice.click(opened.response.message, label="Start"))
     assert board.content == f"{alice.mention} and {bob.mention}, your turn (you both play this part at the same time)."
     assert field(board.embeds[0], "To move") == f"{alice.mention} (Red) and {bob.mention} (Black)"
+
+
+async def test_two_players_who_both_leave_their_coins_unset_end_the_game_with_no_result(table, simcord_env):
+    # the clock counts for one of them, but both were asked at once: neither wins by the other's absence
+    await open_game(table, 2, clock=1)
+    game = await simcord_env.bot.service.live_game(table.channel.id)
+    await table.env.advance_time(25 * 3600)
+    ended = await simcord_env.bot.service.game(game.id)
+    assert ended.status == "aborted" and ended.outcome is None and ended.deadline is None
+    last = table.channel.last_message
+    said = "Neither alice nor bob played their part in time: the game ends with no result."
+    assert said in last.embeds[0].description
+    assert field(last.embeds[0], "Result") == "The game ended without a result; it is unrated."
+    assert simcord_env.errors == []
+
+
+async def test_a_player_who_set_out_their_coins_wins_on_time_against_one_who_did_not(table, simcord_env):
+    started = await open_game(table, 2, clock=1)
+    first, _ = next_actor(started, table.members)
+    second = next(m for m in table.members[:2] if m is not first)
+    assert (await second.slash(table.channel, "treasure arrange", order="543210")).ephemeral
+    await table.env.advance_time(25 * 3600)
+    last = table.channel.last_message
+    assert f"{first.name} ran out of time and loses on time." in last.embeds[0].description
+    assert field(last.embeds[0], "Result").startswith(f"**{second.name} wins!**")
