@@ -131,8 +131,9 @@ class Timekeeper:
         row = next(row for row in game.seats if row.seat == seat)
         missed = row.missed_turns + 1
         others_still = [other for other in people_acting(game, rules, state) if other != seat]
-        if len(active) <= 2 and others_still and acting_together(rules, state):
+        if len(active) <= 2 and others_still and acting_together(rules, state) and game.tournament_id is None:
             # both players left a part played at the same time unplayed: neither wins by the other's absence
+            # (a tournament's match keeps its result on time: the tournament needs one)
             other = game.name_at(others_still[0])
             line = f"Neither {name} nor {other} played their part in time: the game ends with no result."
             await service.end_unplayed(game, rules, state, [line])
