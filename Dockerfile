@@ -5,6 +5,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1
 WORKDIR /app
 RUN useradd --create-home --uid 1000 bot
 COPY pyproject.toml README.md LICENSE ./
+COPY ai ./ai
 COPY bot ./bot
 COPY cogs ./cogs
 COPY games ./games

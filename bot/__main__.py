@@ -8,13 +8,17 @@ import contextlib
 import logging
 import signal
 import sys
+from pathlib import Path
 
-from bot.settings import Settings, SettingsError
+from bot.settings import DatabaseUnavailable, Settings, SettingsError
 
 MISSING_TOKEN = (
     "DISCORD_TOKEN is not set: put DISCORD_TOKEN=<your bot token> in a .env file in this folder "
     "or in the environment (see .env.example and the README)."
 )
+
+
+STOP_GRACE_SECONDS = 15.0  # after SIGINT or SIGTERM, the longest the connection to Discord may take to close
 
 
 class NoVoiceWarnings(logging.Filter):
@@ -51,6 +55,9 @@ async def run_bot(settings: Settings) -> None:
         if stopper in done:
             logging.getLogger("bot").info("shutting down")
             await bot.close()
+            # a gateway that never answers keeps discord.py reconnecting: stop waiting for it
+            await asyncio.wait({runner}, timeout=STOP_GRACE_SECONDS)
+            runner.cancel()
         stopper.cancel()
         await asyncio.gather(runner, return_exceptions=True)
         if runner.done() and not runner.cancelled() and runner.exception() is not None:
@@ -58,10 +65,32 @@ async def run_bot(settings: Settings) -> None:
 
 
 async def migrate_db(source: str, target: str) -> int:
-    """Copy ``source`` into the empty database ``target``, verify it, and print what was done."""
-    from bot.session.transfer import copy_database
+    """Copy ``source`` into the empty database ``target``, verify it, and print what was done; a URL the
+    bot cannot use, a source file that is not there, or a database that cannot be reached is one line."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import SQLAlchemyError
 
-    report = await copy_database(source, target)
+    from bot.session.transfer import copy_database
+    from bot.settings import check_database_url
+
+    try:
+        check_database_url("--from", source)
+        check_database_url("--to", target)
+    except SettingsError as error:
+        print(error, file=sys.stderr)
+        return 2
+    found = make_url(source)
+    if found.drivername.startswith("sqlite") and not Path(found.database or "").is_file():
+        where = Path(found.database or "").resolve()
+        print(
+            f"--from: there is no database at {where} (give the bot's DATABASE_URL, with a full path).", file=sys.stderr
+        )
+        return 2
+    try:
+        report = await copy_database(source, target)
+    except (OSError, SQLAlchemyError) as error:
+        print(f"Cannot copy the database ({type(error).__name__}: {error}).", file=sys.stderr)
+        return 1
     for table, count in report.counts.items():
         print(f"{table}: {count} rows copied")
     print(f"{report.games_replayed} games replayed from their move logs")
@@ -112,6 +141,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         pass
+    except DatabaseUnavailable as error:
+        print(error, file=sys.stderr)
+        return 1
     except (OSError, aiohttp.ClientError) as error:
         print(
             f"Cannot reach Discord ({type(error).__name__}): check this machine's network and try again.",

@@ -15,12 +15,13 @@ from typing import Any
 
 import discord
 from discord.ext import commands, tasks
+from sqlalchemy.exc import SQLAlchemyError
 
 from bot.memory import can_release_memory, release_free_memory
 from bot.pacing import Pacer
 from bot.render_pool import RenderPool, auto_workers, start_search_workers
 from bot.session import Autoplayer, GameService, HandoverDesk, Session, Thinking, Timekeeper, UndoDesk, open_session
-from bot.settings import Settings
+from bot.settings import DatabaseUnavailable, Settings
 
 log = logging.getLogger(__name__)
 
@@ -106,20 +107,26 @@ class PyramidBot(commands.AutoShardedBot):
         shards = None
         if settings.shard_count and settings.shard_ids is not None:
             shards = (settings.shard_count, tuple(settings.shard_ids))
-        self._session = await open_session(
-            settings.database_url,
-            clock=self.clock,
-            new_seed=self.new_seed,
-            missed_turns_limit=settings.missed_turns_limit,
-            vacation_days_per_year=settings.vacation_days_per_year,
-            renderer=renderer,
-            shards=shards,
-            pool_size=settings.db_pool_size,
-            max_overflow=settings.db_max_overflow,
-            pool_timeout=settings.db_pool_timeout,
-            ai_executor=searcher,
-            thinking=Thinking.configured(settings.ai_budget_ms, settings.ai_max_iterations),
-        )
+        try:
+            self._session = await open_session(
+                settings.database_url,
+                clock=self.clock,
+                new_seed=self.new_seed,
+                missed_turns_limit=settings.missed_turns_limit,
+                vacation_days_per_year=settings.vacation_days_per_year,
+                renderer=renderer,
+                shards=shards,
+                pool_size=settings.db_pool_size,
+                max_overflow=settings.db_max_overflow,
+                pool_timeout=settings.db_pool_timeout,
+                ai_executor=searcher,
+                thinking=Thinking.configured(settings.ai_budget_ms, settings.ai_max_iterations),
+            )
+        except (OSError, SQLAlchemyError) as error:
+            raise DatabaseUnavailable(
+                f"Cannot open the database in DATABASE_URL ({type(error).__name__}: {error}): check the path "
+                "(its folder must be writable) or the database server, then start again."
+            ) from error
         log.info("boards drawn by %s worker processes", renderer.workers or "no")
         for name in (*self.game_cogs, *CORE_COGS):
             await self.load_extension(name)

@@ -73,6 +73,14 @@ class Settings:
         for name, (value, least) in at_least.items():
             if value < least:
                 raise SettingsError(f"{name} must be {least} or more, not {value} (check your environment or .env).")
+        check_database_url("DATABASE_URL", self.database_url)
+        if self.shard_ids is not None and not self.shard_count:
+            raise SettingsError("SHARD_IDS needs SHARD_COUNT: the number of shards of the whole bot.")
+        if self.shard_count is not None and self.shard_count < 1:
+            raise SettingsError(f"SHARD_COUNT must be 1 or more, not {self.shard_count}.")
+        count = self.shard_count
+        if self.shard_ids is not None and count and any(not 0 <= shard < count for shard in self.shard_ids):
+            raise SettingsError(f"SHARD_IDS must be shards 0 to {count - 1} of SHARD_COUNT {count}.")
 
     @classmethod
     def from_env(cls, env: dict[str, str] | None = None, dotenv: Path | None = Path(".env")) -> Settings:
@@ -112,6 +120,32 @@ class Settings:
     def owns_guild(self, guild_id: int | None) -> bool:
         """True when this process handles ``guild_id``'s games (direct messages: the process running shard 0)."""
         return owns_guild(guild_id, self.shard_count, self.shard_ids)
+
+
+class DatabaseUnavailable(Exception):
+    """The database in DATABASE_URL could not be opened (the message says why, in one sentence)."""
+
+
+DATABASE_DRIVERS = {"sqlite+aiosqlite": "aiosqlite", "postgresql+asyncpg": "asyncpg"}  # URL scheme: its module
+
+
+def check_database_url(name: str, url: str) -> None:
+    """Refuse a database URL the bot cannot use, in one sentence: a scheme it does not speak, a driver
+    that is not installed, or text that is no URL at all."""
+    from importlib.util import find_spec
+
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    schemes = " or ".join(f"{scheme}://..." for scheme in DATABASE_DRIVERS)
+    try:
+        scheme = make_url(url).drivername
+    except ArgumentError:
+        raise SettingsError(f"{name} must be a database URL ({schemes}), not {url!r}.") from None
+    if scheme not in DATABASE_DRIVERS:
+        raise SettingsError(f"{name} must start with {schemes}, not {scheme}://.")
+    if find_spec(DATABASE_DRIVERS[scheme]) is None:
+        raise SettingsError(f"{name} is a {scheme} URL, which needs `pip install -e .[postgres]`.")
 
 
 def owns_guild(guild_id: int | None, shard_count: int | None, shard_ids: tuple[int, ...] | None) -> bool:
