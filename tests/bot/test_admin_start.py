@@ -139,7 +139,7 @@ def test_sigterm_stops_the_bot_while_the_gateway_is_unreachable(tmp_path):
         [sys.executable, str(tmp_path / "fake_discord.py")], cwd=tmp_path, env=env, stdout=log, stderr=subprocess.STDOUT
     )
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 240  # a generous bound: a busy machine starts slowly
         while (
             time.monotonic() < deadline and "Failed to connect for shard_id" not in (tmp_path / "log.txt").read_text()
         ):
@@ -147,10 +147,10 @@ def test_sigterm_stops_the_bot_while_the_gateway_is_unreachable(tmp_path):
         assert "Failed to connect for shard_id" in (tmp_path / "log.txt").read_text()
         proc.send_signal(signal.SIGTERM)
         try:
-            status = proc.wait(timeout=30)
+            status = proc.wait(timeout=180)  # the bot gives the gateway 15 s, then stops
         except subprocess.TimeoutExpired:
             status = None
-        assert status is not None, "still running 30 s after SIGTERM"
+        assert status is not None, "still running 3 minutes after SIGTERM"
     finally:
         if proc.poll() is None:
             proc.kill()
