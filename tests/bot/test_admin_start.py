@@ -64,11 +64,20 @@ if __name__ == "__main__":
 """
 
 
+SETTINGS = {
+    line.split("=", 1)[0].strip()
+    for line in (ROOT / ".env.example").read_text().splitlines()
+    if "=" in line and not line.lstrip().startswith("#")
+}
+
+
 def _env(extra: dict[str, str]) -> dict[str, str]:
-    env = {
-        k: v for k, v in os.environ.items() if k not in ("DISCORD_TOKEN", "DATABASE_URL", "SHARD_IDS", "SHARD_COUNT")
-    }
-    env.update({"PYTHONPATH": str(ROOT), "RENDER_WORKERS": "0", "AI_WORKERS": "0"}, **extra)
+    """This machine's environment without any of the bot's settings (a test's own, or another test's),
+    then ``extra``: the bot runs on its defaults, except that it draws and searches in-process and
+    leaves its commands unsynced (the fake Discord answers only what login needs)."""
+    env = {k: v for k, v in os.environ.items() if k not in SETTINGS}
+    quiet = {"RENDER_WORKERS": "0", "AI_WORKERS": "0", "SYNC_COMMANDS": "false"}
+    env.update({"PYTHONPATH": str(ROOT), **quiet}, **extra)
     return env
 
 
