@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.session.service import Actor, ServiceError
+from tests.bot.playing import act_once
 
 ALICE, BOB, CAROL = Actor(1, "alice"), Actor(2, "bob"), Actor(3, "carol")
 PEOPLE = {a.user_id: a for a in (ALICE, BOB, CAROL)}
@@ -22,13 +23,9 @@ async def test_an_undo_waiting_only_on_a_player_whose_seat_went_to_a_bot_can_sti
     await games.join(9, CAROL)
     report = await games.start(9, ALICE)
     for _ in range(200):  # play until alice has made a move and the turn has left her
-        actor = PEOPLE[report.to_move_user]
-        if report.needs_roll:
-            report = await games.roll(9, actor)
-            continue
-        choice = (await games.legal_moves(9, actor.user_id))[0]
-        report = await games.move(9, actor, choice.value)
-        if actor is ALICE and report.to_move_user != ALICE.user_id:
+        rolling = report.needs_roll
+        actor, report = await act_once(games, 9, report, PEOPLE)
+        if not rolling and actor is ALICE and report.to_move_user != ALICE.user_id:
             break
     else:
         raise AssertionError("alice never moved")

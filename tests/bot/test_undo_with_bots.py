@@ -4,6 +4,7 @@ standing (they are taken back with it), so the others can still agree a moment l
 from __future__ import annotations
 
 from bot.session.service import Actor
+from tests.bot.playing import act_once
 
 ALICE, BOB = Actor(1, "alice"), Actor(2, "bob")
 PEOPLE = {ALICE.user_id: ALICE, BOB.user_id: BOB}
@@ -24,17 +25,13 @@ async def test_an_undo_asked_before_the_bot_replies_survives_the_reply(bots_sess
             await session.autoplay.play(9, nothing)
             report = await games.board(9)
             continue
-        actor = PEOPLE[report.to_move_user]
-        if report.needs_roll:
-            report = await games.roll(9, actor)
-            continue
-        choice = (await games.legal_moves(9, actor.user_id))[0]
-        report = await games.move(9, actor, choice.value)
-        if actor is ALICE and report.game.bot_at(report.to_move_seat) is not None:
+        rolling = report.needs_roll
+        actor, report = await act_once(games, 9, report, PEOPLE)
+        if not rolling and actor is ALICE and report.game.bot_at(report.to_move_seat) is not None:
             break
     else:
         raise AssertionError("alice never handed the turn to the bot")
-    moved = choice.notation
+    moved = (await games.history(9))[1][-1].notation  # alice's move, the last in the log
     asked = await session.undo.request(9, ALICE)  # at once, before the bot's reply
     assert asked.waiting_for == [BOB.user_id] and asked.target.notation == moved
     assert await session.autoplay.play(9, nothing) >= 1  # the bot replies, as it does within a second
