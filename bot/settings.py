@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -69,10 +70,15 @@ class Settings:
             "DB_POOL_SIZE": (self.db_pool_size, 1),
             "DB_MAX_OVERFLOW": (self.db_max_overflow, 0),
             "AI_MAX_ITERATIONS": (1 if self.ai_max_iterations is None else self.ai_max_iterations, 1),
+            "RENDER_WORKERS": (self.render_workers, -1),  # -1 sizes the pool to the machine
+            "ACK_AFTER_SECONDS": (self.ack_after_seconds, 0),
+            "MEMORY_TRIM_SECONDS": (self.memory_trim_seconds, 0),  # 0 never trims
         }
         for name, (value, least) in at_least.items():
             if value < least:
                 raise SettingsError(f"{name} must be {least} or more, not {value} (check your environment or .env).")
+        if self.db_pool_timeout <= 0:
+            raise SettingsError(f"DB_POOL_TIMEOUT must be more than 0 seconds, not {self.db_pool_timeout}.")
         check_database_url("DATABASE_URL", self.database_url)
         if self.shard_ids is not None and not self.shard_count:
             raise SettingsError("SHARD_IDS needs SHARD_COUNT: the number of shards of the whole bot.")
@@ -96,7 +102,7 @@ class Settings:
             database_url=env.get("DATABASE_URL", "").strip() or DEFAULT_DATABASE_URL,
             dev_guild_id=_int_or_none("DEV_GUILD_ID", env.get("DEV_GUILD_ID")),
             log_level=(env.get("LOG_LEVEL", "INFO").strip() or "INFO").upper(),
-            sync_commands=env.get("SYNC_COMMANDS", "true").strip().lower() not in ("0", "false", "no", "off"),
+            sync_commands=_flag("SYNC_COMMANDS", env.get("SYNC_COMMANDS"), True),
             missed_turns_limit=_int_or_default("MISSED_TURNS_LIMIT", env.get("MISSED_TURNS_LIMIT"), 3),
             vacation_days_per_year=_int_or_default("VACATION_DAYS_PER_YEAR", env.get("VACATION_DAYS_PER_YEAR"), 14),
             scheduler_interval_seconds=_int_or_default(
@@ -173,9 +179,21 @@ def _float(name: str, raw: str | None, default: float) -> float:
     if raw is None or raw.strip() == "":
         return default
     try:
-        return float(raw)
+        value = float(raw)
     except ValueError:
-        raise SettingsError(f"{name} must be a number, not {raw!r} (check your environment or .env).") from None
+        value = math.nan
+    if not math.isfinite(value):
+        raise SettingsError(f"{name} must be a number, not {raw!r} (check your environment or .env).")
+    return value
+
+
+def _flag(name: str, raw: str | None, default: bool) -> bool:
+    if raw is None or raw.strip() == "":
+        return default
+    word = raw.strip().lower()
+    if word not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
+        raise SettingsError(f"{name} must be true or false, not {raw!r} (check your environment or .env).")
+    return word in ("true", "1", "yes", "on")
 
 
 def _id_list(name: str, raw: str | None) -> tuple[int, ...] | None:

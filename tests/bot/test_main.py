@@ -54,6 +54,27 @@ def test_settings_refuse_garbage_numbers():
         Settings.from_env({"DEV_GUILD_ID": "abc"})
 
 
+@pytest.mark.parametrize(
+    ("name", "value", "said"),
+    [
+        ("RENDER_WORKERS", "-5", "RENDER_WORKERS must be -1 or more"),
+        ("ACK_AFTER_SECONDS", "-1", "ACK_AFTER_SECONDS must be 0 or more"),
+        ("ACK_AFTER_SECONDS", "nan", "ACK_AFTER_SECONDS must be a number"),
+        ("MEMORY_TRIM_SECONDS", "-5", "MEMORY_TRIM_SECONDS must be 0 or more"),
+        ("DB_POOL_TIMEOUT", "-1", "DB_POOL_TIMEOUT must be more than 0 seconds"),
+        ("SYNC_COMMANDS", "maybe", "SYNC_COMMANDS must be true or false"),
+    ],
+)
+def test_settings_out_of_range_are_refused_in_one_sentence(name, value, said):
+    with pytest.raises(SettingsError, match=said):
+        Settings.from_env({name: value}, dotenv=None)
+
+
+def test_sync_commands_reads_the_usual_words():
+    assert Settings.from_env({"SYNC_COMMANDS": "off"}, dotenv=None).sync_commands is False
+    assert Settings.from_env({"SYNC_COMMANDS": "Yes"}, dotenv=None).sync_commands is True
+
+
 def test_selfplay_plays_whole_games_and_writes_the_boards(tmp_path):
     done = run_bot(
         [
