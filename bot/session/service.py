@@ -728,9 +728,8 @@ class GameService:
                     if game.status == "active"
                     else "You have left this lobby: the others may start it, and only a server manager can abort it."
                 )
-            await self.store.update_game(game, self.clock(), status="aborted", deadline=None)
-            self._cache.pop(game.id, None)
-            return await self._reload(game)
+            ended, _ = await self._end_without_result(game)
+            return ended
 
     async def channel_deleted(self, channel_id: int) -> list[GameRow]:
         """End with no result the lobbies and games of a deleted channel or thread (a deleted channel takes
@@ -743,21 +742,23 @@ class GameService:
                 game = await self.store.game(found.id)
                 if game is None or game.status not in ACTIVE_STATUSES or game.tournament_id is not None:
                     continue
-                await self.store.update_game(game, self.clock(), status="aborted", deadline=None, wake_at=None)
-                self._cache.pop(game.id, None)
-                ended.append(await self._reload(game))
+                ended.append((await self._end_without_result(game))[0])
         return ended
 
     async def end_unplayed(self, game: GameRow, rules: Rules[S, M], state: S, lines: list[str]) -> Report[S, M]:
         """End ``game`` with no result, telling the table ``lines`` (inside a unit of work): nobody played
         on, so nobody wins by it."""
-        event = report_event(lines, None, "scheduler")
-        ids = await self.store.update_game(game, self.clock(), events=[event], status="aborted", **NO_TURN)
-        self._cache.pop(game.id, None)
-        ended = await self._reload(game)
+        ended, ids = await self._end_without_result(game, [report_event(lines, None, "scheduler")])
         report = Report(ended, rules, state, lines, delivery_id=ids[0])
         await self._notify(report)
         return report
+
+    async def _end_without_result(self, game: GameRow, events: Sequence[NewDelivery] = ()) -> tuple[GameRow, list[int]]:
+        """Mark ``game`` aborted, with no turn or clock left, recording ``events`` (inside a unit of work):
+        the game as it now stands, and the events' delivery ids."""
+        ids = await self.store.update_game(game, self.clock(), events=events, status="aborted", **NO_TURN)
+        self._cache.pop(game.id, None)
+        return await self._reload(game), ids
 
     async def end_deserted_table(self, game_id: int) -> Report | None:
         """End a running tournament table that every person has left (its bots used to play such a table
