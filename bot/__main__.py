@@ -38,6 +38,18 @@ def configure_logging(level: str) -> None:
     logging.getLogger("discord.client").addFilter(NoVoiceWarnings())
 
 
+async def cancel_until_done(task: asyncio.Task[None], every: float = 1.0) -> None:
+    """Cancel ``task`` again every ``every`` seconds until it has finished.
+
+    One cancellation is not always enough: discord.py retries a shard's connection in a loop that catches
+    every error, and on Python 3.11 ``asyncio.wait_for`` loses a cancellation that arrives just as the
+    connection attempt fails, so the retry loop carries on as if nothing had been asked.
+    """
+    while not task.done():
+        task.cancel()
+        await asyncio.wait({task}, timeout=every)
+
+
 async def run_bot(settings: Settings) -> None:
     """Run until SIGINT or SIGTERM, then shut down cleanly (moves in flight finish, the database closes)."""
     from bot.client import create_bot
@@ -57,7 +69,7 @@ async def run_bot(settings: Settings) -> None:
             await bot.close()
             # a gateway that never answers keeps discord.py reconnecting: stop waiting for it
             await asyncio.wait({runner}, timeout=STOP_GRACE_SECONDS)
-            runner.cancel()
+            await cancel_until_done(runner)
         stopper.cancel()
         await asyncio.gather(runner, return_exceptions=True)
         if runner.done() and not runner.cancelled() and runner.exception() is not None:

@@ -17,8 +17,6 @@ import time
 import tomllib
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 
 FAKE_DISCORD = r"""
@@ -141,11 +139,6 @@ def test_migrate_db_to_a_target_it_cannot_open_is_one_line_not_a_traceback(tmp_p
     _one_clear_line(done)
 
 
-@pytest.mark.xfail(
-    reason="known open defect: on a loaded machine bot.close() itself can hang while discord.py reconnects, "
-    "before the stop's grace period begins; it usually stops within 15 s",
-    strict=False,
-)
 def test_sigterm_stops_the_bot_while_the_gateway_is_unreachable(tmp_path):
     # README: "Stop the bot with Ctrl-C or SIGTERM", also while discord.py keeps reconnecting
     (tmp_path / "fake_discord.py").write_text(FAKE_DISCORD)

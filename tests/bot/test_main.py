@@ -164,3 +164,30 @@ def test_selfplay_seats_one_player_per_level_and_tallies_the_results(tmp_path):
         f"Seat 1 (hard) first in {won.count('Seat 1 (hard)')} of 3 games, Seat 2 (easy) {won.count('Seat 2 (easy)')}"
     )
     assert tally == f"{expected}; {drawn} drawn"
+
+
+async def test_a_task_that_swallows_a_cancellation_is_cancelled_again_until_it_ends():
+    # Python 3.11's wait_for can lose a cancellation that arrives as the awaited attempt fails, and
+    # discord.py's shard connection retries after any error: one cancel() left the bot running for good
+    import asyncio
+
+    from bot.__main__ import cancel_until_done
+
+    attempts = 0
+
+    async def retrying_forever() -> None:
+        nonlocal attempts
+        while True:
+            attempts += 1
+            try:
+                await asyncio.sleep(0.01)
+            except asyncio.CancelledError:
+                if attempts < 3:
+                    continue  # lost, as inside the race
+                raise
+
+    task = asyncio.create_task(retrying_forever())
+    await asyncio.sleep(0)
+    await cancel_until_done(task, every=0.01)
+    assert task.cancelled()
+    assert attempts >= 3
