@@ -10,6 +10,8 @@ COPY bot ./bot
 COPY cogs ./cogs
 COPY games ./games
 COPY renderers ./renderers
+# the rules pages /rules shows (cogs/help/pages links to them)
+COPY docs/rules ./docs/rules
 RUN pip install '.[postgres]'
 USER bot
 # SQLite (the default) keeps its file here; mount a volume to keep games across restarts

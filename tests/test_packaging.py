@@ -1,4 +1,5 @@
-"""A plain (not editable) install ships what the bot reads at run time: the rules pages."""
+"""A plain (not editable) install, as the Docker image makes it, ships what the bot reads at run time:
+the rules pages."""
 
 from __future__ import annotations
 
@@ -11,12 +12,29 @@ from pathlib import Path
 import games
 
 ROOT = Path(__file__).resolve().parent.parent
-SKIPPED = (".git", ".venv", "build", "dist", "data", "*.egg-info", "__pycache__", ".hypothesis")
+SKIPPED = ("__pycache__", "*.egg-info")
 
 
-def test_the_wheel_ships_every_rules_page(tmp_path: Path) -> None:
-    source = tmp_path / "source"  # a copy: building leaves a build/ folder beside the sources
-    shutil.copytree(ROOT, source, symlinks=True, ignore=shutil.ignore_patterns(*SKIPPED))
+def docker_context(into: Path) -> Path:
+    """What the Dockerfile's COPY lines put in the image, copied into ``into`` (links kept as links, as
+    Docker keeps them)."""
+    for line in (ROOT / "Dockerfile").read_text(encoding="utf-8").splitlines():
+        if not line.startswith("COPY "):
+            continue
+        *sources, target = line.split()[1:]
+        for name in sources:
+            origin = ROOT / name
+            destination = into / (name if target == "./" else target.removeprefix("./"))
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            if origin.is_dir():
+                shutil.copytree(origin, destination, symlinks=True, ignore=shutil.ignore_patterns(*SKIPPED))
+            else:
+                shutil.copy(origin, destination)
+    return into
+
+
+def test_the_wheel_the_docker_image_builds_ships_every_rules_page(tmp_path: Path) -> None:
+    source = docker_context(tmp_path / "source")
     wheels = tmp_path / "wheels"
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--wheel-dir", str(wheels), str(source)],

@@ -1230,6 +1230,16 @@ class GameService:
                 await self.store.mark_delivered([row.id], now)
         return out
 
+    def _still_due(self, reminder: Reminder, game: GameRow) -> bool:
+        """True while ``reminder`` is still worth sending: its turn goes on and its player may still act in
+        it (one playing at the same time as the seat to move may have done their part meanwhile)."""
+        if not reminder.of_turn(game):
+            return False
+        if not reminder.together or game.state is None:
+            return True
+        state = self.state_of(game)
+        return any(game.user_at(seat) == reminder.user_id for seat in people_acting(game, rules_for(game.game), state))
+
     async def _delivery(self, row: DeliveryRow) -> Delivery:
         """The event of ``row`` to announce.  A report overtaken by later events of a game now over has
         nothing left to show (the end was shown by the last one; its board would show the end again):
@@ -1239,7 +1249,7 @@ class GameService:
         if game is None:
             raise LookupError(row.game_id)
         if row.kind == "reminder":  # overtaken once the turn it reminds of is over: then it is not sent
-            return Delivery(row, game, None, overtaken=not Reminder.from_payload(row.payload).of_turn(game))
+            return Delivery(row, game, None, overtaken=not self._still_due(Reminder.from_payload(row.payload), game))
         # later events (a move, or one at the same move: an undo, a seat handed to a bot) came after it
         newest = await self.store.newest_report(game.id)
         overtaken = row.ply < game.ply or (newest is not None and row.id < newest)

@@ -906,6 +906,27 @@ class Store:
 
         await self.write(work)
 
+    async def grant_vacation(
+        self,
+        guild_id: int | None,
+        user_id: int,
+        prefs: dict[str, Any],
+        pushes: Sequence[tuple[GameRow, dict[str, Any]]],
+        now: datetime,
+    ) -> None:
+        """Record a player's vacation (``prefs``) and push their games' clocks (``pushes``: each game with
+        its new columns) in ONE transaction, under every game's version check: the days are spent only
+        with the deadlines they pay for."""
+        row = {"guild_id": guild_id or 0, "user_id": user_id, **prefs}
+        statement = self.upsert(players, ["guild_id", "user_id"], sorted(prefs))
+
+        def work(conn: Connection) -> None:
+            conn.execute(statement, row)
+            for game, values in pushes:
+                self._bump(conn, game, now, **values)
+
+        await self.write(work)
+
     async def undo_request(self, game_id: int) -> dict[str, Any] | None:
         """The pending undo request of a game, if any."""
         return await self._proposal(undo_requests, game_id)

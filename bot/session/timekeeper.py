@@ -23,7 +23,7 @@ from typing import Any, TypeVar
 from bot import clocks
 from bot.session.reminders import Reminder
 from bot.session.service import GameService, ServiceError, people_acting, report_event, rules_for
-from bot.session.store import GameRow, NewDelivery, NewMove
+from bot.session.store import GameRow, NewDelivery, NewMove, StaleVersion, StoreError
 from games.base import Rules, acting_together
 from games.playout import roll_rng
 
@@ -33,6 +33,7 @@ M = TypeVar("M")
 log = logging.getLogger(__name__)
 
 MAX_FORCED_STEPS = 64
+VACATION_ATTEMPTS = 3  # a vacation's games moved under it this often in a row: the player is asked to try again
 
 
 @dataclass(frozen=True)
@@ -202,6 +203,22 @@ class Timekeeper:
             lines.append(description)
         return state
 
+    async def _vacation_push(
+        self, game: GameRow, user_id: int, days: int, until: datetime
+    ) -> tuple[GameRow, dict[str, Any]] | None:
+        """The game as it stands and its clock pushed ``days`` later, when ``user_id`` is the one to move
+        there and their time has not run out yet (a turn already lost on time is not saved)."""
+        fresh = await self.service.store.game(game.id)
+        if fresh is None or fresh.status != "active" or fresh.deadline is None or fresh.turn_started_at is None:
+            return None
+        if fresh.turn_seat is None or fresh.user_at(fresh.turn_seat) != user_id:
+            return None  # the turn is someone else's: that deadline is not theirs
+        if fresh.deadline <= self.service.clock():
+            return None  # the time has run out already: the next check times the turn out
+        deadline = fresh.deadline + timedelta(days=days)
+        wake = clocks.next_wake(fresh.turn_started_at, deadline, fresh.reminders_sent, until)
+        return fresh, {"deadline": deadline, "wake_at": wake}
+
     async def vacation(self, guild_id: int | None, user_id: int, days: int) -> tuple[list[GameRow], int, int]:
         """Pause ``user_id``'s clocks for ``days``; returns their running games with a clock in the guild
         (those whose players are told), the days left and the calendar year they are left in (the year
@@ -233,24 +250,17 @@ class Timekeeper:
                 raise ServiceError(f"You have {left} vacation day{'s' if left != 1 else ''} left {when}.")
         year = max(needed)
         used = used_in(year) + needed[year]
-        await store.set_player_prefs(
-            guild_id, user_id, vacation_until=until, vacation_year=year, vacation_used_days=used
-        )
         affected = [g for g in await store.games_of_user(user_id, guild_id) if g.status == "active" and g.clock_days]
-        for game in affected:
-            if game.status != "active" or game.deadline is None or game.turn_seat is None:
-                continue
-            if game.user_at(game.turn_seat) != user_id:
-                continue
-            async with self.service.unit(game.channel_id):
-                fresh = await store.game(game.id)
-                if fresh is None or fresh.deadline is None or fresh.turn_started_at is None:
-                    continue
-                if fresh.status != "active" or fresh.turn_seat is None or fresh.user_at(fresh.turn_seat) != user_id:
-                    continue  # the turn moved on since the list was read: that deadline is not theirs
-                if fresh.deadline <= now:
-                    continue  # the time has run out already: the next check times the turn out
-                deadline = fresh.deadline + timedelta(days=days)
-                wake = clocks.next_wake(fresh.turn_started_at, deadline, fresh.reminders_sent, until)
-                await store.update_game(fresh, now, deadline=deadline, wake_at=wake)
+        prefs_now = {"vacation_until": until, "vacation_year": year, "vacation_used_days": used}
+        for _attempt in range(VACATION_ATTEMPTS):
+            pushes = [push for game in affected if (push := await self._vacation_push(game, user_id, days, until))]
+            try:
+                await store.grant_vacation(guild_id, user_id, prefs_now, pushes, now)
+                break
+            except StaleVersion:
+                continue  # a game moved while its push was worked out: work it out again
+            except StoreError as error:
+                raise ServiceError(str(error)) from None
+        else:
+            raise ServiceError("Your games are busy right now: nothing was changed, so try again in a moment.")
         return affected, allowance - used, year

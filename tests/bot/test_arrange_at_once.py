@@ -190,6 +190,22 @@ async def test_everyone_still_to_arrange_is_reminded_and_only_the_seat_to_move_o
     assert reminder_text(reminders[first.user_id]).endswith("Time left: 1 hour.")
 
 
+async def test_a_reminder_left_unsent_by_a_stop_is_not_sent_to_a_player_who_has_arranged_since(world):
+    # the reminders are written at half the clock, the bot stops before sending them, and one of those
+    # arranging beside the seat to move arranges meanwhile: nothing is left for them to be reminded of
+    session, clock = world
+    games = session.games
+    first, second, third = await arranging(session)
+    await games.delivered(*(item.id for item in await games.claim_deliveries()))
+    game = await games.live_game(4)
+    clock.now = game.turn_started_at + (game.deadline - game.turn_started_at) * 0.55
+    assert (await Timekeeper(games).tick()).reminders == 1  # written for all three; not sent yet
+    await games.move(4, third, "arrange 543210")
+    items = await games.claim_deliveries()
+    due = {Reminder.from_payload(i.row.payload).user_id: not i.overtaken for i in items if i.row.kind == "reminder"}
+    assert due == {first.user_id: True, second.user_id: True, third.user_id: False}
+
+
 async def test_the_arrangement_that_revealed_every_row_cannot_be_taken_back(world):
     # "arrangements stay hidden until every player has arranged": once revealed, nobody may set out
     # their coins again knowing the others' rows

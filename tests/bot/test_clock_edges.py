@@ -13,6 +13,7 @@ import pytest
 
 from bot.session import open_session
 from bot.session.service import Actor, ServiceError
+from tests.bot.failing import fail_once
 
 HOUR = timedelta(hours=1)
 DAY = timedelta(days=1)
@@ -84,6 +85,61 @@ async def test_a_vacation_asked_for_once_the_deadline_has_passed_does_not_save_t
         await session.timekeeper.vacation(1, late, 3)
     assert (await session.timekeeper.tick()).timeouts == 1  # the player ran out of time and loses
     assert (await session.games.live_game(1)) is None or (await session.games.live_game(1)).status != "active"
+
+
+async def _on_turn_in_two_games(session) -> tuple[int, list]:
+    """A player whose turn it is in two running one-day games (channels 1 and 2); the games."""
+    ann, ben, cat = Actor(21, "ann"), Actor(22, "ben"), Actor(23, "cat")
+    for channel, other in ((1, ben), (2, cat)):
+        await session.games.new_game(
+            guild_id=1, channel_id=channel, game="hedgehog", actor=ann, max_players=2, clock_days=1
+        )
+        await session.games.join(channel, other)
+        game = (await session.games.start(channel, ann)).game
+        while game.user_at(game.turn_seat) != ann.user_id:  # let the other move first
+            mover = ben if channel == 1 else cat
+            await session.games.roll(channel, mover)
+            game = (await session.games.move(channel, mover, "pass")).game
+    return ann.user_id, [await session.games.live_game(1), await session.games.live_game(2)]
+
+
+async def test_a_vacation_is_granted_whole_or_not_at_all(world, monkeypatch):
+    # the days spent and every deadline pushed are one write: when pushing the second game's clock
+    # fails, the first game's is not pushed and no day is spent, and asking again grants it once
+    session, _clock = world
+    user, games = await _on_turn_in_two_games(session)
+    store = session.games.store
+    real_bump, bumps = store._bump, []
+
+    def second_fails(conn, game, now, **values):
+        bumps.append(game.id)
+        if len(bumps) == 2:
+            raise OSError("disk full")
+        real_bump(conn, game, now, **values)
+
+    monkeypatch.setattr(store, "_bump", second_fails)
+    with pytest.raises(OSError):  # the player is told the bot could not do it
+        await session.timekeeper.vacation(1, user, 3)
+    monkeypatch.setattr(store, "_bump", real_bump)
+    assert (await session.games.player_prefs(1, user))["vacation_until"] is None
+    assert [(await session.games.live_game(g.channel_id)).deadline for g in games] == [g.deadline for g in games]
+    _, left, _ = await session.timekeeper.vacation(1, user, 3)
+    assert left == 11
+    assert [(await session.games.live_game(g.channel_id)).deadline for g in games] == [
+        g.deadline + timedelta(days=3) for g in games
+    ]
+
+
+async def test_a_vacation_whose_game_moved_meanwhile_is_worked_out_again(world, monkeypatch):
+    # another write came first: the vacation is worked out again on the game as it now stands
+    session, _clock = world
+    user, games = await _on_turn_in_two_games(session)
+    fail_once(monkeypatch, session.games.store, "grant_vacation")
+    _, left, _ = await session.timekeeper.vacation(1, user, 2)
+    assert left == 12
+    assert [(await session.games.live_game(g.channel_id)).deadline for g in games] == [
+        g.deadline + timedelta(days=2) for g in games
+    ]
 
 
 async def test_a_player_never_has_more_vacation_days_in_a_calendar_year_than_the_allowance(world):
