@@ -35,7 +35,7 @@ def choice_label(notation: str, description: str) -> str:
 
 def matches(typed: str, notation: str, label: str) -> bool:
     """True when what the player typed fits the choice: ``k3y2``, ``kyg``, ``tree c`` or any label words."""
-    key = _compact(typed.replace("take", "").replace("play", ""))
+    key = _compact(typed.lower().replace("take", "").replace("play", ""))  # a phone capitalises "Take"
     if not key:
         return True
     pieces = _compact(notation.partition(" ")[2])

@@ -1230,6 +1230,9 @@ def _take_action(s: CombatState, action: int, notes: list[str] | None) -> Combat
         s = _tip(s, notes)
         return s if s.phase == OVER else _end_turn(s, notes)
     if action == 5:
+        if not _has_step(s, s.current):  # nothing to aim at: no die to roll for it (docs/rules/combat.md, "A turn")
+            _say(notes, f"{who} has no step to make.")
+            return _end_turn(s, notes)
         return frozen_replace(s, phase=AIM_ROLL)
     phase, finder = {2: (SWAP, _swaps), 3: (HOP, _hops), 4: (DIG, _digs)}[action]
     if not finder(s, s.current):

@@ -199,3 +199,20 @@ async def test_a_suggestion_picked_before_an_undo_is_refused_once_the_board_chan
     after = await simcord_env.bot.service.live_game(table.channel.id)
     assert after.version == before.version, "a suggestion offered for the board before the undo was played"
     assert "changed" in refusal(result)
+
+
+async def test_suggestions_are_the_same_when_a_phone_capitalises_the_verb(table, simcord_env):
+    # docs/rules/whist.md, Notation: "Case and spaces do not matter"
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "whist new", variant="short")
+    await bob.click(opened.response.message, label="Join")
+    started = await alice.click(opened.response.message, label="Start")
+    first, _ = next_actor(started, table.members)
+    lower = await first.autocomplete(table.channel, "whist move", "notation", "take")
+    upper = await first.autocomplete(table.channel, "whist move", "notation", "Take")
+    assert lower, "lower-case 'take' lists the picks"
+    piece = notation(lower[0]).split()[1]  # e.g. R1
+    narrowed = await first.autocomplete(table.channel, "whist move", "notation", f"take {piece}")
+    narrowed_upper = await first.autocomplete(table.channel, "whist move", "notation", f"Take {piece}")
+    assert [c["value"] for c in upper] == [c["value"] for c in lower]
+    assert [c["value"] for c in narrowed_upper] == [c["value"] for c in narrowed]

@@ -901,3 +901,27 @@ def test_json_round_trip_and_damaged_data():
         RULES.from_json(dict(data, phase="dancing"))
     with pytest.raises(BadState):
         RULES.from_json(dict(data, board={"a1": ["R1@c1"]}))  # a pyramid on a blocked corner
+
+
+# Red's only pyramid, R3 on b1, is boxed in: every neighbour is blocked or holds a Yellow stack it
+# cannot step onto (a step may only end on your own pyramids).
+BOXED = {"b1": "R3", "b2": "Y1/Y2", "c2": "Y1@d6/Y3@d6", "c1": "Y2@d6", "a2": "Y3"}
+
+
+def test_aim_with_no_step_ends_the_turn_at_once():
+    # docs/rules/combat.md, "A turn": "If the action you rolled cannot be used at all (no legal swap, hop
+    # or dig, or no step for an Aim), the turn ends at once": no Aim die to roll for nothing
+    state = position(2, BOXED, current=RED, phase=ACTION_ROLL)
+    assert legal(position(2, BOXED, current=RED, phase=MOVE)) == {"no move"}  # truly no step
+    after = play(state, "roll 5")
+    assert after.phase != AIM_ROLL, "asked to roll the Aim die with no step to make"
+    assert after.current == YELLOW
+
+
+def test_wild_aim_with_no_step_ends_the_turn_at_once():
+    # the same after a Wild roll: choosing Aim with no step to make ends the turn at once
+    state = play(position(2, BOXED, current=RED, phase=ACTION_ROLL), "roll 6")
+    assert state.phase == WILD
+    after = play(state, "choose aim")
+    assert after.phase != AIM_ROLL
+    assert after.current == YELLOW
