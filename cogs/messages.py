@@ -149,7 +149,9 @@ def report_payload(
                 everyone=False, roles=False, users=[discord.Object(u) for u in players], replied_user=False
             )
     elif ping and report.turn_changed and (acting := turn_pings(report)):
-        payload["content"] = call(acting)
+        owner = report.asked_in_turn_of
+        whose = None if owner is None else report.rules.seat_name(report.state, owner)
+        payload["content"] = call(acting) if whose is None else asked(acting, whose)
         payload["allowed_mentions"] = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(u) for u in acting], replied_user=False
         )
@@ -175,6 +177,11 @@ def call(users: Sequence[int]) -> str:
     everyone = "both" if len(users) == 2 else "all"
     together = f" (you {everyone} play this part at the same time)" if len(users) > 1 else ""
     return f"{listing([mention(user) for user in users])}, your turn{together}."
+
+
+def asked(users: Sequence[int], whose: str) -> str:
+    """``@bob, your answer in Red's turn.``: a decision asked of a player inside another's turn."""
+    return f"{listing([mention(user) for user in users])}, your answer in {whose}'s turn."
 
 
 def report_view(report: Report) -> discord.ui.View | None:

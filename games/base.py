@@ -270,8 +270,9 @@ class Rules(Protocol, Generic[S, M]):
     def from_json(self, d: dict[str, Any]) -> S:
         """The state back from ``to_json``; validates and raises ``BadState``."""
 
-    # Optional, outside the protocol (most games have no use for it; see ``seat_state``):
+    # Optional, outside the protocol (most games have no use for them; see ``seat_state`` and ``turn_owner``):
     #     def acting_state(self, s: S, seat: int) -> S | None
+    #     def turn_owner(self, s: S) -> int | None
 
 
 def acting_together(rules: Rules[S, M], s: S) -> bool:
@@ -279,6 +280,14 @@ def acting_together(rules: Rules[S, M], s: S) -> bool:
     with ``acting_state``); when such a phase ends, the seat to move starts its turn afresh."""
     together: Callable[[S], bool] | None = getattr(rules, "acting_together", None)
     return bool(together is not None and together(s))
+
+
+def turn_owner(rules: Rules[S, M], s: S) -> int | None:
+    """The seat whose turn it is in ``s``: the seat to move, unless the game asks another seat for a
+    decision inside someone's turn (Martian Combat's offered attack and counter attack); such a game's
+    rules have the optional method ``turn_owner(s)``.  None once the game is over."""
+    owner: Callable[[S], int | None] | None = getattr(rules, "turn_owner", None)
+    return rules.to_move(s) if owner is None else owner(s)
 
 
 def seat_state(rules: Rules[S, M], s: S, seat: int) -> S | None:

@@ -583,6 +583,10 @@ class CombatRules:
             return s.fight.defender
         return s.current
 
+    def turn_owner(self, s: CombatState) -> int | None:
+        """The seat whose turn it is, also while an opponent decides or rolls in a fight inside it."""
+        return None if s.phase == OVER else s.current
+
     def pending_roll(self, s: CombatState) -> bool:
         """True in the phases where dice must be rolled before anything else."""
         return s.phase in ROLL_PHASES

@@ -53,6 +53,7 @@ from games.base import (
     quote_typed,
     resolve_options,
     seat_state,
+    turn_owner,
 )
 from games.playout import roll_rng, setup_rng
 from renderers import render_game
@@ -132,6 +133,15 @@ class Report(Generic[S, M]):
         """The user who must act now."""
         seat = self.to_move_seat
         return None if seat is None else self.game.user_at(seat)
+
+    @property
+    def asked_in_turn_of(self) -> int | None:
+        """The seat whose turn it is, while the seat to move only answers inside that turn (an opponent
+        offered Martian Combat's attack); None when the seat to move is playing its own turn."""
+        if self.state is None:
+            return None
+        owner, seat = turn_owner(self.rules, self.state), self.to_move_seat
+        return owner if owner is not None and seat is not None and owner != seat else None
 
     @property
     def together(self) -> bool:

@@ -193,3 +193,44 @@ async def test_new_game_options_are_checked(table):
     other = table.guild.create_text_channel("more-games")
     default = await table.members[1].slash(other, "combat new", players=2)
     assert embed_of(default).fields[1].value == "standard"
+
+
+async def test_an_opponent_asked_to_attack_or_counter_is_told_it_is_an_answer_in_the_movers_turn(table, simcord_env):
+    # the offered attack and the counter attack are decided inside the mover's turn: the player asked
+    # is called to answer in it, not told it is their turn, and the mover is called back to their own
+    env = table.env
+    alice, bob = table.members[:2]
+    colour = {alice.id: "Red", bob.id: "Yellow"}
+    result = await open_game(table, 2)
+    rng = random.Random(11)
+    seen = {m.id for m in env.backend.messages.get(table.channel.id, {}).values()}
+    asked: dict[str, list[str]] = {"offer": [], "counter": []}
+    for _ in range(1500):
+        actor, kind = next_actor(result, [alice, bob])
+        if actor is None or (asked["offer"] and asked["counter"]):
+            break
+        if kind == "roll":
+            result = await actor.click(showing(result).message, label="Roll")
+        else:
+            choices = await actor.autocomplete(table.channel, "combat move", "notation", "")
+            eager = [c for c in choices if ATTACK.match(notation(c)) or notation(c) == "counter"]
+            keen = await actor.autocomplete(table.channel, "combat move", "notation", "may attack")
+            pick = eager[0] if eager else rng.choice(keen or choices)
+            result = await actor.slash(table.channel, "combat move", notation=pick["value"])
+        assert accepted(result), result.response.content
+        game = await env.bot.service.store.live_game(table.channel.id)
+        if game is None:
+            break
+        state = env.bot.service.state_of(game)
+        posted = [m for m in env.backend.messages[table.channel.id].values() if m.id not in seen and not m.is_ephemeral]
+        seen |= {m.id for m in posted}
+        calls = [m.content for m in posted if m.content]
+        if state.phase in asked and calls:
+            (content,) = calls
+            mover = "Red" if state.current == 0 else "Yellow"
+            decider = alice if colour[alice.id] != mover else bob
+            assert content == f"{decider.mention}, your answer in {mover}'s turn.", content
+            asked[str(state.phase)].append(content)
+        elif calls:
+            assert all(content.endswith("your turn.") for content in calls), calls
+    assert asked["offer"] and asked["counter"], asked
