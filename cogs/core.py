@@ -302,8 +302,6 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
     @refusals
     async def replay(self, interaction: discord.Interaction) -> None:
         game, moves = await self.bot.service.history(channel_of(interaction))
-        if game.state is None:
-            raise ServiceError("This game has not started yet.")
         await defer_publicly(interaction)
         frames = len(pick_frames(len(moves) + 1))
         progress_message = None

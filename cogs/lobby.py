@@ -127,8 +127,23 @@ async def join(interaction: discord.Interaction, channel_id: int) -> None:
             await _add_to_thread(thread, interaction.user)  # the seat is taken either way: the link lets them in
         await answer(interaction, content=f"{note} The game is in <#{joined.thread_id}>.")
         await table.update_lobby(bot, joined, note)  # the lobby in the thread shows the new seat
+        await grey_notice(interaction, joined)
         return
     await table.show_lobby(interaction, joined, note)
+
+
+async def grey_notice(interaction: discord.Interaction, game: GameRow) -> None:
+    """Grey out the Join of the notice pressed in the parent channel of a thread game once its table is full
+    or no longer open (the lobby in the thread keeps its own buttons up to date)."""
+    notice = interaction.message
+    if notice is None or interaction.channel_id == game.channel_id:
+        return
+    if game.status == "open" and len(game.seats) < game.max_players:
+        return
+    try:
+        await notice.edit(view=game_buttons.buttons(game.id, "join", disabled=True))
+    except discord.HTTPException as error:  # the notice deleted meanwhile: nothing to grey out
+        log.info("could not grey out the join notice of game %s: %s", game.id, error)
 
 
 async def leave(interaction: discord.Interaction, channel_id: int) -> None:
@@ -192,11 +207,13 @@ async def _start(interaction: discord.Interaction, channel_id: int, confirmed: i
     count = len(game.seats)
     if count < game.max_players and confirmed is None:
         title = rules_for(game.game).title
-        question = (
-            f"Only you have joined. Start {title} as solitaire, on your own?"
-            if count == 1
-            else f"{count} of {game.max_players} players have joined. Start a {count}-player game of {title} now?"
-        )
+        if count == 1 and game.seats[0].user_id == actor.user_id:
+            question = f"Only you have joined. Start {title} as solitaire, on your own?"
+        elif count == 1:  # a server manager starting someone else's lobby
+            name = escape_user_text(game.seats[0].display_name)
+            question = f"Only {name} has joined. Start {title} as solitaire, for {name} alone?"
+        else:
+            question = f"{count} of {game.max_players} players have joined. Start a {count}-player game of {title} now?"
         view = discord.ui.View(timeout=None)
         view.add_item(StartNowButton(game.id, count))
         await answer(interaction, content=question, view=view, ephemeral=True)
@@ -232,7 +249,13 @@ class Lobby(commands.Cog):
 
     async def _join(self, interaction: discord.Interaction, game_id: int) -> None:
         async def work() -> None:
-            await join(interaction, (await self._game(game_id)).channel_id)
+            game = await self.bot.service.game(game_id)
+            try:
+                await join(interaction, (await self._game(game_id)).channel_id)
+            except ServiceError:  # full, started or over: a thread game's notice says so from now on
+                if game is not None:
+                    await grey_notice(interaction, await self.bot.service.game(game_id) or game)
+                raise
 
         await run_guarded(interaction, f"join button of game {game_id}", work())
 

@@ -38,11 +38,12 @@ def who(game: GameRow, seat: int) -> str:
 
 
 def players_line(game: GameRow, shown: Callable[[str], str] = escape_user_text) -> str:
-    """The seated players in seat order, e.g. "1. alice, 2. bob", each name ``shown`` (for a message:
-    as written, never as markdown; ``str`` for a text file)."""
+    """The seated players in seat order, e.g. "1. alice, 2. bob (left)", each name ``shown`` (for a message:
+    as written, never as markdown; ``str`` for a text file); those who left a running game (resigned or
+    removed) are marked, since the game goes on without them."""
     if not game.seats:
         return "nobody yet"
-    return ", ".join(f"{s.seat + 1}. {shown(s.display_name)}" for s in game.seats)
+    return ", ".join(f"{s.seat + 1}. {shown(s.display_name)}{' (left)' if s.removed else ''}" for s in game.seats)
 
 
 def is_practice(game: GameRow) -> bool:

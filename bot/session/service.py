@@ -943,15 +943,15 @@ class GameService:
 
     async def history(self, channel_id: int) -> tuple[GameRow, list[MoveRow]]:
         """The channel's current or last game and its move log (while a new game's lobby is open, the game
-        played before it, if any)."""
+        played before it); refused while no game of the channel has started."""
         game = await self.store.latest_game(channel_id)
         if game is None:
             raise ServiceError("There is no game in this channel yet.")
         if game.state is None:
             game = await self.store.last_started_game(channel_id) or game
+        if game.state is None:  # a lobby, open or closed, and no game before it: nothing has been played
+            raise ServiceError("This game has not started yet.")
         rows = await self.store.moves(game.id)
-        if game.state is None:
-            return game, rows
         rules, state = rules_for(game.game), self.state_of(game)
         return game, [replace(row, notation=rules.public_notation(state, row.notation)) for row in rows]
 

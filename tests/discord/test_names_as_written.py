@@ -26,7 +26,7 @@ async def test_a_name_with_markdown_is_shown_as_written_in_the_lobby_the_board_a
     history = await bob.slash(table.channel, "game history")
     assert f"— {SHOWN} resigns" in history.response.embeds[0].description
     listing = (await history.response.attachments[0].read()).decode()
-    assert f"Players: 1. {STAR}, 2. bob" in listing  # a text file: the name exactly as written
+    assert f"Players: 1. {STAR} (left), 2. bob" in listing  # a text file: the name exactly as written; resigned
 
 
 async def test_the_abort_note_shows_the_name_as_written(table):
