@@ -298,6 +298,17 @@ table_questions = Table(
 )
 
 
+# migration 12: the messages that carry a tournament's Join / Check in buttons (its card, the check-in
+# call), so the buttons follow its registration: Check in added when check-in opens, all gone at the start
+tournament_cards = Table(
+    "tournament_cards",
+    metadata,
+    Column("tournament_id", Integer, ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True),
+    Column("message_id", BigInteger, primary_key=True),
+    Column("channel_id", BigInteger, nullable=False),
+)
+
+
 def _create(*tables: Table) -> Callable[[Connection], None]:
     def run(conn: Connection) -> None:
         for table in tables:
@@ -477,6 +488,12 @@ def _migration_11(conn: Connection) -> None:
     conn.execute(text("ALTER TABLE seats ADD COLUMN taken_over_at INTEGER"))
 
 
+def _migration_12(conn: Connection) -> None:
+    """A tournament remembers the messages that carry its buttons (from now on: cards posted before keep
+    theirs, which refuse once registration is over)."""
+    _create(tournament_cards)(conn)
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _migration_1,
     _migration_2,
@@ -489,6 +506,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _migration_9,
     _migration_10,
     _migration_11,
+    _migration_12,
 ]
 LATEST_VERSION = len(MIGRATIONS)
 

@@ -23,10 +23,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, func, insert, or_, select, update
+from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from bot.session.schema import tournament_matches, tournament_players, tournaments
+from bot.session.schema import tournament_cards, tournament_matches, tournament_players, tournaments
 from bot.session.store import Store, aware
 
 REGISTRATION = "registration"
@@ -294,6 +294,31 @@ class TournamentRecords:
                 .values(**values)
             )
             return result.rowcount == 1
+
+    # ------------------------------------------------------------------ messages with buttons
+
+    async def add_card(self, tournament_id: int, channel_id: int, message_id: int) -> None:
+        """Remember a message that carries the tournament's buttons."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                insert(tournament_cards).values(
+                    tournament_id=tournament_id, channel_id=channel_id, message_id=message_id
+                )
+            )
+
+    async def cards(self, tournament_id: int) -> list[tuple[int, int]]:
+        """The (channel, message) of every message that carries the tournament's buttons."""
+        query = select(tournament_cards.c.channel_id, tournament_cards.c.message_id).where(
+            tournament_cards.c.tournament_id == tournament_id
+        )
+        async with self.engine.connect() as conn:
+            rows = (await conn.execute(query.order_by(tournament_cards.c.message_id))).all()
+        return [(int(r.channel_id), int(r.message_id)) for r in rows]
+
+    async def drop_cards(self, tournament_id: int) -> None:
+        """Forget the tournament's button messages (their buttons are gone)."""
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(tournament_cards).where(tournament_cards.c.tournament_id == tournament_id))
 
     # ------------------------------------------------------------------ players
 

@@ -27,7 +27,7 @@ from cogs.base import CLOCK_CHOICES
 from cogs.help import game_choices
 from cogs.loops import cancel_between_iterations
 from cogs.messages import NO_PINGS
-from cogs.replies import actor_of, answer, refusals, tell
+from cogs.replies import actor_of, answer, answer_at, refusals, tell
 from cogs.text import without_backticks
 from cogs.tournament import _wording as wording
 from cogs.tournament._buttons import TournamentButton, tournament_buttons
@@ -100,10 +100,11 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
 
     async def cog_load(self) -> None:
         service = self.bot.service
+        self.host = DiscordHost(self.bot)
         self.manager = TournamentManager(
             service,
             self.bot.session.records,
-            DiscordHost(self.bot),
+            self.host,
             ratings=self.bot.session.ratings,
             clock=service.clock,
             spawn=self._spawn,
@@ -291,10 +292,12 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
             embed=wording.tournament_embed(view),
         )
         if target.id != interaction.channel_id:
-            await target.send(**card, allowed_mentions=NO_PINGS)
+            posted = (await target.send(**card, allowed_mentions=NO_PINGS)).id
             await tell(interaction, wording.created_elsewhere(tournament, target.mention))
-            return
-        await answer(interaction, **card)
+        else:
+            posted = await answer_at(interaction, **card)
+        # its buttons follow the registration: Check in added with the check-in, all gone at the start
+        await self.tournaments.records.add_card(tournament.id, target.id, posted)
 
     @create.autocomplete("variant")
     async def variant_autocomplete(
@@ -346,11 +349,11 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
     async def start(self, interaction: discord.Interaction, tournament: TournamentOption | None = None) -> None:
         picked = await self._pick(interaction, tournament, live_only=True)
         what = await self.tournaments.start(picked.id, self.organiser(interaction))
+        # the channel was told (the check-in call with its buttons, or the start): the organiser is answered alone
         if what == "checkin":
-            fresh = await self.tournaments.get(picked.id)
-            await answer(interaction, **with_buttons(fresh, content=wording.checkin_started(fresh)))
+            await tell(interaction, wording.checkin_started(await self.tournaments.get(picked.id)))
             return
-        await answer(interaction, content=wording.started(picked))
+        await tell(interaction, wording.started(picked))
 
     @app_commands.command(name="status", description="A tournament's settings, players and current round.")
     @app_commands.describe(tournament="Which tournament (default: the one here)")
@@ -448,6 +451,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         picked = await self._pick(interaction, tournament, live_only=True)
         await self.tournaments.cancel(picked.id, self.organiser(interaction))
         await answer(interaction, content=wording.cancelled_by(picked, interaction.user.display_name))
+        await self.host.refresh_cards(picked)  # nothing left to join
 
     @app_commands.command(
         name="export", description="Download a tournament as JSON: settings, players, rounds, results."

@@ -16,6 +16,7 @@ from bot.tournaments.views import Standings
 from cogs import table
 from cogs.messages import NO_PINGS, report_payload, report_view
 from cogs.tournament import _wording as wording
+from cogs.tournament._buttons import tournament_buttons
 from cogs.tournament._images import standings_file
 
 if TYPE_CHECKING:
@@ -88,11 +89,17 @@ class DiscordHost:
     # ------------------------------------------------------------------ told to the tournament's channel
 
     async def checkin_opened(self, tournament: TournamentRow, until: datetime, players: Sequence[int]) -> None:
-        await self._announce(tournament, wording.checkin_opened(tournament, until), mentions=players)
+        await self.refresh_cards(tournament)  # the card gets its Check in button
+        view = tournament_buttons(tournament)
+        text = wording.checkin_opened(tournament, until)
+        called = await self._announce(tournament, text, mentions=players, view=view)
+        if view is not None:
+            await self.bot.session.records.add_card(tournament.id, called.channel.id, called.id)
 
     async def tournament_began(
         self, tournament: TournamentRow, seeds: Sequence[int], absent: Sequence[int], names: Mapping[int, str]
     ) -> None:
+        await self.refresh_cards(tournament)  # registration is over: Join and Check in go
         await self._announce(tournament, wording.began(tournament, seeds, absent, names))
 
     async def round_started(
@@ -112,6 +119,7 @@ class DiscordHost:
         )
 
     async def cancelled(self, tournament: TournamentRow, reason: str) -> None:
+        await self.refresh_cards(tournament)
         await self._announce(tournament, wording.cancelled(tournament, reason))
 
     async def match_aborted(self, tournament: TournamentRow, match: MatchRecord, names: Mapping[int, str]) -> None:
@@ -150,11 +158,30 @@ class DiscordHost:
         *,
         file: discord.File | None = None,
         mentions: Sequence[int] = (),
-    ) -> None:
-        """Post in the tournament's channel, pinging only ``mentions``."""
+        view: discord.ui.View | None = None,
+    ) -> discord.Message:
+        """Post in the tournament's channel, pinging only ``mentions``; the message posted."""
         channel = await self._channel(tournament.channel_id)
         extra: dict[str, Any] = {"file": file} if file is not None else {}
-        await channel.send(text[:2000], allowed_mentions=pinging(mentions), **extra)
+        if view is not None:
+            extra["view"] = view
+        message: discord.Message = await channel.send(text[:2000], allowed_mentions=pinging(mentions), **extra)
+        return message
+
+    async def refresh_cards(self, tournament: TournamentRow) -> None:
+        """Give the messages that carry the tournament's buttons the buttons its registration has now:
+        Join, then Join and Check in during check-in, none once it is over (then they are forgotten)."""
+        records = self.bot.session.records
+        fresh = await records.tournament(tournament.id) or tournament
+        view = tournament_buttons(fresh)
+        for channel_id, message_id in await records.cards(tournament.id):
+            try:
+                channel = await self._channel(channel_id)
+                await channel.get_partial_message(message_id).edit(view=view)
+            except discord.HTTPException as error:  # a card deleted meanwhile has no buttons to change
+                log.info("tournament %s: card %s not updated: %s", tournament.id, message_id, error)
+        if view is None:
+            await records.drop_cards(tournament.id)
 
     async def _post(self, channel_id: int, text: str) -> None:
         """Post a plain note in a channel or thread (no pings)."""

@@ -253,7 +253,7 @@ async def test_a_match_greeting_discord_refused_is_posted_at_the_next_minute(tab
 
     monkeypatch.setattr(DiscordHost, "greet_match", refused_once)
     started = await olga.slash(table.channel, "tournament start")
-    assert accepted(started), started.response.content
+    assert "has started" in started.response.content, started.response.content
     (thread,) = round_threads(table, 1)
     assert not any("Quiet Cup" in (m.content or "") for m in thread.history())  # the greeting was refused
     await table.env.advance_time(HOUR + 30)  # the tests' bot checks hourly (a minute in service)
@@ -415,3 +415,57 @@ async def test_an_organiser_settles_and_removes_a_player_who_left_the_server(tab
     assert accepted(await loser.slash(other_thread, "game resign"))
     paired = [p for thread in round_threads(table, 2) for p in thread_players(thread, members)]
     assert len(paired) == 2 and gone not in paired  # three players left: two play, one has the bye
+
+
+def live_buttons(table, message_id: int) -> list[str]:
+    """The labels of the buttons still pressable under a message of the channel, as Discord holds it now."""
+    raw = table.env.backend.messages[table.channel.id][message_id]
+    rows = [row if isinstance(row, dict) else row.to_dict() for row in raw.components or []]
+    return [c.get("label") for row in rows for c in row["components"] if not c.get("disabled")]
+
+
+def public_since(table, before: int) -> list[str]:
+    return [m.content for m in table.channel.history()[before:] if not m.flags.ephemeral]
+
+
+async def test_the_card_and_the_check_in_call_carry_the_buttons_registration_has_and_lose_them_at_the_start(
+    table, club
+):
+    olga, members = club
+    created = await create(olga, table, name="Window Cup", game="hedgehog", format="swiss", checkin=30)
+    card = created.response.message.id
+    assert live_buttons(table, card) == ["Join"]
+    for member in members[:3]:
+        await member.slash(table.channel, "tournament join")
+    before = len(table.channel.history())
+    opened = await olga.slash(table.channel, "tournament start")
+    assert opened.ephemeral and opened.response.content.startswith("Check-in for Window Cup is open")
+    (call,) = [m for m in table.channel.history()[before:] if not m.flags.ephemeral]  # one public message
+    assert "check-in is open" in call.content
+    assert live_buttons(table, call.id) == ["Join", "Check in"]
+    assert live_buttons(table, card) == ["Join", "Check in"]
+    for member in members[:2]:
+        await member.click(call, label="Check in")
+    await table.env.advance_time(HOUR + 60)  # the window closed: the tournament began with the two
+    assert len(round_threads(table, 1)) == 1
+    assert live_buttons(table, call.id) == [] and live_buttons(table, card) == []
+    late = await members[2].slash(table.channel, "tournament checkin")
+    assert refusal(late) == "Check-in for Window Cup is closed."
+
+
+async def test_a_start_is_told_to_the_channel_once_and_a_cancel_takes_the_buttons_off(table, club):
+    olga, members = club
+    created = await create(olga, table, name="Start Cup", game="hedgehog", format="swiss", rounds=1)
+    for member in members[:2]:
+        await member.slash(table.channel, "tournament join")
+    before = len(table.channel.history())
+    started = await olga.slash(table.channel, "tournament start")
+    assert started.ephemeral and "has started" in started.response.content
+    assert [text for text in public_since(table, before) if "begins" in text or "has started" in text] == [
+        next(text for text in public_since(table, before) if "**Start Cup** begins" in text)
+    ]
+    assert live_buttons(table, created.response.message.id) == []
+    other = await create(olga, table, name="Cancelled Cup", game="hedgehog", format="swiss", rounds=1)
+    assert live_buttons(table, other.response.message.id) == ["Join"]
+    await olga.slash(table.channel, "tournament cancel", tournament=2)
+    assert live_buttons(table, other.response.message.id) == []
