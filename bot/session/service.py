@@ -1345,8 +1345,14 @@ def report_event(
 
 
 def replay_row(rules: Rules[S, M], state: S, row: MoveRow) -> S:
-    """Apply one logged entry to ``state``: a move or roll by notation, or a seat leaving."""
+    """Apply one logged entry to ``state``: a move or roll by notation, or a seat leaving.
+
+    A roll logged for a seat the rules no longer ask to roll is passed over: an earlier version of Martian
+    Combat had a player with no step roll the Aim die, which then did nothing (docs/rules/combat.md,
+    "A turn": such an Aim now ends the turn at once)."""
     if row.kind in LEAVING_KINDS:
         assert row.seat is not None
         return rules.resign(state, row.seat)
+    if row.kind == "roll" and row.seat is not None and rules.to_move(state) != row.seat:
+        return state
     return rules.apply(state, rules.parse_move(state, row.notation))

@@ -925,3 +925,19 @@ def test_wild_aim_with_no_step_ends_the_turn_at_once():
     after = play(state, "choose aim")
     assert after.phase != AIM_ROLL
     assert after.current == YELLOW
+
+
+def test_an_aim_roll_logged_by_the_earlier_engine_is_passed_over_when_the_log_is_replayed():
+    # games logged before the turn ended at once hold the Aim die that did nothing: undo, history and
+    # replays read such a log to the same position
+    from datetime import UTC, datetime
+
+    from bot.session.service import replay_row
+    from bot.session.store import MoveRow
+
+    after_action = play(position(2, BOXED, current=RED, phase=ACTION_ROLL), "roll 5")
+    logged = MoveRow(7, RED, "roll 3", "Red rolls 3 for the Aim.", "roll", datetime(2026, 1, 1, tzinfo=UTC))
+    assert replay_row(RULES, after_action, logged) == after_action
+    yellows_roll = MoveRow(7, YELLOW, "roll 3", "", "roll", datetime(2026, 1, 1, tzinfo=UTC))
+    with pytest.raises((BadNotation, IllegalMove)):  # a roll of the seat to move is still checked
+        replay_row(RULES, after_action, yellows_roll)
