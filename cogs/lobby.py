@@ -127,18 +127,16 @@ async def join(interaction: discord.Interaction, channel_id: int) -> None:
             await _add_to_thread(thread, interaction.user)  # the seat is taken either way: the link lets them in
         await answer(interaction, content=f"{note} The game is in <#{joined.thread_id}>.")
         await table.update_lobby(bot, joined, note)  # the lobby in the thread shows the new seat
-        await grey_notice(interaction, joined)
         return
     await table.show_lobby(interaction, joined, note)
 
 
 async def grey_notice(interaction: discord.Interaction, game: GameRow) -> None:
-    """Grey out the Join of the notice pressed in the parent channel of a thread game once its table is full
-    or no longer open (the lobby in the thread keeps its own buttons up to date)."""
+    """Grey out the Join of the notice pressed in the parent channel of a thread game once the game is no
+    longer open (started or closed).  A full table may open a seat again, so a press on it is only
+    refused: the lobby in the thread keeps its own Join up to date."""
     notice = interaction.message
-    if notice is None or interaction.channel_id == game.channel_id:
-        return
-    if game.status == "open" and len(game.seats) < game.max_players:
+    if notice is None or interaction.channel_id == game.channel_id or game.status == "open":
         return
     try:
         await notice.edit(view=game_buttons.buttons(game.id, "join", disabled=True))
@@ -252,7 +250,7 @@ class Lobby(commands.Cog):
             game = await self.bot.service.game(game_id)
             try:
                 await join(interaction, (await self._game(game_id)).channel_id)
-            except ServiceError:  # full, started or over: a thread game's notice says so from now on
+            except ServiceError:  # started or over: a thread game's notice says so from now on
                 if game is not None:
                     await grey_notice(interaction, await self.bot.service.game(game_id) or game)
                 raise

@@ -975,7 +975,11 @@ class GameService:
         log_rows = await self.store.moves(game.id)
         states: list[tuple[Any, Any]] = [(state, None)]
         for row in log_rows:
-            move = None if row.kind in LEAVING_KINDS else rules.parse_move(state, row.notation)
+            move = (
+                None
+                if row.kind in LEAVING_KINDS or passed_over(rules, state, row)
+                else rules.parse_move(state, row.notation)
+            )
             state = replay_row(rules, state, row)
             states.append((state, move))
         captions = ["Start"] + [f"{row.ply + 1}/{len(log_rows)}: {row.description}"[:90] for row in log_rows]
@@ -1353,6 +1357,11 @@ def replay_row(rules: Rules[S, M], state: S, row: MoveRow) -> S:
     if row.kind in LEAVING_KINDS:
         assert row.seat is not None
         return rules.resign(state, row.seat)
-    if row.kind == "roll" and row.seat is not None and rules.to_move(state) != row.seat:
+    if passed_over(rules, state, row):
         return state
     return rules.apply(state, rules.parse_move(state, row.notation))
+
+
+def passed_over(rules: Rules[S, M], state: S, row: MoveRow) -> bool:
+    """True for a roll logged for a seat the rules no longer ask to roll in ``state`` (see ``replay_row``)."""
+    return row.kind == "roll" and row.seat is not None and rules.to_move(state) != row.seat

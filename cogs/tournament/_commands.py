@@ -372,7 +372,10 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         else:
             picked = await self._pick(interaction, tournament)
         view = await self.tournaments.view(picked.id)
-        await answer(interaction, **with_buttons(view.tournament, embed=wording.tournament_embed(view)))
+        shown = with_buttons(view.tournament, embed=wording.tournament_embed(view))
+        posted = await answer_at(interaction, **shown)
+        if "view" in shown and interaction.channel_id is not None:  # its buttons follow the registration too
+            await self.tournaments.records.add_card(picked.id, interaction.channel_id, posted)
 
     @app_commands.command(name="standings", description="Standings with tiebreaks (the bracket, for elimination).")
     @app_commands.describe(tournament="Which tournament (default: the one here)")

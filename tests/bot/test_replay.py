@@ -12,9 +12,11 @@ from PIL import Image
 
 from bot.session import open_session
 from bot.session.service import Actor
+from bot.session.store import MoveRow
 from games import REGISTRY
 from renderers import render_game
 from renderers.replay import animate, frame_count, pick_frames
+from tests.games.test_combat_rules import BOXED, RED, YELLOW, position
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 ALICE, BOB = Actor(1, "alice"), Actor(2, "bob")
@@ -81,5 +83,47 @@ async def test_the_replay_of_a_long_game_draws_a_bounded_number_of_frames(db_url
         assert len(drawn) == len(captions) == 26
         assert captions[0] == "Start" and captions[-1].startswith(f"{len(log)}/{len(log)}: ")
         assert seen == [(25, 26)]
+    finally:
+        await session.close()
+
+
+def _old_combat_log() -> list[MoveRow]:
+    """The log an earlier engine wrote for Red's turn with an Aim and no step: the action roll (5, Aim),
+    then the Aim die Red was asked to roll, which did nothing but end the turn."""
+    at = datetime(2026, 1, 1, tzinfo=UTC)
+    return [
+        MoveRow(0, RED, "roll 5", "Red rolls 5 for the action: Aim.", "roll", at),
+        MoveRow(1, RED, "roll 3", "Red rolls 3 for the Aim: up to 3 single-square steps.", "roll", at),
+    ]
+
+
+async def _old_combat_game(monkeypatch, db_url):
+    """A running two-player Combat game whose start is the boxed-in position and whose log is the old one."""
+    rules = REGISTRY["combat"]
+    start = position(2, BOXED, current=RED, phase="action_roll")
+    monkeypatch.setattr(rules, "new_game", lambda players, options, rng: start)
+    session = await open_session(db_url, clock=lambda: NOW, render=False, new_seed=lambda: "seed")
+    games = session.games
+    await games.new_game(guild_id=1, channel_id=9, game="combat", actor=ALICE, max_players=2)
+    await games.join(9, BOB)
+    await games.start(9, ALICE)
+    game = await games.live_game(9)
+    log = _old_combat_log()
+
+    async def moves(game_id: int, *args, **kwargs):
+        return list(log)
+
+    monkeypatch.setattr(games.store, "moves", moves)
+    return session, game
+
+
+async def test_replay_of_an_old_combat_game_with_an_aim_roll_and_no_step_draws_its_boards(db_url, monkeypatch):
+    # a Combat game logged when an Aim with no step still asked for its die: undo and /game replay read it
+    session, game = await _old_combat_game(monkeypatch, db_url)
+    try:
+        rebuilt = await session.games.rebuild(game)  # the state itself replays fine
+        assert rebuilt.current == YELLOW
+        boards, captions = await session.games.replay_boards(game)
+        assert len(boards) == 3 and len(captions) == 3
     finally:
         await session.close()

@@ -27,25 +27,26 @@ async def test_a_server_manager_starting_someone_elses_short_lobby_is_asked_abou
     assert mine.response.content == "Only you have joined. Start Der Marsigelwettkampf as solitaire, on your own?"
 
 
-async def test_the_join_of_a_thread_games_notice_is_greyed_out_once_the_table_is_full(table):
-    # docs/commands.md: the Join button "is greyed out while the table is full"
-    alice, bob = table.members[:2]
-    opened = await alice.slash(table.channel, "combat new", players=2, thread=True)
-    notice = opened.response.message
-    assert not any(c.get("disabled") for c in join_buttons(table, notice))
-    await bob.click(notice, label="Join")
-    assert join_buttons(table, notice) and all(c.get("disabled") for c in join_buttons(table, notice))
-
-
-async def test_a_press_on_a_thread_games_notice_after_the_table_filled_inside_is_refused_and_greys_it(table):
+async def test_the_join_of_a_thread_games_notice_stays_while_a_seat_may_open_and_greys_once_the_game_started(
+    table,
+):
+    # a full table may open a seat again (someone leaves the lobby): the notice's Join only refuses then;
+    # once the game has started, a press on it is refused and greys it for good
     alice, bob, carol = table.members[:3]
     opened = await alice.slash(table.channel, "combat new", players=2, thread=True)
     notice = opened.response.message
     (thread,) = table.channel.threads
-    await bob.slash(thread, "combat join")  # the table fills from inside the thread
-    late = await carol.click(notice, label="Join")
-    assert late.ephemeral and late.response.content.startswith("This game is full")
-    assert all(c.get("disabled") for c in join_buttons(table, notice))
+    await bob.click(notice, label="Join")
+    full = await carol.click(notice, label="Join")
+    assert full.ephemeral and full.response.content.startswith("This game is full")
+    assert not any(c.get("disabled") for c in join_buttons(table, notice))
+    await bob.slash(thread, "combat leave")
+    joined = await carol.click(notice, label="Join")  # the seat bob left
+    assert "joins" in joined.response.content
+    await alice.slash(thread, "combat start")
+    late = await bob.click(notice, label="Join")
+    assert late.ephemeral and late.response.content == "This game has already started."
+    assert join_buttons(table, notice) and all(c.get("disabled") for c in join_buttons(table, notice))
 
 
 async def test_game_status_marks_a_player_who_resigned_while_the_game_goes_on(table):

@@ -469,3 +469,14 @@ async def test_a_start_is_told_to_the_channel_once_and_a_cancel_takes_the_button
     assert live_buttons(table, other.response.message.id) == ["Join"]
     await olga.slash(table.channel, "tournament cancel", tournament=2)
     assert live_buttons(table, other.response.message.id) == []
+
+
+async def test_a_status_shown_during_registration_loses_its_join_at_the_start_too(table, club):
+    olga, members = club
+    await create(olga, table, name="Status Cup", game="hedgehog", format="swiss", rounds=1)
+    status = await members[0].slash(table.channel, "tournament status")
+    assert not status.ephemeral and live_buttons(table, status.response.message.id) == ["Join"]
+    for member in members[:2]:
+        await member.slash(table.channel, "tournament join")
+    await olga.slash(table.channel, "tournament start")
+    assert live_buttons(table, status.response.message.id) == []
