@@ -26,10 +26,17 @@ def suggestion(label: str, notation: str, hint: str) -> str:
     return label if label == notation else f"{label} — {hint}"
 
 
-def matches(typed: str, label: str) -> bool:
-    """What the player typed fits a label: the start of the square (``c``, ``c4``) or any word in it."""
+def matches(typed: str, notation: str, label: str) -> bool:
+    """What the player typed fits a suggestion: the start of its notation (``c``, ``c4``, ``c 4``,
+    ``rer``), case and spaces aside, or any words of its label."""
     key = typed.strip().lower().removeprefix("to ").strip()
-    return not key or label.lower().startswith(key) or (len(key) > 2 and key in label.lower())
+    compact = "".join(key.split())
+    return (
+        not compact
+        or notation.lower().startswith(compact)
+        or label.lower().startswith(key)
+        or (len(key) > 2 and key in label.lower())
+    )
 
 
 class AssassinCog(
@@ -56,6 +63,9 @@ class AssassinCog(
         """The caller's reachable squares, captures and new bases first, narrowed by what is typed."""
         if interaction.channel_id is None:
             return []
+        game = await self.bot.service.live_game(interaction.channel_id)
+        if game is not None and game.game != self.game_name:  # another game's moves are not this one's
+            return []
         moves = await self.bot.service.legal_moves(interaction.channel_id, interaction.user.id)
         labelled = sorted(
             ((option, suggestion(option.label, option.notation, option.hint)) for option in moves),
@@ -64,7 +74,7 @@ class AssassinCog(
         return [
             app_commands.Choice(name=label[:100], value=option.value)
             for option, label in labelled
-            if matches(str(current), label)
+            if matches(str(current), option.notation, label)
         ][:AUTOCOMPLETE_LIMIT]
 
 

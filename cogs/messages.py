@@ -88,6 +88,8 @@ def result_head(game: GameRow, outcome: Any, shown: Callable[[str], str] = escap
     if outcome.is_draw:
         return "Draw."
     winners = [shown(game.name_at(seat)) for seat in outcome.winners]
+    if not winners:  # a solitaire that failed: its reason says how
+        return "No winner."
     if len(winners) == 1:
         return f"{winners[0]} wins!"
     return f"{listing(winners)} share first place."

@@ -30,6 +30,16 @@ def choice_label(notation: str, description: str) -> str:
     return notation[:100]
 
 
+def arrangement_typed(current: str) -> str:
+    """What was typed for an arrangement, as the digits of its notation: ``default`` (or its start) is the
+    standard order, as ``arrange default`` is (docs/rules/treasure.md); commas and spaces go."""
+    typed = "".join(ch for ch in current.lower() if ch.isalnum())
+    if "arrange".startswith(typed):  # the verb, or its start: every arrangement
+        return ""
+    key = typed.removeprefix("arrange")
+    return "012345" if key and "default".startswith(key) else key
+
+
 class TreasureCog(
     DiceGameCog, group_name="treasure", group_description="Martian Treasure Hunt: the dice pick a coin and its move"
 ):
@@ -83,7 +93,7 @@ class TreasureCog(
             return await self.suggestions(interaction, current)
         return await self.suggestions(
             interaction,
-            current,
+            arrangement_typed(current if isinstance(current, str) else str(current)),
             keep=lambda option: option.notation.startswith("arrange"),
         )
 

@@ -913,6 +913,8 @@ class AssassinRules:
         start = s.positions[mover]
         is_victim = mover == s.victim
         if square in geometry.safehouse:
+            if is_victim and start == SAFE:  # still inside: the move leaves it (docs/rules/assassin.md)
+                return "A move must end outside the safehouse: leaving it is the victim's first step."
             if is_victim:
                 return "Once out of the safehouse, the victim may not go back in."
             return "Assassins may never enter the safehouse."

@@ -601,3 +601,16 @@ def test_from_json_refuses_two_pieces_on_one_square():
     with pytest.raises(BadState):
         RULES.from_json(data)
     assert RULES.from_json(RULES.to_json(state)) == state
+
+
+def test_a_victim_still_in_the_safehouse_is_not_told_it_has_left_it():
+    # Ruling: "Leaving the safehouse counts as the first step; once out, the victim may not re-enter it",
+    # and "a move must end on a square other than the one it began on".  A victim who has not yet left
+    # and types a safehouse square (e5) is refused by games/assassin.py _why_not with the re-entry reason.
+    s = RULES.new_game(4, {}, random.Random(1))
+    s = RULES.apply(s, Roll(0))  # the first assassin rolls a null: the victim's turn
+    s = RULES.apply(s, Roll(2))
+    assert s.turn == s.victim and s.positions[s.victim] == SAFE and s.phase == "move"
+    with pytest.raises(IllegalMove) as refused:
+        RULES.parse_move(s, "e5")
+    assert str(refused.value) == "A move must end outside the safehouse: leaving it is the victim's first step."
