@@ -78,6 +78,13 @@ class Announcer(commands.Cog):
             for item in batch:
                 try:
                     await self._deliver(item)
+                except discord.Forbidden as error:  # retrying cannot help until an admin grants it: settled
+                    log.warning(
+                        "event %s of game %s not posted, the bot may not (%s); the next board shows the game",
+                        item.id,
+                        item.game.id,
+                        error.text or error.status,
+                    )
                 except Exception:  # claimed, not marked: tried again once the claim lapses
                     log.exception("could not deliver event %s of game %s", item.id, item.game.id)
                     continue
@@ -146,7 +153,7 @@ class Announcer(commands.Cog):
             except discord.HTTPException:
                 return None
         if isinstance(channel, discord.Thread) and channel.archived:
-            await channel.edit(archived=False)
+            await reopen(channel)
         return channel if isinstance(channel, discord.abc.Messageable) else None
 
     @commands.Cog.listener()
@@ -155,7 +162,7 @@ class Announcer(commands.Cog):
         if after.archived and not before.archived:
             game = await self.bot.service.live_game(after.id)
             if game is not None and game.status in ("open", "active"):
-                await after.edit(archived=False)
+                await reopen(after)
 
     @commands.Cog.listener()
     async def on_guild_channel_delete(self, channel: discord.abc.GuildChannel) -> None:
@@ -187,3 +194,11 @@ def announcer_of(bot: PyramidBot) -> Announcer:
 async def setup(bot: PyramidBot) -> None:
     """Load the announcer."""
     await bot.add_cog(Announcer(bot))
+
+
+async def reopen(thread: discord.Thread) -> None:
+    """Unarchive a game's thread; one the bot may no longer reopen is logged (posting there fails next)."""
+    try:
+        await thread.edit(archived=False)
+    except discord.HTTPException as error:
+        log.info("could not reopen thread %s: %s", thread.id, error)

@@ -14,7 +14,7 @@ from discord.ext import commands
 
 from bot.session import GameRow, ServiceError, rules_for
 from cogs import buttons as game_buttons
-from cogs import table
+from cogs import permissions, table
 from cogs.replies import actor_of, answer, bot_of, channel_of, paced_here, run_guarded
 from cogs.seats import AddBotMenu
 from cogs.text import escape_user_text
@@ -42,6 +42,8 @@ async def open_game(
     if bank and not clock:
         raise ServiceError("A time bank needs a move clock: choose a clock too.")
     channel_id = channel_of(interaction)
+    if lacking := permissions.missing(interaction.channel, threads=thread):
+        raise ServiceError(permissions.refusal(lacking))
     actor = actor_of(interaction)
     rules = rules_for(game_name)
     parent_id = None

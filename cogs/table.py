@@ -58,7 +58,9 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
         payload = followed_on(report, lines)
         if not await edit_pressed(interaction, record, lambda: payload):
             await tell(interaction, "Done: " + told(report.lines)[:1900])
-            await edit(bot, record, payload, raw=True)
+            if not await edit(bot, record, payload, raw=True):  # deleted, or out of the bot's reach: post it anew
+                shown_now = report_payload(report, report_view(report), lines=lines, ping=False)
+                record = board_record(report, channel_of_answer(interaction), await answer_at(interaction, **shown_now))
         await remember(bot, record, lines, report.delivery_id)
     else:
         old = record

@@ -23,6 +23,7 @@ from bot.session import Actor, ServiceError, rules_for
 from bot.session.tournament_records import CANCELLED, TournamentRow
 from bot.tournaments.errors import CheckinNotOpen, TournamentError
 from bot.tournaments.manager import TournamentManager
+from cogs import permissions
 from cogs.base import CLOCK_CHOICES
 from cogs.help import game_choices
 from cogs.loops import cancel_between_iterations
@@ -65,25 +66,6 @@ def with_buttons(tournament: TournamentRow, **payload: Any) -> dict[str, Any]:
     """``payload`` with the tournament's Join / Check in buttons when it has any."""
     buttons = tournament_buttons(tournament)
     return {**payload, "view": buttons} if buttons is not None else payload
-
-
-# what a tournament's channel must let the bot do (docs/tournaments.md), in the words of a refusal
-NEEDED = {
-    "send_messages": "send messages",
-    "attach_files": "attach files",
-    "create_public_threads": "create public threads",
-    "send_messages_in_threads": "send messages in threads",
-}
-
-
-def missing_permissions(target: discord.TextChannel | discord.Thread) -> list[str]:
-    """What the bot may not do in ``target`` of what a tournament there needs (match threads open in
-    the channel, or in a thread's parent)."""
-    channel = target.parent if isinstance(target, discord.Thread) else target
-    if channel is None:
-        return []
-    granted = channel.permissions_for(channel.guild.me)
-    return [words for name, words in NEEDED.items() if not getattr(granted, name)]
 
 
 class TournamentCommands(commands.GroupCog, group_name="tournament", group_description="Tournaments on this server"):
@@ -262,10 +244,10 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         if not isinstance(target, discord.TextChannel) and not hosted_in_thread:
             raise ServiceError("Create tournaments in a text channel or one of its threads (match threads open there).")
         assert isinstance(target, discord.TextChannel | discord.Thread)
-        missing = missing_permissions(target)
+        missing = permissions.missing(target, threads=True)  # match threads open there
         if missing:
             raise ServiceError(
-                f"I may not {' or '.join(missing)} in {target.mention}: choose another channel, "
+                f"I may not {permissions.listed(missing)} in {target.mention}: choose another channel, "
                 "or ask a server manager for those permissions."
             )
         tournament = await self.tournaments.create(
@@ -348,6 +330,12 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
     @refusals
     async def start(self, interaction: discord.Interaction, tournament: TournamentOption | None = None) -> None:
         picked = await self._pick(interaction, tournament, live_only=True)
+        channel = self.bot.get_channel(picked.channel_id)
+        if missing := permissions.missing(channel, threads=True):  # the channel may have changed since its creation
+            raise ServiceError(
+                f"I may not {permissions.listed(missing)} in <#{picked.channel_id}> any more: ask a server manager "
+                "for those permissions, then start it again."
+            )
         what = await self.tournaments.start(picked.id, self.organiser(interaction))
         # the channel was told (the check-in call with its buttons, or the start): the organiser is answered alone
         if what == "checkin":

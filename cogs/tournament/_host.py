@@ -14,6 +14,7 @@ from bot.session.tournament_records import MatchRecord, TournamentRow
 from bot.tournaments.pairings import Bracket
 from bot.tournaments.views import Standings
 from cogs import table
+from cogs.announcer import reopen
 from cogs.messages import NO_PINGS, report_payload, report_view
 from cogs.tournament import _wording as wording
 from cogs.tournament._buttons import tournament_buttons
@@ -148,7 +149,7 @@ class DiscordHost:
         if channel is None:
             channel = await self.bot.fetch_channel(channel_id)
         if isinstance(channel, discord.Thread) and channel.archived:
-            await channel.edit(archived=False)
+            await reopen(channel)
         return channel
 
     async def _announce(

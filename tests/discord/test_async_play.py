@@ -160,17 +160,16 @@ async def test_vacation_pauses_the_clock_within_a_yearly_allowance(table):
 
 
 async def test_vacation_is_answered_first_even_where_the_bot_may_not_post(table):
-    import discord
+    from tests.discord.test_permissions import deny_bot
 
     alice, bob = table.members[:2]
-    quiet = table.guild.create_text_channel(
-        "quiet", overwrites={table.guild.me: discord.PermissionOverwrite(send_messages=False)}
-    )
+    quiet = table.guild.create_text_channel("quiet")
     other = table.guild.create_text_channel("games-2")
-    for channel in (quiet, other):  # the game in #quiet runs on replies to its players alone
+    for channel in (quiet, other):
         await alice.slash(channel, "hedgehog new", players=2, clock=1)
         await bob.slash(channel, "hedgehog join")
         await alice.slash(channel, "hedgehog start")
+    deny_bot(table, quiet, send_messages=True)  # taken away mid-game: #quiet runs on replies to its players alone
     result = await alice.slash(table.channel, "game vacation", days=3)
     assert result.response.content == (
         "alice is on vacation for 3 days; their clocks in 2 games are paused. 11 vacation days left this year."

@@ -40,7 +40,7 @@ async def test_a_channel_the_bot_cannot_post_in_is_refused_and_nothing_is_create
     )
     text = await refused_cleanly(olga, table, simcord_env, caplog, game="whist", format="swiss", channel=quiet)
     assert text == (
-        f"I may not send messages or attach files in {quiet.mention}: choose another channel, "
+        f"I may not send messages, embed links and attach files in {quiet.mention}: choose another channel, "
         "or ask a server manager for those permissions."
     )
     assert quiet.history() == []
