@@ -239,3 +239,15 @@ def join_disabled(table: Any, message: Any) -> bool:
     rows = [row if isinstance(row, dict) else row.to_dict() for row in raw.components]
     join = next(c for row in rows for c in row["components"] if c.get("label") == "Join")
     return bool(join.get("disabled"))
+
+
+def close_dms(env: Any, member: Any) -> None:
+    """From now on Discord refuses the bot's direct messages to ``member`` (their DMs are closed)."""
+    env.inject_error(
+        "POST",
+        f"/channels/{member.user.dm_channel.id}/messages",
+        status=403,
+        code=50007,
+        message="Cannot send messages to this user",
+        times=None,
+    )

@@ -14,7 +14,17 @@ import simcord
 
 from cogs.core import whole_lines
 from renderers.replay import frame_count
-from tests.discord.helpers import accepted, embed_of, field, living_board, next_actor, notation, refusal, showing
+from tests.discord.helpers import (
+    accepted,
+    close_dms,
+    embed_of,
+    field,
+    living_board,
+    next_actor,
+    notation,
+    refusal,
+    showing,
+)
 
 HOUR = 3600
 
@@ -68,14 +78,7 @@ async def test_the_turn_starts_with_one_mention_and_reminders_come_once_at_half_
 async def test_closed_dms_fall_back_to_a_channel_mention_and_off_means_off(table):
     started, members = await start_game(table)
     first, _ = next_actor(started, table.members)
-    table.env.inject_error(
-        "POST",
-        f"/channels/{first.user.dm_channel.id}/messages",
-        status=403,
-        code=50007,
-        message="Cannot send messages to this user",
-        times=None,
-    )
+    close_dms(table.env, first)
     await table.env.advance_time(13 * HOUR)
     reminders = [t for t in texts(table.channel) if "Reminder: it is your turn" in t]
     assert reminders == [f"{first.mention} " + reminders[0].split(" ", 1)[1]]

@@ -10,7 +10,7 @@ import discord
 from simcord.backend.models.channel import Overwrite
 from simcord.enums import OverwriteType
 
-from tests.discord.helpers import next_actor, refusal
+from tests.discord.helpers import close_dms, next_actor, refusal
 
 HOUR = 3600
 
@@ -96,14 +96,7 @@ async def test_a_reminder_with_dms_closed_where_the_bot_may_not_post_is_not_retr
     """
     started = await start_hedgehog(table, table.channel, clock=1)
     first, _ = next_actor(started, table.members)
-    table.env.inject_error(
-        "POST",
-        f"/channels/{first.user.dm_channel.id}/messages",
-        status=403,
-        code=50007,
-        message="Cannot send messages to this user",
-        times=None,
-    )
+    close_dms(table.env, first)
     deny_bot(table, table.channel, send_messages=True)
     await table.env.settle()
     caplog.clear()
