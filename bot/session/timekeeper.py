@@ -22,10 +22,10 @@ from typing import Any, TypeVar
 
 from bot import clocks
 from bot.session.reminders import Reminder
-from bot.session.service import GameService, ServiceError, people_acting, report_event, rules_for
+from bot.session.service import GameService, ServiceError, people_acting, replay_row, report_event, rules_for
 from bot.session.store import GameRow, NewDelivery, NewMove, StaleVersion, StoreError
-from games.base import Rules, acting_together
-from games.playout import roll_rng
+from games.base import Rules, acting_together, turn_owner
+from games.playout import roll_rng, setup_rng
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -33,6 +33,7 @@ M = TypeVar("M")
 log = logging.getLogger(__name__)
 
 MAX_FORCED_STEPS = 64
+BY_THE_CLOCK = " (by the clock)"  # ends the description of a move the clock made for an absent player
 VACATION_ATTEMPTS = 3  # a vacation's games moved under it this often in a row: the player is asked to try again
 
 
@@ -130,7 +131,9 @@ class Timekeeper:
         name = game.name_at(seat)
         active = [row for row in game.seats if not row.removed]
         row = next(row for row in game.seats if row.seat == seat)
-        missed = row.missed_turns + 1
+        # a turn comes back after another player's decision inside it (Combat's counter attack): it counts once
+        again = await self._played_by_the_clock_this_turn(game, rules, seat)
+        missed = row.missed_turns + (0 if again else 1)
         others_still = [other for other in people_acting(game, rules, state) if other != seat]
         if len(active) <= 2 and others_still and acting_together(rules, state) and game.tournament_id is None:
             # both players left a part played at the same time unplayed: neither wins by the other's absence
@@ -160,13 +163,29 @@ class Timekeeper:
             others = [r for r in active if not r.is_bot and r.seat != seat]
             may_hand = others and game.tournament_id is None
             handing = " The table may hand the seat to a computer player: /game bot." if may_hand else ""
-            lines.append(
-                f"{name} ran out of time (missed turn {missed} in a row; at {limit} a player is removed): "
-                f"the turn is played for them.{handing}"
+            what = (
+                "again in the same turn"
+                if again
+                else f"(missed turn {missed} in a row; at {limit} a player is removed)"
             )
+            lines.append(f"{name} ran out of time {what}: the turn is played for them.{handing}")
             state = await self._forced_turn(game, rules, state, seat, entries, lines, seat_updates)
         event = report_event(lines, None, "scheduler")
         await service.commit_entries(game, rules, state, entries, lines, seat_updates, event=event)
+
+    async def _played_by_the_clock_this_turn(self, game: GameRow, rules: Rules[S, M], seat: int) -> bool:
+        """True when the clock already played for ``seat`` in the turn still under way: the forced turn
+        stopped at another player's decision inside it, and the turn has come back to the absent player."""
+        log = await self.service.store.moves(game.id)
+        if not any(row.seat == seat and row.description.endswith(BY_THE_CLOCK) for row in log):
+            return False  # the usual case, with no replay
+        state = rules.new_game(len(game.seats), game.options, setup_rng(game.seed))
+        start = 0  # the first entry of the turn under way: every entry from there on was made in ``seat``'s turn
+        for index, row in enumerate(log):
+            if turn_owner(rules, state) != seat:
+                start = index + 1
+            state = replay_row(rules, state, row)
+        return any(row.seat == seat and row.description.endswith(BY_THE_CLOCK) for row in log[start:])
 
     async def _forced_turn(
         self,
@@ -197,7 +216,7 @@ class Timekeeper:
                     return state
                 move, kind = default, "move"
             after, said = rules.play(state, move)
-            description = said + " (by the clock)"
+            description = said + BY_THE_CLOCK
             entries.append(NewMove(seat, rules.format_move(state, move), description, kind, rules.to_json(after)))
             state = after
             lines.append(description)
