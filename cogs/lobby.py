@@ -249,12 +249,11 @@ class Lobby(commands.Cog):
 
     async def _join(self, interaction: discord.Interaction, game_id: int) -> None:
         async def work() -> None:
-            game = await self.bot.service.game(game_id)
             try:
                 await join(interaction, (await self._game(game_id)).channel_id)
             except ServiceError:  # started or over: a thread game's notice says so from now on
-                if game is not None:
-                    await grey_notice(interaction, await self.bot.service.game(game_id) or game)
+                if (game := await self.bot.service.game(game_id)) is not None:
+                    await grey_notice(interaction, game)
                 raise
 
         await run_guarded(interaction, f"join button of game {game_id}", work())

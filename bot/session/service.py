@@ -14,7 +14,7 @@ import asyncio
 import logging
 import secrets
 from collections import OrderedDict, defaultdict
-from collections.abc import AsyncIterator, Callable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -959,7 +959,7 @@ class GameService:
         """The state after the first ``upto`` plies (all by default), replayed from the move log (``log``
         when the caller has read it already)."""
         rules = rules_for(game.game)
-        state = rules.new_game(len(game.seats), game.options, setup_rng(game.seed))
+        state = starting_state(game, rules)
         for row in (log if log is not None else await self.store.moves(game.id))[:upto]:
             state = replay_row(rules, state, row)
         return state
@@ -971,17 +971,12 @@ class GameService:
         board after every ply, or ``limit`` of them evenly spaced (the start and the end always)."""
         rules = rules_for(game.game)
         names = [game.name_at(s.seat) for s in game.seats]
-        state = rules.new_game(len(game.seats), game.options, setup_rng(game.seed))
+        state = starting_state(game, rules)
         log_rows = await self.store.moves(game.id)
         states: list[tuple[Any, Any]] = [(state, None)]
-        for row in log_rows:
-            move = (
-                None
-                if row.kind in LEAVING_KINDS or passed_over(rules, state, row)
-                else rules.parse_move(state, row.notation)
-            )
-            state = replay_row(rules, state, row)
-            states.append((state, move))
+        for row, before, state in replayed(game, rules, log_rows):
+            played = row.kind not in LEAVING_KINDS and not passed_over(rules, before, row)
+            states.append((state, rules.parse_move(before, row.notation) if played else None))
         captions = ["Start"] + [f"{row.ply + 1}/{len(log_rows)}: {row.description}"[:90] for row in log_rows]
         if early := ended_early(game, rules, state, outcome_from_json(game.outcome)):
             captions[-1] = f"{captions[-1]} {early}"[:90]
@@ -1346,6 +1341,19 @@ def report_event(
     that reply is overdue; the scheduler's events are announced by the announcer at once.
     """
     return NewDelivery("report", origin, {"lines": list(lines), "turn_changed": turn_changed}, token=token)
+
+
+def starting_state(game: GameRow, rules: Rules[S, M]) -> S:
+    """``game``'s position before its first move, set up from its seed."""
+    return rules.new_game(len(game.seats), game.options, setup_rng(game.seed))
+
+
+def replayed(game: GameRow, rules: Rules[S, M], log: Sequence[MoveRow]) -> Iterator[tuple[MoveRow, S, S]]:
+    """Each entry of ``log`` (from the start of ``game``) with the state it was played in and the state after."""
+    state = starting_state(game, rules)
+    for row in log:
+        before, state = state, replay_row(rules, state, row)
+        yield row, before, state
 
 
 def replay_row(rules: Rules[S, M], state: S, row: MoveRow) -> S:

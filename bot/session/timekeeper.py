@@ -22,10 +22,10 @@ from typing import Any, TypeVar
 
 from bot import clocks
 from bot.session.reminders import Reminder
-from bot.session.service import GameService, ServiceError, people_acting, replay_row, report_event, rules_for
+from bot.session.service import GameService, ServiceError, people_acting, replayed, report_event, rules_for
 from bot.session.store import GameRow, NewDelivery, NewMove, StaleVersion, StoreError
 from games.base import Rules, acting_together, turn_owner
-from games.playout import roll_rng, setup_rng
+from games.playout import roll_rng
 
 S = TypeVar("S")
 M = TypeVar("M")
@@ -176,15 +176,15 @@ class Timekeeper:
     async def _played_by_the_clock_this_turn(self, game: GameRow, rules: Rules[S, M], seat: int) -> bool:
         """True when the clock already played for ``seat`` in the turn still under way: the forced turn
         stopped at another player's decision inside it, and the turn has come back to the absent player."""
+        if getattr(rules, "turn_owner", None) is None:
+            return False  # every turn is its seat's to move: a forced turn always hands it on
         log = await self.service.store.moves(game.id)
         if not any(row.seat == seat and row.description.endswith(BY_THE_CLOCK) for row in log):
             return False  # the usual case, with no replay
-        state = rules.new_game(len(game.seats), game.options, setup_rng(game.seed))
         start = 0  # the first entry of the turn under way: every entry from there on was made in ``seat``'s turn
-        for index, row in enumerate(log):
-            if turn_owner(rules, state) != seat:
+        for index, (_row, before, _after) in enumerate(replayed(game, rules, log)):
+            if turn_owner(rules, before) != seat:
                 start = index + 1
-            state = replay_row(rules, state, row)
         return any(row.seat == seat and row.description.endswith(BY_THE_CLOCK) for row in log[start:])
 
     async def _forced_turn(

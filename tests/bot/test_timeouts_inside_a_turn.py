@@ -62,6 +62,16 @@ async def announced(session):
     return [line for item in items if item.report is not None for line in item.report.lines]
 
 
+async def blue_counters(session, clock, people):
+    """Blue, the defender, calls the counter attack and rolls its dice; the game as it then stands."""
+    clock.now += 5 * MINUTE
+    await session.games.move(5, people[3], "counter")
+    clock.now += 5 * MINUTE
+    await session.games.roll(5, people[3])
+    await announced(session)
+    return await session.games.live_game(5)
+
+
 def yellow(game):
     return next(row for row in game.seats if row.seat == 1)
 
@@ -84,12 +94,7 @@ async def test_one_absent_combat_turn_counts_as_one_missed_turn(db_url):
     game = await session.games.live_game(5)
     assert game.turn_seat == 2  # Blue, the defender, may call a counter attack: Blue is here and does
     turn = session.games.state_of(game).turn
-    clock.now += 5 * MINUTE
-    await session.games.move(5, people[3], "counter")
-    clock.now += 5 * MINUTE
-    await session.games.roll(5, people[3])
-    await announced(session)
-    game = await session.games.live_game(5)
+    game = await blue_counters(session, clock, people)
     assert game.turn_seat == 1 and session.games.state_of(game).turn == turn  # still Yellow's turn 3
     clock.now = game.deadline
     assert (await session.timekeeper.tick()).timeouts == 1
@@ -111,12 +116,7 @@ async def test_a_player_is_not_removed_after_a_single_absent_turn(db_url):
     game = await session.games.live_game(5)
     clock.now = game.deadline
     await session.timekeeper.tick()
-    clock.now += 5 * MINUTE
-    await session.games.move(5, people[3], "counter")
-    clock.now += 5 * MINUTE
-    await session.games.roll(5, people[3])
-    await announced(session)
-    game = await session.games.live_game(5)
+    game = await blue_counters(session, clock, people)
     assert game.turn_seat == 1
     clock.now = game.deadline
     await session.timekeeper.tick()
