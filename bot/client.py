@@ -17,6 +17,7 @@ import discord
 from discord.ext import commands, tasks
 from sqlalchemy.exc import SQLAlchemyError
 
+from bot.keyed_locks import KeyedLocks
 from bot.memory import can_release_memory, release_free_memory
 from bot.pacing import Pacer
 from bot.render_pool import RenderPool, auto_workers, start_search_workers
@@ -62,6 +63,9 @@ class PyramidBot(commands.AutoShardedBot):
         )
         self.settings = settings
         self.pacer = Pacer(settings.ack_after_seconds, settings.busy_in_flight)
+        # one update of a game's living message at a time: each reads the lines of the turn so far, edits
+        # the message and stores the lines with its own; two at once would lose one's lines (cogs/table.py)
+        self.living_messages: KeyedLocks[int] = KeyedLocks()
         self.clock = clock
         self.game_cogs = game_cogs if game_cogs is not None else GAME_COGS
         self.new_seed = new_seed  # games' dice seeds; random unless given (tests fix them)

@@ -38,6 +38,7 @@ class Announcer(commands.Cog):
     def __init__(self, bot: PyramidBot) -> None:
         self.bot = bot
         self._checking = asyncio.Lock()  # held while a clock check runs
+        self._flushing = asyncio.Lock()  # held while events are announced (the tournament loop flushes too)
 
     async def cog_load(self) -> None:
         self.clock_loop.change_interval(seconds=self.bot.settings.scheduler_interval_seconds)
@@ -65,7 +66,17 @@ class Announcer(commands.Cog):
         await self.bot.wait_until_ready()
 
     async def flush(self) -> int:
-        """Announce every event waiting for it; returns how many were delivered."""
+        """Announce every event waiting for it; returns how many were delivered.
+
+        One flush at a time: a second caller waits for the one under way, so when it returns, every
+        event claimed before it has been shown.  (Otherwise the clock check, finding nothing left to
+        claim, would wake the bots of a game whose timeout another flush is still showing, and the bots'
+        moves would be shown on a board that does not have the timeout's lines yet.)
+        """
+        async with self._flushing:
+            return await self._flush()
+
+    async def _flush(self) -> int:
         delivered = 0
         while True:
             try:

@@ -51,26 +51,28 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
     rate-limited per channel) comes after, so it never holds up the answer.
     """
     bot = bot_of(interaction)
-    record = await bot.service.table_message(report.game.id)
-    if follows_on(record, report):
-        assert record is not None
-        lines = [*record.lines, *report.lines]
-        payload = followed_on(report, lines)
-        if not await edit_pressed(interaction, record, lambda: payload):
-            await tell(interaction, "Done: " + told(report.lines)[:1900])
-            if not await edit(bot, record, payload, raw=True):  # deleted, or out of the bot's reach: post it anew
-                shown_now = report_payload(report, report_view(report), lines=lines, ping=False)
-                record = board_record(report, channel_of_answer(interaction), await answer_at(interaction, **shown_now))
-        await remember(bot, record, lines, report.delivery_id)
-    else:
-        old = record
-        if old is not None and await edit_pressed(interaction, old, partial(retired, old, report.game)):
-            old = None
-        message_id = await answer_at(interaction, **report_payload(report, report_view(report)))
-        record = board_record(report, channel_of_answer(interaction), message_id)
-        await remember(bot, record, report.lines, report.delivery_id)  # first: the new board is the game's
-        if old is not None:
-            await retire(bot, old, report.game)
+    async with bot.living_messages.hold(report.game.id):
+        record = await bot.service.table_message(report.game.id)
+        if follows_on(record, report):
+            assert record is not None
+            lines = [*record.lines, *report.lines]
+            payload = followed_on(report, lines)
+            if not await edit_pressed(interaction, record, lambda: payload):
+                await tell(interaction, "Done: " + told(report.lines)[:1900])
+                if not await edit(bot, record, payload, raw=True):  # deleted, or out of the bot's reach: post it anew
+                    shown_now = report_payload(report, report_view(report), lines=lines, ping=False)
+                    posted = await answer_at(interaction, **shown_now)
+                    record = board_record(report, channel_of_answer(interaction), posted)
+            await remember(bot, record, lines, report.delivery_id)
+        else:
+            old = record
+            if old is not None and await edit_pressed(interaction, old, partial(retired, old, report.game)):
+                old = None
+            message_id = await answer_at(interaction, **report_payload(report, report_view(report)))
+            record = board_record(report, channel_of_answer(interaction), message_id)
+            await remember(bot, record, report.lines, report.delivery_id)  # first: the new board is the game's
+            if old is not None:
+                await retire(bot, old, report.game)
     await shown(bot, report)
 
 
@@ -131,46 +133,54 @@ async def edit_pressed(
 async def show_in_channel(bot: PyramidBot, report: Report) -> None:
     """Show a report nobody's interaction answered (a timeout, a late delivery, a bot's move), and record
     its delivery with the living message."""
+    if await _shown_in_channel(bot, report):
+        await shown(bot, report)
+
+
+async def _shown_in_channel(bot: PyramidBot, report: Report) -> bool:
+    """``show_in_channel`` up to the board: False when the game's channel is gone (nothing was shown)."""
     from cogs.announcer import announcer_of
 
-    record = await bot.service.table_message(report.game.id)
-    if follows_on(record, report):
-        assert record is not None
-        lines = [*record.lines, *report.lines]
-        if await edit(bot, record, followed_on(report, lines), raw=True):
-            await remember(bot, record, lines, report.delivery_id)
-            await shown(bot, report)
-            return
-    channel = await announcer_of(bot).channel(report.game.channel_id)
-    if channel is None:
+    async with bot.living_messages.hold(report.game.id):
+        record = await bot.service.table_message(report.game.id)
+        if follows_on(record, report):
+            assert record is not None
+            lines = [*record.lines, *report.lines]
+            if await edit(bot, record, followed_on(report, lines), raw=True):
+                await remember(bot, record, lines, report.delivery_id)
+                return True
+        channel = await announcer_of(bot).channel(report.game.channel_id)
+        if channel is None:
+            if record is not None:
+                await retire(bot, record, report.game)
+            return False
+        message = await channel.send(**report_payload(report, report_view(report)))
+        await remember(bot, board_record(report, message.channel.id, message.id), report.lines, report.delivery_id)
         if record is not None:
             await retire(bot, record, report.game)
-        return
-    message = await channel.send(**report_payload(report, report_view(report)))
-    await remember(bot, board_record(report, message.channel.id, message.id), report.lines, report.delivery_id)
-    if record is not None:
-        await retire(bot, record, report.game)
-    await shown(bot, report)
+        return True
 
 
 async def redraw(bot: PyramidBot, channel_id: int) -> None:
     """Draw the living board of the channel's running game again in place, with the lines of its turn so
     far: its clock changed without a move (a vacation moved the deadline)."""
     report = await bot.service.board(channel_id)
-    record = await bot.service.table_message(report.game.id)
-    if record is None or record.kind != "board" or report.state is None or report.game.status != "active":
-        return
-    report.lines = []
-    await edit(bot, record, followed_on(report, list(record.lines)), raw=True)
+    async with bot.living_messages.hold(report.game.id):
+        record = await bot.service.table_message(report.game.id)
+        if record is None or record.kind != "board" or report.state is None or report.game.status != "active":
+            return
+        report.lines = []
+        await edit(bot, record, followed_on(report, list(record.lines)), raw=True)
 
 
 async def adopt(bot: PyramidBot, report: Report, message: discord.Message) -> None:
     """Make ``message`` (already showing ``report``) the living message, retiring the one before; a bot
     left to act goes on at once, as after any board shown."""
-    record = await bot.service.table_message(report.game.id)
-    if record is not None and record.message_id != message.id:
-        await retire(bot, record, report.game)
-    await remember(bot, board_record(report, message.channel.id, message.id), report.lines)
+    async with bot.living_messages.hold(report.game.id):
+        record = await bot.service.table_message(report.game.id)
+        if record is not None and record.message_id != message.id:
+            await retire(bot, record, report.game)
+        await remember(bot, board_record(report, message.channel.id, message.id), report.lines)
     await shown(bot, report)
 
 
@@ -299,9 +309,10 @@ def retired(record: TableMessage, game: GameRow, *, stopped: bool = False) -> di
 async def close(bot: PyramidBot, game: GameRow) -> None:
     """The living message of a game stopped without a report (aborted, or stopped by a tournament's
     organiser) keeps no controls that would only be refused: a lobby is closed, a board says it ended."""
-    record = await bot.service.table_message(game.id)
-    if record is not None:
-        await retire(bot, record, game, stopped=True)
+    async with bot.living_messages.hold(game.id):
+        record = await bot.service.table_message(game.id)
+        if record is not None:
+            await retire(bot, record, game, stopped=True)
     await questions.settle(bot, game)
 
 

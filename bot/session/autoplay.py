@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ai import choose_move, choose_notation
+from bot.keyed_locks import KeyedLocks
 from bot.render_pool import renew_search_pool, retire_pool
 from bot.session.marks import mark_of, stamp
 from bot.session.service import Actor, GameService, Report, ServiceError, people_left, rules_for
@@ -89,7 +90,7 @@ class Autoplayer:
         self.executor = executor
         self.thinking = thinking
         self.running = True  # False once stopped: no bot starts again in this process
-        self._locks: dict[int, asyncio.Lock] = {}
+        self._playing: KeyedLocks[int] = KeyedLocks()  # one task plays a channel's bots at a time
         self._tasks: dict[int, asyncio.Task[int]] = {}
         self._again: set[int] = set()  # channels whose running task must look once more before it ends
 
@@ -163,9 +164,8 @@ class Autoplayer:
 
     async def play(self, channel_id: int, show: Show) -> int:
         """Play every bot action due in ``channel_id``, showing each report; returns how many were played."""
-        lock = self._locks.setdefault(channel_id, asyncio.Lock())
         played = stale = 0
-        async with lock:
+        async with self._playing.hold(channel_id):
             while played < MAX_ACTIONS:
                 self._again.discard(channel_id)
                 turn = await self.bot_turn(channel_id)

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from bot.keyed_locks import KeyedLocks
 from bot.pacing import WORKING, Pacer
 from bot.session.table_messages import TableMessage
 from cogs import table
@@ -34,7 +35,7 @@ def _fake(monkeypatch: pytest.MonkeyPatch, calls: list[str]) -> None:
         async def of_game(self, game_id: int) -> list[Any]:
             return []  # no question open at this table
 
-    bot = SimpleNamespace(service=Service())
+    bot = SimpleNamespace(service=Service(), living_messages=KeyedLocks())
     bot.service.questions = Questions()
 
     async def answer_at(interaction: Any, **payload: Any) -> int:

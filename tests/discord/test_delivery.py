@@ -161,3 +161,93 @@ async def test_a_failure_after_a_public_thinking_line_is_told_privately_and_the_
     assert apology.content.startswith("Something went wrong on our side") and apology.flags.ephemeral
     assert replay.response is None  # the public "thinking…" line is gone
     assert [m.id for m in table.channel.history()] == before  # nothing public was left behind
+
+
+def holding_the_first_edit_until(monkeypatch, gate: asyncio.Event, seconds: float = 2.0) -> None:
+    """The first edit of a living message waits (as Discord's rate limit on edits can make it) until
+    ``gate`` is set, or ``seconds`` at most."""
+    real_edit = cogs.table.edit
+    edits = 0
+
+    async def edit(*args, **kwargs):
+        nonlocal edits
+        edits += 1
+        if edits == 1:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(gate.wait(), seconds)
+        return await real_edit(*args, **kwargs)
+
+    monkeypatch.setattr(cogs.table, "edit", edit)
+
+
+async def test_a_timeout_another_loop_is_announcing_is_on_the_board_before_the_bots_moves_after_it(
+    table, simcord_env, make_bot, monkeypatch
+):
+    """alice, alone with two bots, runs out of time.  The tournament loop's flush has claimed the timeout
+    and is editing the board when the clock check runs: it finds nothing left to announce and wakes the
+    bots.  The bots must wait for the timeout to be shown, so their moves follow its lines on the board
+    instead of replacing them (the timeout would otherwise never be told)."""
+    from cogs.seats import resume
+    from tests.discord.test_bots import QUICK
+
+    bot = make_bot(**{**QUICK, "scheduler_interval_seconds": 30 * 86400})  # the test runs the clock check
+    await simcord_env.restart_bot(bot)
+    alice = table.members[0]
+    opened = await alice.slash(table.channel, "hedgehog new", players=3, bots=2, bot_level="easy", clock=1)
+    await alice.click(opened.response.message, label="Start")
+    await bot.autoplay.wait()
+    await simcord_env.advance_time(25 * 3600)
+    assert (await bot.timekeeper.tick()).timeouts == 1
+    bot_rolled = asyncio.Event()
+    real_roll = bot.service.roll
+
+    async def roll(*args, **kwargs):
+        report = await real_roll(*args, **kwargs)
+        bot_rolled.set()
+        return report
+
+    monkeypatch.setattr(bot.service, "roll", roll)
+    holding_the_first_edit_until(monkeypatch, bot_rolled)  # the timeout's edit, held until a bot rolled
+    announcer = bot.get_cog("Announcer")
+
+    async def clock_check() -> None:
+        await announcer.flush()
+        await resume(bot)
+
+    await asyncio.gather(announcer.flush(), clock_check())
+    await bot.autoplay.wait()
+    summary = next(m for m in table.channel.history() if m.embeds and "Yellow rolls" in (m.embeds[0].description or ""))
+    lines = summary.embeds[0].description.split("\n")
+    starts = [line.split(" ")[:2] for line in lines]
+    assert ["alice", "ran"] in starts, lines  # the timeout is told
+    assert starts.index(["alice", "ran"]) < starts.index(["Yellow", "rolls"]), lines  # before the bots' moves
+    assert simcord_env.errors == []
+
+
+async def test_two_reports_shown_at_once_on_one_board_keep_both_their_lines_in_order(table, simcord_env, monkeypatch):
+    """alice's roll and her move are shown at the same time (the roll's edit held up by Discord): the
+    board keeps the lines of both, the roll's first, instead of the last edit's alone."""
+    from bot.session.service import Actor
+
+    started = await start_hedgehog(table)
+    actor, kind = next_actor(started, table.members)
+    assert kind == "roll"
+    bot = simcord_env.bot
+    player = Actor(actor.id, actor.name)
+    rolled = await bot.service.roll(table.channel.id, player)
+    choices = await actor.autocomplete(table.channel, "hedgehog move", "notation", "")
+    going_on = next(c for c in choices if "for 1 point." in c["name"])  # 1 of the points rolled: more left
+    moved = await bot.service.move(table.channel.id, player, going_on["value"])  # the turn goes on
+    move_shown = asyncio.Event()
+    holding_the_first_edit_until(monkeypatch, move_shown)  # the roll's edit waits for the move's show
+
+    async def show_move() -> None:
+        await cogs.table.show_in_channel(bot, moved)
+        move_shown.set()
+
+    await asyncio.gather(cogs.table.show_in_channel(bot, rolled), show_move())
+    record = await bot.service.table_message(moved.game.id)
+    assert list(record.lines[-2:]) == [*rolled.lines, *moved.lines], record.lines
+    board = living_board(table.env, table.channel.id).embeds[0].description.split("\n")
+    assert board[-2:] == [*rolled.lines, *moved.lines]
+    assert simcord_env.errors == []
