@@ -168,7 +168,10 @@ class Timekeeper:
                 if again
                 else f"(missed turn {missed} in a row; at {limit} a player is removed)"
             )
-            lines.append(f"{name} ran out of time {what}: the turn is played for them.{handing}")
+            if turn_owner(rules, state) in (seat, None):
+                lines.append(f"{name} ran out of time {what}: the turn is played for them.{handing}")
+            else:  # asked inside another's turn (Combat's offered attack, counter attack): only the answer is theirs
+                lines.append(f"{name} did not answer in time {what}: the clock answers for them.{handing}")
             state = await self._forced_turn(game, rules, state, seat, entries, lines, seat_updates)
         event = report_event(lines, None, "scheduler")
         await service.commit_entries(game, rules, state, entries, lines, seat_updates, event=event)

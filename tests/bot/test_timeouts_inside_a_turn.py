@@ -124,3 +124,28 @@ async def test_a_player_is_not_removed_after_a_single_absent_turn(db_url):
     game = await session.games.latest_game(5)
     await session.close()
     assert not yellow(game).removed, lines
+
+
+async def test_an_answer_asked_inside_another_players_turn_is_answered_by_the_clock_not_played_as_a_turn(db_url):
+    """docs/commands.md: a player asked to decide inside another's turn (Combat's counter attack) who
+    lets the clock run out is told that the clock answered for them; the turn is not theirs to be
+    played for them.  It still counts as a missed turn in a row."""
+    session, clock, _people = await combat_where_yellow_attacks_then_leaves(db_url, 3)
+    game = await session.games.live_game(5)
+    clock.now = game.deadline
+    await session.timekeeper.tick()  # Yellow's combat dice are rolled for them; Blue is asked to counter
+    await announced(session)
+    game = await session.games.live_game(5)
+    assert game.turn_seat == 2
+    blue = game.name_at(2)
+    clock.now = game.deadline
+    assert (await session.timekeeper.tick()).timeouts == 1
+    lines = await announced(session)
+    game = await session.games.latest_game(5)
+    await session.close()
+    assert lines[0].startswith(
+        f"{blue} did not answer in time (missed turn 1 in a row; at 3 a player is removed): the clock answers for them."
+    ), lines
+    assert lines[1].endswith("(by the clock)")
+    assert not any("the turn is played for them" in line for line in lines)
+    assert next(row for row in game.seats if row.seat == 2).missed_turns == 1
