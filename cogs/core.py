@@ -20,7 +20,7 @@ from cogs import questions, seats, table
 from cogs.base import post_board
 from cogs.decisions import play_roll
 from cogs.help import RulesCommand
-from cogs.messages import NO_PINGS, clock_text, options_line, players_line, plural, result_head, told
+from cogs.messages import NO_PINGS, NO_RESULT, clock_text, options_line, players_line, plural, result_head, told
 from cogs.replies import (
     actor_of,
     answer,
@@ -140,6 +140,8 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         outcome = outcome_from_json(game.outcome)
         if outcome is not None:
             lines += ["", f"Result: {result_head(game, outcome, str)} {outcome.reason}"]
+        elif game.status == "aborted":  # the file ends as the board's Result does
+            lines += ["", f"Result: {NO_RESULT}"]
         text = "\n".join(lines)
         shown = "\n".join(
             f"`{row.ply + 1}.` **{escape_user_text(row.notation)}** — {escape_user_text(row.description)}"
@@ -275,7 +277,11 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         when = "this year" if year == self.bot.clock().year else f"in {year}"
         name = escape_user_text(interaction.user.display_name)
         paused = (
-            f"their clocks in {plural(len(games_of_user), 'game')} are paused"
+            (
+                f"their clocks in {plural(len(games_of_user), 'game')} are paused"
+                if len(games_of_user) > 1
+                else "their clock in 1 game is paused"
+            )
             if games_of_user
             else "none of their games has a clock running now, and a clock that starts meanwhile waits for them"
         )

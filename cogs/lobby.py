@@ -151,9 +151,7 @@ async def leave(interaction: discord.Interaction, channel_id: int) -> None:
     actor = actor_of(interaction)
     game = await bot_of(interaction).service.leave(channel_id, actor)
     if game.status == "aborted":
-        record = await bot_of(interaction).service.table_message(game.id)
-        if record is not None:
-            await table.retire(bot_of(interaction), record, game)
+        await table.close(bot_of(interaction), game)
         await answer(interaction, content=f"{escape_user_text(actor.name)} leaves; the game is closed.")
     else:
         await table.show_lobby(interaction, game, f"{escape_user_text(actor.name)} leaves.")

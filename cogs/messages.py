@@ -111,7 +111,7 @@ def report_embed(report: Report, title_suffix: str = "", *, lines: list[str] | N
             inline=False,
         )
     elif report.game.status == "aborted":
-        embed.add_field(name="Result", value="The game ended without a result; it is unrated.", inline=False)
+        embed.add_field(name="Result", value=NO_RESULT, inline=False)
     elif report.state is not None:
         named = [f"{who(game, seat)} ({rules.seat_name(report.state, seat)})" for seat in report.acting_seats]
         acting = listing(named) if named else "—"  # in a phase played at the same time, everyone still in it
@@ -238,6 +238,7 @@ def players_range(least: int, most: int) -> str:
 
 
 LATE_HEADING = "*Not shown at the time (played earlier):*"
+NO_RESULT = "The game ended without a result; it is unrated."  # an aborted game's Result
 
 
 def late_lines(lines: list[str]) -> list[str]:

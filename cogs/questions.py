@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.session import GameRow
+from bot.session import GameRow, HandoverDesk, UndoDesk
 from bot.session.table_questions import SEAT, UNDO, Question
 from cogs.replies import answer_at, bot_of, close_question
 
@@ -38,6 +38,9 @@ async def ask(interaction: discord.Interaction, game_id: int, kind: str, **paylo
     replaced = await bot.service.questions.record(question, bot.service.clock())
     if replaced is not None:
         await _close(bot, replaced, LAPSED[kind])
+    # a board shown while the question was being posted looked for lapsed questions before it was recorded
+    if not await _desk(bot, kind).stands(game_id) and await bot.service.questions.drop(question):
+        await _close(bot, question, LAPSED[kind])
 
 
 async def answered(bot: PyramidBot, game_id: int, kind: str, pressed: discord.Message | None, line: str) -> None:
@@ -50,8 +53,8 @@ async def take(bot: PyramidBot, game_id: int, kind: str) -> Question | None:
     """Forget ``game_id``'s question of ``kind``, answered now, and return it to be closed (``close``) once
     the answer is shown: the board shown meanwhile does not take it for a lapsed one."""
     recorded = next((q for q in await bot.service.questions.of_game(game_id) if q.kind == kind), None)
-    if recorded is not None:
-        await bot.service.questions.drop(game_id, kind)
+    if recorded is None or not await bot.service.questions.drop(recorded):
+        return None  # none, or another caller took it (to close it) first
     return recorded
 
 
@@ -66,11 +69,15 @@ async def close(bot: PyramidBot, taken: Question | None, pressed: discord.Messag
 async def settle(bot: PyramidBot, game: GameRow) -> None:
     """Close the questions of ``game`` that can no longer be answered (called after each board shown)."""
     for question in await bot.service.questions.of_game(game.id):
-        desk = bot.undo if question.kind == UNDO else bot.handover
-        if await desk.stands(game.id):
+        if await _desk(bot, question.kind).stands(game.id):
             continue
-        await _close(bot, question, LAPSED[question.kind])
-        await bot.service.questions.drop(game.id, question.kind)
+        if await bot.service.questions.drop(question):  # forgotten first: two boards shown at once close it once
+            await _close(bot, question, LAPSED[question.kind])
+
+
+def _desk(bot: PyramidBot, kind: str) -> UndoDesk | HandoverDesk:
+    """The desk that knows whether a question of ``kind`` still stands."""
+    return bot.undo if kind == UNDO else bot.handover
 
 
 async def _close(bot: PyramidBot, question: Question, line: str) -> None:

@@ -163,9 +163,13 @@ async def _shown_in_channel(bot: PyramidBot, report: Report) -> bool:
 
 async def redraw(bot: PyramidBot, channel_id: int) -> None:
     """Draw the living board of the channel's running game again in place, with the lines of its turn so
-    far: its clock changed without a move (a vacation moved the deadline)."""
-    report = await bot.service.board(channel_id)
-    async with bot.living_messages.hold(report.game.id):
+    far: its clock changed without a move (a vacation moved the deadline).  The game is read under the
+    living message's lock, so the redraw never shows a position older than a board shown before it."""
+    game = await bot.service.live_game(channel_id)
+    if game is None:
+        return
+    async with bot.living_messages.hold(game.id):
+        report = await bot.service.board(channel_id)
         record = await bot.service.table_message(report.game.id)
         if record is None or record.kind != "board" or report.state is None or report.game.status != "active":
             return
@@ -213,29 +217,45 @@ def lobby_payload(game: GameRow, note: str) -> dict[str, Any]:
 
 async def post_lobby(bot: PyramidBot, game: GameRow, channel: discord.abc.Messageable, note: str) -> None:
     """Post the lobby of a game in ``channel`` (its own thread), as the game's living message."""
-    message = await channel.send(**lobby_payload(game, note))
-    await remember(bot, TableMessage(game.id, message.channel.id, message.id, "lobby"), ())
+    async with bot.living_messages.hold(game.id):
+        message = await channel.send(**lobby_payload(game, note))
+        await remember(bot, TableMessage(game.id, message.channel.id, message.id, "lobby"), ())
+
+
+async def open_lobby(bot: PyramidBot, game_id: int) -> GameRow | None:
+    """The game ``game_id`` as it is now, if it is still open: read under its living message's lock, so
+    two changes shown at once each show every seat taken, and none shows a lobby the start has closed."""
+    game = await bot.service.game(game_id)
+    return game if game is not None and game.status == "open" else None
 
 
 async def update_lobby(bot: PyramidBot, game: GameRow, note: str) -> None:
-    """Edit the game's lobby message to show ``game`` (a change made from another channel)."""
-    record = await bot.service.table_message(game.id)
-    if record is not None and record.kind == "lobby":
-        await edit(bot, record, lobby_payload(game, note), raw=True)
+    """Edit the game's lobby message to show it as it is now (a change made from another channel)."""
+    async with bot.living_messages.hold(game.id):
+        current = await open_lobby(bot, game.id)
+        record = await bot.service.table_message(game.id)
+        if current is not None and record is not None and record.kind == "lobby":
+            await edit(bot, record, lobby_payload(current, note), raw=True)
 
 
 async def show_lobby(interaction: discord.Interaction, game: GameRow, note: str) -> None:
-    """Show the open game's lobby: a new message when it has none here, else its message edited."""
+    """Show the open game's lobby, as it is now: a new message when it has none here, else its message
+    edited.  A game started or closed meanwhile has its own message: the caller is told ``note`` alone."""
     bot = bot_of(interaction)
-    record = await bot.service.table_message(game.id)
-    payload = lobby_payload(game, note)
-    if record is not None and record.kind == "lobby":
-        if await edit_pressed(interaction, record, lambda: payload):
-            return
-        if await edit(bot, record, payload, raw=True):  # the note above the lobby says the latest change
+    async with bot.living_messages.hold(game.id):
+        current = await open_lobby(bot, game.id)
+        if current is None:
             await tell(interaction, note)
             return
-    await _post_lobby_here(interaction, game, payload)
+        record = await bot.service.table_message(game.id)
+        payload = lobby_payload(current, note)
+        if record is not None and record.kind == "lobby":
+            if await edit_pressed(interaction, record, lambda: payload):
+                return
+            if await edit(bot, record, payload, raw=True):  # the note above the lobby says the latest change
+                await tell(interaction, note)
+                return
+        await _post_lobby_here(interaction, current, payload)
 
 
 async def show_lobby_copy(interaction: discord.Interaction, game: GameRow) -> None:
@@ -243,18 +263,28 @@ async def show_lobby_copy(interaction: discord.Interaction, game: GameRow) -> No
     up to date (its note, the last change, left as it is) and the caller gets a copy with its link; a
     lobby whose message is gone is posted afresh."""
     bot = bot_of(interaction)
-    record = await bot.service.table_message(game.id)
-    payload = lobby_payload(game, "Waiting for players.")
-    if record is not None and record.kind == "lobby" and await edit(bot, record, as_lobby_refresh(payload), raw=True):
-        link = message_link(interaction.guild_id, record)
-        where = f" [The lobby]({link}) has the Join and Start buttons." if link else ""
-        await answer(interaction, content=f"Waiting for players.{where}", embed=payload["embed"], ephemeral=True)
-        return
-    await _post_lobby_here(interaction, game, payload)
+    async with bot.living_messages.hold(game.id):
+        current = await open_lobby(bot, game.id)
+        if current is None:  # started or closed since the caller read it: its lobby is not the table now
+            await tell(interaction, "The game has just started or closed: ask for the board again to see it.")
+            return
+        game = current
+        record = await bot.service.table_message(game.id)
+        payload = lobby_payload(game, "Waiting for players.")
+        if (
+            record is not None
+            and record.kind == "lobby"
+            and await edit(bot, record, as_lobby_refresh(payload), raw=True)
+        ):
+            link = message_link(interaction.guild_id, record)
+            where = f" [The lobby]({link}) has the Join and Start buttons." if link else ""
+            await answer(interaction, content=f"Waiting for players.{where}", embed=payload["embed"], ephemeral=True)
+            return
+        await _post_lobby_here(interaction, game, payload)
 
 
 async def _post_lobby_here(interaction: discord.Interaction, game: GameRow, payload: dict[str, Any]) -> None:
-    """Answer ``interaction`` with the lobby, which becomes the game's living message."""
+    """Answer ``interaction`` with the lobby, which becomes the game's living message (under its lock)."""
     message_id = await answer_at(interaction, **payload)
     await remember(bot_of(interaction), TableMessage(game.id, channel_of_answer(interaction), message_id, "lobby"), ())
 

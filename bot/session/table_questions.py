@@ -75,18 +75,24 @@ class TableQuestions:
         asking.add(question.game_id)
         return before if before is not None and before.message_id != question.message_id else None
 
-    async def drop(self, game_id: int, kind: str) -> None:
-        """Forget the open question of ``kind`` of ``game_id`` (answered, or closed as lapsed)."""
+    async def drop(self, question: Question) -> bool:
+        """Forget ``question`` (answered, or closed as lapsed); False when it was not recorded any more (another
+        caller took it first, or a newer question of its kind replaced it), so each is closed once."""
         asking = await self._games_asking()
-        if game_id not in asking:
-            return
+        if question.game_id not in asking:
+            return False
+        mine = (
+            table_questions.c.game_id == question.game_id,
+            table_questions.c.kind == question.kind,
+            table_questions.c.message_id == question.message_id,
+        )
 
-        def work(conn: Connection) -> bool:
-            conn.execute(
-                delete(table_questions).where(table_questions.c.game_id == game_id, table_questions.c.kind == kind)
-            )
-            left = conn.execute(select(table_questions.c.kind).where(table_questions.c.game_id == game_id)).first()
-            return left is not None
+        def work(conn: Connection) -> tuple[bool, bool]:
+            removed = conn.execute(delete(table_questions).where(*mine)).rowcount > 0
+            left = conn.execute(select(table_questions.c.kind).where(table_questions.c.game_id == question.game_id))
+            return removed, left.first() is not None
 
-        if not await self.store.write(work):
-            asking.discard(game_id)
+        removed, any_left = await self.store.write(work)
+        if not any_left:
+            asking.discard(question.game_id)
+        return removed

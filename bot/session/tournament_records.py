@@ -315,10 +315,17 @@ class TournamentRecords:
             rows = (await conn.execute(query.order_by(tournament_cards.c.message_id))).all()
         return [(int(r.channel_id), int(r.message_id)) for r in rows]
 
-    async def drop_cards(self, tournament_id: int) -> None:
-        """Forget the tournament's button messages (their buttons are gone)."""
+    async def drop_cards(self, tournament_id: int, message_ids: Sequence[int]) -> None:
+        """Forget these button messages of the tournament (their buttons are gone)."""
+        if not message_ids:
+            return
         async with self.engine.begin() as conn:
-            await conn.execute(delete(tournament_cards).where(tournament_cards.c.tournament_id == tournament_id))
+            await conn.execute(
+                delete(tournament_cards).where(
+                    tournament_cards.c.tournament_id == tournament_id,
+                    tournament_cards.c.message_id.in_(list(message_ids)),
+                )
+            )
 
     # ------------------------------------------------------------------ players
 

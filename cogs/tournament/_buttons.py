@@ -49,12 +49,20 @@ class TournamentButton(
         )
 
 
+def button_actions(tournament: TournamentRow) -> tuple[str, ...]:
+    """The buttons the tournament's registration has now: Join while it is open, and Check in during
+    check-in; none once it is over."""
+    if not tournament.is_open:
+        return ()
+    return ("join", "checkin") if tournament.status == CHECKIN else ("join",)
+
+
 def tournament_buttons(tournament: TournamentRow) -> discord.ui.View | None:
     """Join (while registration is open) and Check in (during check-in) buttons."""
-    if not tournament.is_open:
+    actions = button_actions(tournament)
+    if not actions:
         return None
     view = discord.ui.View(timeout=None)
-    view.add_item(TournamentButton("join", tournament.id))
-    if tournament.status == CHECKIN:
-        view.add_item(TournamentButton("checkin", tournament.id))
+    for action in actions:
+        view.add_item(TournamentButton(action, tournament.id))
     return view

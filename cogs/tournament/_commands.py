@@ -279,7 +279,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         else:
             posted = await answer_at(interaction, **card)
         # its buttons follow the registration: Check in added with the check-in, all gone at the start
-        await self.tournaments.records.add_card(tournament.id, target.id, posted)
+        await self.host.keep_card(tournament, target.id, posted)
 
     @create.autocomplete("variant")
     async def variant_autocomplete(
@@ -363,7 +363,7 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         shown = with_buttons(view.tournament, embed=wording.tournament_embed(view))
         posted = await answer_at(interaction, **shown)
         if "view" in shown and interaction.channel_id is not None:  # its buttons follow the registration too
-            await self.tournaments.records.add_card(picked.id, interaction.channel_id, posted)
+            await self.host.keep_card(view.tournament, interaction.channel_id, posted)
 
     @app_commands.command(name="standings", description="Standings with tiebreaks (the bracket, for elimination).")
     @app_commands.describe(tournament="Which tournament (default: the one here)")

@@ -17,7 +17,7 @@ from cogs import table
 from cogs.announcer import reopen
 from cogs.messages import NO_PINGS, report_payload, report_view
 from cogs.tournament import _wording as wording
-from cogs.tournament._buttons import tournament_buttons
+from cogs.tournament._buttons import button_actions, tournament_buttons
 from cogs.tournament._images import standings_file
 
 if TYPE_CHECKING:
@@ -95,7 +95,7 @@ class DiscordHost:
         text = wording.checkin_opened(tournament, until)
         called = await self._announce(tournament, text, mentions=players, view=view)
         if view is not None:
-            await self.bot.session.records.add_card(tournament.id, called.channel.id, called.id)
+            await self.keep_card(tournament, called.channel.id, called.id)
 
     async def tournament_began(
         self, tournament: TournamentRow, seeds: Sequence[int], absent: Sequence[int], names: Mapping[int, str]
@@ -174,15 +174,31 @@ class DiscordHost:
         Join, then Join and Check in during check-in, none once it is over (then they are forgotten)."""
         records = self.bot.session.records
         fresh = await records.tournament(tournament.id) or tournament
-        view = tournament_buttons(fresh)
-        for channel_id, message_id in await records.cards(tournament.id):
-            try:
-                channel = await self._channel(channel_id)
-                await channel.get_partial_message(message_id).edit(view=view)
-            except discord.HTTPException as error:  # a card deleted meanwhile has no buttons to change
-                log.info("tournament %s: card %s not updated: %s", tournament.id, message_id, error)
-        if view is None:
-            await records.drop_cards(tournament.id)
+        cards = await records.cards(tournament.id)
+        for channel_id, message_id in cards:
+            await self._set_buttons(fresh, channel_id, message_id)
+        if not button_actions(fresh):  # only the cards read here: one recorded meanwhile checks itself
+            await records.drop_cards(tournament.id, [message_id for _, message_id in cards])
+
+    async def keep_card(self, posted_for: TournamentRow, channel_id: int, message_id: int) -> None:
+        """Remember a message just posted with ``posted_for``'s buttons, so they follow the registration.
+        The tournament is read again once it is remembered: check-in or the start may have refreshed the
+        cards while it was being posted, before it was known."""
+        records = self.bot.session.records
+        await records.add_card(posted_for.id, channel_id, message_id)
+        fresh = await records.tournament(posted_for.id) or posted_for
+        if button_actions(fresh) == button_actions(posted_for):
+            return
+        await self._set_buttons(fresh, channel_id, message_id)
+        if not button_actions(fresh):
+            await records.drop_cards(fresh.id, [message_id])
+
+    async def _set_buttons(self, tournament: TournamentRow, channel_id: int, message_id: int) -> None:
+        try:
+            channel = await self._channel(channel_id)
+            await channel.get_partial_message(message_id).edit(view=tournament_buttons(tournament))
+        except discord.HTTPException as error:  # a card deleted meanwhile has no buttons to change
+            log.info("tournament %s: card %s not updated: %s", tournament.id, message_id, error)
 
     async def _post(self, channel_id: int, text: str) -> None:
         """Post a plain note in a channel or thread (no pings)."""

@@ -607,3 +607,11 @@ async def test_joining_a_thread_game_from_its_channel_when_discord_will_not_add_
     lobby = table.env.backend.messages[thread.id][thread.history()[-1].id]
     assert next(f["value"] for f in lobby.embeds[0]["fields"] if f["name"] == "Players").startswith("1. alice, 2. bob")
     assert simcord_env.errors == []
+
+
+async def test_a_vacation_with_one_clocked_game_speaks_of_one_clock(table):
+    """A player has one clock per game: with one game it reads "their clock in 1 game is paused"."""
+    started, _ = await start_game(table, clock=1)
+    first, _ = next_actor(started, table.members)
+    result = await first.slash(table.channel, "game vacation", days=2)
+    assert "; their clock in 1 game is paused. " in result.response.content, result.response.content

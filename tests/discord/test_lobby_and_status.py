@@ -75,3 +75,20 @@ async def test_history_before_any_game_has_started_is_a_private_refusal_like_rep
     assert history.ephemeral and history.response.content == "This game has not started yet."
     replay = await carol.slash(table.channel, "game replay")
     assert replay.ephemeral and replay.response.content == "This game has not started yet."
+
+
+async def test_the_history_file_of_an_aborted_game_ends_with_the_boards_result_line(table):
+    """docs/commands.md: the board's Result line "(the same line ends /game history's file)"; for a game
+    ended by /game abort that line is "The game ended without a result; it is unrated."."""
+    alice, bob = table.members[:2]
+    await alice.slash(table.channel, "hedgehog new", players=2)
+    await bob.slash(table.channel, "hedgehog join")
+    started = await alice.slash(table.channel, "hedgehog start")
+    actor, _ = next_actor(started, table.members)
+    await actor.slash(table.channel, "hedgehog roll")
+    await alice.slash(table.channel, "game abort")
+    status = await bob.slash(table.channel, "game status")
+    assert field(status.response.embeds[0], "Result") == "The game ended without a result; it is unrated."
+    history = await bob.slash(table.channel, "game history")
+    listing = (await history.response.attachments[0].read()).decode()
+    assert listing.rstrip().splitlines()[-1] == "Result: The game ended without a result; it is unrated.", listing

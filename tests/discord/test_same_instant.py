@@ -1,0 +1,194 @@
+"""Two of the bot's actors at the same instant: a player's action, the clock loop, the tournament loop and
+the computer players each show what they did, and none undoes what another has shown.
+
+Each race is made to happen by holding one step (as Discord's rate limit on edits can) until the other
+actor has done its work; the waits are bounded, so a test whose fix serialises the two steps goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import sys
+
+import cogs.table
+from bot.session.service import Actor
+from tests.discord.helpers import button_labels, living_board, next_actor
+
+WAIT = 3.0  # the most a held step waits for the other actor (it waits that long only when they never overlap)
+
+
+async def start_hedgehog(table):
+    alice, bob = table.members[:2]
+    await alice.slash(table.channel, "hedgehog new", players=2)
+    await bob.slash(table.channel, "hedgehog join")
+    return await alice.slash(table.channel, "hedgehog start")
+
+
+async def until(event: asyncio.Event) -> None:
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(event.wait(), WAIT)
+
+
+def raw_components(table, message_id: int) -> list[dict]:
+    raw = table.env.backend.messages[table.channel.id][message_id]
+    rows = [row if isinstance(row, dict) else row.to_dict() for row in raw.components]
+    return [c for row in rows for c in row["components"]]
+
+
+async def test_a_redraw_after_a_vacation_never_puts_back_the_board_from_before_a_roll(table, simcord_env, monkeypatch):
+    """alice goes on vacation while her roll is being shown: the redraw of her board (its deadline moved)
+    never puts back the position before the roll, with a Roll button that would only refuse."""
+    started = await start_hedgehog(table)
+    actor, kind = next_actor(started, table.members)
+    assert kind == "roll"
+    bot = simcord_env.bot
+    roll_shown = asyncio.Event()
+    real_board = bot.service.board
+
+    async def board(*args, **kwargs):
+        report = await real_board(*args, **kwargs)
+        await until(roll_shown)  # the roll is committed and shown while the redraw holds its read
+        return report
+
+    monkeypatch.setattr(bot.service, "board", board)
+
+    async def roll_and_show() -> None:
+        rolled = await bot.service.roll(table.channel.id, Actor(actor.id, actor.name))
+        await cogs.table.show_in_channel(bot, rolled)
+        roll_shown.set()
+
+    await asyncio.gather(cogs.table.redraw(bot, table.channel.id), roll_and_show())
+    board_now = living_board(table.env, table.channel.id)
+    assert "Roll" not in button_labels(board_now), button_labels(board_now)  # the roll is done: a move is due
+    assert simcord_env.errors == []
+
+
+async def test_a_join_shown_late_never_reopens_the_lobby_of_a_game_that_started(table, simcord_env, monkeypatch):
+    """carol joins (from the notice in the parent channel) while alice starts the game: the lobby's edit
+    for carol's seat never lands after the start closed the lobby, which keeps no Join, Leave, Start or
+    bot menu on a running game."""
+    alice, bob, carol = table.members[:3]
+    opened = await alice.slash(table.channel, "hedgehog new", players=3)
+    lobby = opened.response.message
+    await bob.slash(table.channel, "hedgehog join")
+    bot = simcord_env.bot
+    joined = await bot.service.join(table.channel.id, Actor(carol.id, carol.name))
+    reached, started = asyncio.Event(), asyncio.Event()
+    real_edit = cogs.table.edit
+    edits = 0
+
+    async def edit(*args, **kwargs):
+        nonlocal edits
+        edits += 1
+        if edits == 1:  # carol's lobby update, held (Discord's rate limit) until the game started
+            reached.set()
+            await until(started)
+        return await real_edit(*args, **kwargs)
+
+    monkeypatch.setattr(cogs.table, "edit", edit)
+    update = asyncio.ensure_future(cogs.table.update_lobby(bot, joined, "carol joins (3/3)."))
+    await until(reached)
+    await alice.slash(table.channel, "hedgehog start")
+    started.set()
+    await update
+    components = raw_components(table, lobby.id)
+    pressable = [c.get("label") or c.get("custom_id") for c in components if not c.get("disabled")]
+    assert pressable == [], pressable  # the started game's lobby keeps no control that only refuses
+    assert simcord_env.errors == []
+
+
+async def test_an_undo_question_posted_while_the_next_players_move_is_shown_does_not_keep_live_buttons(
+    table, simcord_env, monkeypatch
+):
+    """alice asks to take back her pass; while her question is being posted, bob plays (a roll, then a
+    pass), which makes the request lapse, and his board looks for lapsed questions before alice's is
+    recorded.  Her question is still closed as lapsed, with no Accept or Refuse left to press."""
+    import cogs.questions
+    from bot.session.service import ServiceError
+
+    alice, bob = table.members[:2]
+    await alice.slash(table.channel, "hedgehog new", players=2)
+    await bob.slash(table.channel, "hedgehog join")
+    started = await alice.slash(table.channel, "hedgehog start")
+    first, _ = next_actor(started, table.members)
+    other = bob if first is alice else alice
+    bot = simcord_env.bot
+    await first.slash(table.channel, "hedgehog roll")
+    await first.slash(table.channel, "hedgehog move", notation="pass")
+    real_answer_at = cogs.questions.answer_at
+    posted = 0
+
+    async def answer_at(interaction, **payload):
+        nonlocal posted
+        posted += 1
+        if posted == 1:  # the question is on its way to Discord when the other player plays
+            them = Actor(other.id, other.name)
+            for work in (bot.service.roll(table.channel.id, them), bot.service.move(table.channel.id, them, "pass")):
+                with contextlib.suppress(ServiceError):
+                    await cogs.table.show_in_channel(bot, await work)
+        return await real_answer_at(interaction, **payload)
+
+    monkeypatch.setattr(cogs.questions, "answer_at", answer_at)
+    asked = await first.slash(table.channel, "game undo")
+    question = table.env.backend.messages[table.channel.id][asked.response.message.id]
+    assert not question.components, "a lapsed undo question keeps buttons that only refuse"
+    assert question.content.endswith("This request lapsed: the game has moved on."), question.content
+    game = await bot.service.latest_game(table.channel.id)
+    assert await bot.service.questions.of_game(game.id) == []  # nothing left to close later
+    assert simcord_env.errors == []
+
+
+async def test_a_tournament_card_posted_while_the_tournament_starts_loses_its_join_button(
+    table, club, simcord_env, monkeypatch
+):
+    """alice asks for /tournament status (a card with Join) at the instant the tournament starts (its
+    start time, in the scheduler's loop): the start takes the buttons off every card it knows, and
+    alice's card, posted meanwhile and recorded after, loses its Join too."""
+    olga, members = club
+    created = await olga.slash(table.channel, "tournament create", name="Cup", game="whist", format="swiss")
+    assert not created.ephemeral, created.response.content
+    for member in members[1:5]:
+        await member.slash(table.channel, "tournament join")
+    cog = simcord_env.bot.get_cog("Tournament") or next(
+        c for c in simcord_env.bot.cogs.values() if type(c).__name__ == "TournamentCommands"
+    )
+    (tournament,) = [t for t in await cog.tournaments.listing(table.guild.id)]
+    commands_module = sys.modules[type(cog).__module__]  # the module the running cog came from (loaded as an extension)
+    real_answer_at = commands_module.answer_at
+
+    async def answer_at(interaction, **payload):  # the card is on its way when the start comes
+        await cog.tournaments.start(tournament.id, Actor(olga.id, olga.name, can_manage=True))
+        return await real_answer_at(interaction, **payload)
+
+    monkeypatch.setattr(commands_module, "answer_at", answer_at)
+    status = await members[0].slash(table.channel, "tournament status")
+    card = status.response.message
+    assert not (await cog.tournaments.get(tournament.id)).is_open  # it has started
+    components = raw_components(table, card.id)
+    pressable = [c.get("label") for c in components if not c.get("disabled")]
+    assert pressable == [], pressable  # the tournament runs: nothing left to join
+
+
+async def test_a_lapsed_question_is_closed_once_when_two_boards_are_shown_at_once(table, simcord_env):
+    """alice asked for an undo; bob's roll and his pass are shown at the same time (as two reports can be):
+    each board, once shown, closes the table's lapsed questions, and alice's is closed once: it says
+    "This request lapsed" once."""
+    alice, bob = table.members[:2]
+    await alice.slash(table.channel, "hedgehog new", players=2)
+    await bob.slash(table.channel, "hedgehog join")
+    started = await alice.slash(table.channel, "hedgehog start")
+    first, _ = next_actor(started, table.members)
+    other = bob if first is alice else alice
+    bot = simcord_env.bot
+    await first.slash(table.channel, "hedgehog roll")
+    await first.slash(table.channel, "hedgehog move", notation="pass")
+    asked = await first.slash(table.channel, "game undo")
+    them = Actor(other.id, other.name)
+    rolled = await bot.service.roll(table.channel.id, them)
+    passed = await bot.service.move(table.channel.id, them, "pass")  # a person's move: the request lapses
+    await asyncio.gather(cogs.table.show_in_channel(bot, rolled), cogs.table.show_in_channel(bot, passed))
+    question = table.env.backend.messages[table.channel.id][asked.response.message.id]
+    assert not question.components
+    assert question.content.count("lapsed") == 1, question.content
+    assert simcord_env.errors == []
