@@ -153,6 +153,10 @@ def _draw_background(size: int) -> Image.Image:
 # ------------------------------------------------------------------ pieces and overlays
 
 
+TICK = 7  # how far the crosshair's ticks reach inside and outside its ring
+CROSSHAIR_CLEAR = 2  # pixels between the ticks' ends and the edge of the victim's square
+
+
 def _crosshair(
     draw: ImageDraw.ImageDraw, centre: tuple[float, float], radius: float, height: float | None = None
 ) -> None:
@@ -163,7 +167,7 @@ def _crosshair(
     ticks = ((1, 0), (-1, 0), (0, 1), (0, -1)) if height is None else ((1, 0), (-1, 0))
     for dx, dy in ticks:
         draw.line(
-            [(cx + dx * (radius - 7), cy + dy * (ry - 7)), (cx + dx * (radius + 7), cy + dy * (ry + 7))],
+            [(cx + dx * (radius - TICK), cy + dy * (ry - TICK)), (cx + dx * (radius + TICK), cy + dy * (ry + TICK))],
             fill=MARK,
             width=4,
         )
@@ -188,8 +192,8 @@ def _draw_piece(image: Image.Image, draw: ImageDraw.ImageDraw, size: int, square
         base_y = middle + scale * 1.75 / 2
         if victim:
             _crosshair(draw, (cx, middle), cell * 0.62, (bottom - top) / 2 - 2)
-    elif victim:
-        _crosshair(draw, (cx, cy), cell * 0.44)
+    elif victim:  # ring and ticks inside the square: the ticks stop CROSSHAIR_CLEAR short of its edge
+        _crosshair(draw, (cx, cy), cell / 2 - CROSSHAIR_CLEAR - TICK)
     paste_pyramid(image, cx, base_y, 3, SEAT_COLOURS[seat], scale)
 
 

@@ -92,6 +92,10 @@ PANEL_TOP = BOARD_BOTTOM + STRIP + 4 + 40  # below the home bar and the file let
 SCALE = 35.0  # pixels per inch: a large pyramid is 35 x 61 px (25 x 44 on a phone; it was 12 x 22)
 OLD_SCALE, OLD_WIDTH = 30.0, 960  # the wide layout this one replaced, for the size promise
 STEP = SCALE * 0.22  # rise between the pieces of a stack
+BASE_UP = 5  # a stack stands this far above its square's bottom edge
+TOP_ROOM = 9  # a stack's tip stays this far below its square's top edge: clear of the home frame (3 to 6)
+CODE_BOTTOM = 16  # the bottom code's middle, above the square's bottom edge: clear of the frames
+CODE_STEP = 17  # between the codes beside a stack
 STACK_X = 27  # stack centre, from the square's left edge
 CODE_X = 50  # code column, from the square's left edge
 LINE = 23  # panel line height
@@ -304,17 +308,26 @@ def _draw_stacks(image: Image.Image, state: CombatState) -> None:
             continue
         left, _, _, bottom = square_box(index)
         name = square_name(index)
-        cx, base = left + STACK_X, bottom - 5
+        cx, base = left + STACK_X, bottom - BASE_UP
         pieces = [(seat_letter(piece.owner), piece.pips) for piece in stack]
+        step = stack_rise(pieces)
         # a pyramid with an opponent pyramid above it cannot move: edged in the warning colour
         marks = [MARK if _pinned(stack, k) else None for k in range(len(stack))]
-        paste_stack(image, cx, base, pieces, SCALE, STEP, marks)
+        paste_stack(image, cx, base, pieces, SCALE, step, marks)
         for k, (letter, pips) in enumerate(pieces):
-            y = base - k * STEP
+            y = base - k * step
             w, h = pyramid_size_px(pips, SCALE)
             geometry.note_piece(f"{letter}{pips}", name, (cx - w / 2, y - h, cx + w / 2, y))
         if index in state.capped:
-            paste_pyramid(image, cx, base - len(stack) * STEP, 1, "K", SCALE * 0.8)
+            paste_pyramid(image, cx, base - len(stack) * step, 1, "K", SCALE * 0.8)
+
+
+def stack_rise(pieces: Sequence[tuple[str, int]]) -> float:
+    """How far each pyramid of a stack (bottom to top) stands above the one below: ``STEP``, or less when
+    the stack would otherwise reach into the top ``TOP_ROOM`` pixels of its square (three large pyramids)."""
+    room = SQ - BASE_UP - TOP_ROOM
+    fits = [(room - pyramid_size_px(pips, SCALE)[1]) / k for k, (_, pips) in enumerate(pieces) if k]
+    return min([STEP, *fits])
 
 
 def _draw_stack_labels(image: Image.Image, state: CombatState) -> None:
@@ -329,7 +342,7 @@ def _draw_stack_labels(image: Image.Image, state: CombatState) -> None:
         capped = index in state.capped
         # codes, top piece first, in a column beside the stack
         for row, (code, pinned) in enumerate(reversed(codes)):
-            cy = bottom - 12 - (len(codes) - 1 - row) * 18  # clear of the pip tag above
+            cy = bottom - CODE_BOTTOM - (len(codes) - 1 - row) * CODE_STEP  # clear of the pip tag above
             text(image, (left + CODE_X, cy), code, size=MIN_PX, fill=MARK if pinned else TEXT, anchor="lm")
         owner = single_owner(stack)
         if index in reserve:
@@ -368,17 +381,47 @@ def _edge_point(start: tuple[float, float], end: tuple[float, float], index: int
 
 def _arrow(image: Image.Image, a: int, b: int, colour: tuple[int, int, int], both: bool = False) -> None:
     """An arrow from square ``a`` to square ``b`` whose head stops at ``b``'s edge, so it hides no pyramid."""
-    draw = ImageDraw.Draw(image)
     (x1, y1), (x2, y2) = _anchor(a), _anchor(b)
     length = max(1.0, ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5)
     ux, uy = (x2 - x1) / length, (y2 - y1) / length
     tip = _edge_point((x1, y1), (x2, y2), b)
-    ex, ey = tip[0] - ux * 8, tip[1] - uy * 8
-    if both:
-        back = _edge_point((x2, y2), (x1, y1), a)
-        sx, sy = back[0] + ux * 8, back[1] + uy * 8
-    else:
-        sx, sy = x1 + ux * 14, y1 + uy * 14
+    start = _edge_point((x2, y2), (x1, y1), a) if both else (x1 + ux * 14, y1 + uy * 14)
+    _draw_arrow(ImageDraw.Draw(image), start, tip, colour, both)
+
+
+COMBAT_FROM, COMBAT_INTO = 30, 14  # how far the combat arrow reaches into the attacker's and the defender's squares
+
+
+def _combat_arrow(image: Image.Image, a: int, b: int) -> None:
+    """The pink arrow of a combat between the neighbours ``a`` (attacker) and ``b``: across the edge or
+    corner they share, its shaft in ``a`` and its head over the edge into ``b``.  The codes and pip tags
+    are drawn over it, so it hides none of them."""
+    (x1, y1), (x2, y2) = _centre(a), _centre(b)
+    length = max(1.0, ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5)
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    mx, my = (x1 + x2) / 2, (y1 + y2) / 2
+    start, tip = (mx - ux * COMBAT_FROM, my - uy * COMBAT_FROM), (mx + ux * COMBAT_INTO, my + uy * COMBAT_INTO)
+    _draw_arrow(ImageDraw.Draw(image), start, tip, MARK)
+
+
+def _centre(index: int) -> tuple[float, float]:
+    left, top, right, bottom = square_box(index)
+    return (left + right) / 2, (top + bottom) / 2
+
+
+def _draw_arrow(
+    draw: ImageDraw.ImageDraw,
+    start: tuple[float, float],
+    tip: tuple[float, float],
+    colour: tuple[int, int, int],
+    both: bool = False,
+) -> None:
+    """A shaft from ``start`` to a head whose point is ``tip`` (a head at each end when ``both``), edged black."""
+    (x1, y1), (x2, y2) = start, tip
+    length = max(1.0, ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5)
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    ex, ey = x2 - ux * 8, y2 - uy * 8
+    sx, sy = (x1 + ux * 8, y1 + uy * 8) if both else (x1, y1)
     edge = LAST_OUTER
     draw.line([(sx, sy), (ex, ey)], fill=edge, width=9)
     draw.line([(sx, sy), (ex, ey)], fill=colour, width=4)
@@ -419,7 +462,7 @@ def _draw_last_move(image: Image.Image, state: CombatState, last_move: object | 
         for index in (fight.att_sq, fight.def_sq):
             draw.rectangle(_inset(square_box(index), 1), outline=MARK, width=4)
         if state.phase in FIGHT_PHASES:
-            _arrow(image, fight.att_sq, fight.def_sq, MARK)
+            _combat_arrow(image, fight.att_sq, fight.def_sq)
     hop = state.hop
     if state.phase == HOP_ROLL and hop is not None:
         _arrow(image, hop.frm, hop.to, LAST)
@@ -430,7 +473,7 @@ def _draw_last_move(image: Image.Image, state: CombatState, last_move: object | 
         _arrow(image, last_move.mine, last_move.theirs, LAST, both=True)
     elif isinstance(last_move, Attack):
         if state.phase not in FIGHT_PHASES:
-            _arrow(image, last_move.frm, last_move.to, MARK)
+            _combat_arrow(image, last_move.frm, last_move.to)
     elif (step := turn_step(state)) is not None:  # a roll (or a pass) since: the step's squares are still framed
         _arrow(image, *step, LAST)
 

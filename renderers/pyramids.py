@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from functools import lru_cache
 from typing import Any
 
@@ -212,6 +213,18 @@ def paste_sprite(image: Image.Image, sprite: Image.Image, corner: tuple[int, int
         image.im.paste(sprite.im, box, sprite.im)
     else:
         image.im.paste(sprite.im, box)
+
+
+@contextmanager
+def unrecorded() -> Iterator[None]:
+    """Draw a picture that is cached without noting its texts in the layout being recorded.
+
+    A cached picture is drawn once, at its own origin, and pasted many times: whoever pastes it notes
+    its texts where they land (``paste_tile``, ``paste_die``).  Inside this block the primitives note
+    into a layout that is thrown away.
+    """
+    with _layout.recording():
+        yield
 
 
 def paste_tile(
@@ -851,7 +864,8 @@ def _die_sprite(size: int, face: str, label: str | None) -> tuple[Image.Image, i
         right = max(right, math.ceil(size / 2 + label_right))
         bottom = max(bottom, size + 4 + math.ceil(label_bottom))
     sprite = Image.new("RGBA", (margin + right + 1, bottom + 1), (0, 0, 0, 0))
-    draw_die(ImageDraw.Draw(sprite), (margin, 0), size, face, label)
+    with unrecorded():  # paste_die notes the caption where the die is pasted
+        draw_die(ImageDraw.Draw(sprite), (margin, 0), size, face, label)
     return sprite, margin
 
 

@@ -358,12 +358,12 @@ def _draw_pieces(image: Image.Image, draw: ImageDraw.ImageDraw, s: TreasureState
     geo = geometry(s.players)
     n = s.players
     SQUARE = square_px(n)
-    if s.last_from is not None and s.last_to is not None:
-        for sq in (s.last_from, s.last_to):
+    if (last := _last_step(s)) is not None:
+        for sq in last:
             x0, y0, x1, y1 = _box(n, sq)
             last_move_frame(draw, (x0 + 2, y0 + 2, x1 - 2, y1 - 2), 5)
-        draw.line([_centre(n, s.last_from), _centre(n, s.last_to)], fill=LAST_OUTER, width=8)
-        draw.line([_centre(n, s.last_from), _centre(n, s.last_to)], fill=LAST_INNER, width=4)
+        draw.line([_centre(n, last[0]), _centre(n, last[1])], fill=LAST_OUTER, width=8)
+        draw.line([_centre(n, last[0]), _centre(n, last[1])], fill=LAST_INNER, width=4)
     for sq, colour, pips in s.pyramids:
         _paste_top(image, _centre(n, sq), pips, colour, SQUARE * 0.8)
     radius = int(SQUARE * 0.4)
@@ -495,6 +495,17 @@ def _ordinal(n: int) -> str:
     return f"{n}" + ("th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th"))
 
 
+def _last_step(s: TreasureState) -> tuple[Sq, Sq] | None:
+    """The last move as (from, to) while its coin still stands where it went, else None.
+
+    A player who leaves takes their coins off the board, and with them their last move: the board
+    frames no empty squares and the panel has no "Last move" line.
+    """
+    if s.last_seat is None or s.last_from is None or s.last_to is None or s.last_to not in s.coins[s.last_seat]:
+        return None
+    return s.last_from, s.last_to
+
+
 def _last_action(s: TreasureState) -> str:
     """A few words on the previous move for the panel: "Black 5:e7-f8 took a small"."""
     if s.last_seat is None:
@@ -502,10 +513,10 @@ def _last_action(s: TreasureState) -> str:
     who = "Last move: " + seat_label(s, s.last_seat)
     if s.last_lost:
         return f"{who} lost the turn"
-    if s.last_from is None or s.last_to is None or s.last_to not in s.coins[s.last_seat]:
+    if (last := _last_step(s)) is None:
         return ""
-    value = s.coins[s.last_seat].index(s.last_to)  # the last move is the latest: its coin still stands there
-    move = f"{who} {value}:{square_name(s.last_from)}-{square_name(s.last_to)}"
+    value = s.coins[s.last_seat].index(last[1])  # the last move is the latest: its coin still stands there
+    move = f"{who} {value}:{square_name(last[0])}-{square_name(last[1])}"
     if s.last_pyramid is not None:
         return f"{move} took a {('small', 'medium', 'large')[s.last_pyramid[1] - 1]} pyramid"
     if s.last_coin is not None:

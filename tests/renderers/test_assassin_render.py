@@ -84,11 +84,30 @@ def test_same_state_gives_same_bytes():
 def test_victim_carries_the_crosshair():
     image = pixels(render(position()))
     x, y = square_centre(10, sq("c3"))
-    ring = _cell(10) * 0.44
-    assert close(at(image, (x + ring + 4, y)), MARK)
+    tick = _cell(10) / 2 - 4  # the ticks reach out to near the square's edge
+    assert close(at(image, (x + tick, y)), MARK)
     # an assassin carries no crosshair
     ax, ay = square_centre(10, sq("j10"))
-    assert not close(at(image, (ax + ring + 4, ay)), MARK)
+    assert not close(at(image, (ax + tick, ay)), MARK)
+
+
+@pytest.mark.parametrize(("size", "name"), [(10, "i1"), (10, "c3"), (10, "j5"), (12, "a12"), (12, "e5")])
+def test_the_victims_crosshair_stays_inside_its_square(size, name):
+    """The pink crosshair, ring and ticks, is drawn inside the victim's square: it never crosses the board's
+    thick edge on an edge square, nor reaches into a neighbouring square."""
+    others = [square for square in (sq("b1", size), sq("j10", size), sq("j1", size)) if square != sq(name, size)]
+    image = pixels(render(position(size=size, positions=(sq(name, size), *others[:3]))))
+    cx, cy = square_centre(size, sq(name, size))
+    half = _cell(size) / 2
+    inside, outside = 0, 0
+    for x in range(round(cx - half) - 10, round(cx + half) + 11):
+        for y in range(round(cy - half) - 10, round(cy + half) + 11):
+            if close(at(image, (x, y)), MARK, 20):
+                if abs(x - cx) < half and abs(y - cy) < half:
+                    inside += 1
+                else:
+                    outside += 1
+    assert inside > 100 and outside == 0
 
 
 def test_empty_safehouse_is_drawn_dark_and_the_victim_shows_inside_it():

@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
-from games.combat import RULES, Roll, Step, square
+from games.combat import COMBAT_ROLL, RULES, Fight, Roll, Step, square, stack_pips
 from games.playout import playout
 from renderers import layout_for
 from renderers.combat import (
@@ -19,6 +19,7 @@ from renderers.combat import (
     HEADER,
     LAST,
     MIN_PX,
+    SQ,
     STACK_X,
     WIDTH,
     _anchor,
@@ -300,3 +301,46 @@ def test_a_name_that_fits_the_players_line_is_shown_whole():
     long = ["Bartholomew Featherstonehaugh-Smythe the Third"] * 4
     rows = [t.text for t in layout_for("combat", state, names=long).texts if " · home " in t.text]
     assert rows and all("…) · home " in row and "Bartholomew Featherstone" in row for row in rows), rows
+
+
+def _fight(attacker: str, defender: str, stacks: dict[str, str]):
+    """A combat between the stacks on two neighbouring squares, its dice still to roll."""
+    state = position(2, stacks, phase=COMBAT_ROLL)
+    a, d = square(attacker), square(defender)
+    fight = Fight(0, 1, a, d, stack_pips(state.board[a]), stack_pips(state.board[d]), state.turn)
+    return replace(state, fight=fight, trail=(a, d))
+
+
+@pytest.mark.parametrize(
+    ("attacker", "defender", "dx", "dy"),
+    [("c2", "d2", 1, 0), ("d5", "c5", -1, 0), ("b2", "b3", 0, -1), ("e5", "e4", 0, 1), ("b3", "c2", 1, 1)],
+)
+def test_the_combat_arrow_runs_from_the_attackers_square_into_the_defenders(attacker, defender, dx, dy):
+    """Between neighbours the pink combat arrow crosses the edge (or corner) the two squares share: pink on
+    the attacker's side of it and on the defender's, the arrow's shaft and its head, with every code on top."""
+    state = _fight(attacker, defender, {attacker: "R3/R2/R1", defender: "Y3/Y2/Y1"})
+    image = _image(render(state, names=["Alice", "Bob"]))
+    a = square_box(square(attacker))
+    ax, ay = (a[0] + a[2]) / 2, (a[1] + a[3]) / 2
+    ex, ey = ax + dx * SQ / 2, ay + dy * SQ / 2  # the middle of the shared edge (or the shared corner)
+    norm = (dx * dx + dy * dy) ** 0.5
+    shaft = -20 if dx == 0 or dy == 0 else -10  # (a diagonal's shaft passes under the attacker's bottom code)
+    for along in (shaft, -2, 4):  # shaft and head in the attacker's square, the head's point in the defender's
+        x, y = ex + dx / norm * along, ey + dy / norm * along
+        assert _close(image.getpixel((round(x), round(y))), MARK, 20), (along, image.getpixel((round(x), round(y))))
+    codes = {t.text for t in layout_for("combat", state).texts}
+    assert {"R1", "R2", "R3", "Y1", "Y2", "Y3"} <= codes
+
+
+def test_a_full_stack_of_large_pyramids_and_its_codes_keep_clear_of_the_squares_edges():
+    """Three large pyramids on a home square: the top one's tip stays below the home frame (3 to 6 px in) with
+    a few pixels to spare, and the bottom code stays above the frames along the bottom edge."""
+    state = position(2, {"c6": "R3@c1/R3@c1/R3@d1", "d1": "Y3@c6/Y3@c6/Y3@d6"})
+    drawn = layout_for("combat", state)
+    for name in ("c6", "d1"):
+        left, top, right, bottom = square_box(square(name))
+        pieces = [p for p in drawn.pieces if p.square == name]
+        assert len(pieces) == 3
+        assert min(p.box[1] for p in pieces) >= top + 9
+        codes = [t for t in drawn.texts if left < t.box[0] < right and top < t.box[1] < bottom and t.text[1:] == "3"]
+        assert len(codes) == 3 and max(t.box[3] for t in codes) <= bottom - 9

@@ -7,7 +7,9 @@ import random
 import pytest
 from PIL import Image
 
-from renderers.pyramids import paste_sprite
+from renderers import layout_for
+from renderers.pyramids import _die_sprite, paste_sprite
+from tests.renderers.test_treasure_render import state_after
 
 
 def _noise(mode: str, size: tuple[int, int], seed: int) -> Image.Image:
@@ -48,3 +50,16 @@ def test_a_side_view_tree_of_one_colour_reads_as_that_colour_not_as_stripes_of_o
     red = sum(any(near(p, c) for c in reds) for p in inside)
     outline = sum(near(p, light) for p in inside)
     assert red > 0.8 * len(inside) and outline < 0.08 * len(inside), (red, outline, len(inside))
+
+
+def test_a_die_drawn_for_the_first_time_records_its_caption_once_where_it_is_pasted() -> None:
+    """A die is drawn once into a cached sprite and pasted where the panel puts it: the layout holds its
+    caption once, under the pasted die, also on the board that first draws that die."""
+    state = state_after(2, 1, 3)
+    assert state.dice is not None
+    _die_sprite.cache_clear()  # the next board draws its dice afresh
+    fresh = layout_for("treasure", state)
+    cached = layout_for("treasure", state)
+    assert fresh.texts == cached.texts
+    captions = [t for t in fresh.texts if t.text.startswith("coin ")]
+    assert len(captions) == 1 and captions[0].box[1] > fresh.height / 2  # in the panel, under the die

@@ -8,6 +8,7 @@ from dataclasses import replace
 import pytest
 from PIL import Image
 
+from games.base import frozen_replace
 from games.playout import playout, setup_rng
 from games.treasure import RULES, SIDES, Arrange, Roll, Step, TreasureState, geometry
 from renderers import layout_for
@@ -218,3 +219,17 @@ def test_each_back_row_is_labelled_with_its_owners_colour_in_words_beside_the_ro
         assert _overlap(plate, near), (seat, plate)  # beside its own rows
         labels.append(plate)
     assert not any(_overlap(a, b) for a in labels for b in labels if a is not b)
+
+
+def test_a_move_whose_coin_left_with_its_player_is_not_framed() -> None:
+    """The last move is framed, and named in the panel, only while its coin still stands where it went:
+    a player who leaves takes their coins off the board, and the board then frames no empty squares."""
+    states = list(playout(RULES, 4, {}, 3))
+    before = states[len(states) // 3]
+    assert before.last_seat == 1 and before.last_to is not None  # Green moved last
+    after = RULES.resign(before, 1)  # Green leaves: their coins leave the board
+    assert after.last_to not in after.coins[1]
+    names = ["Alice", "Bob", "Carol", "Dave"]
+    unframed = frozen_replace(after, last_from=None, last_to=None)
+    assert render(after, names=names) == render(unframed, names=names)
+    assert "Last move" not in layout_for("treasure", after, names=names).joined_text()
