@@ -13,6 +13,9 @@ COPY renderers ./renderers
 # the rules pages /rules shows (cogs/help/pages links to them)
 COPY docs/rules ./docs/rules
 RUN pip install '.[postgres]'
+# the SQLite file's folder, owned by the user the bot runs as (a new named volume copies that ownership;
+# a bind mount keeps the host folder's: see docs/deploy.md)
+RUN mkdir -p /app/data && chown bot:bot /app/data
 USER bot
 # SQLite (the default) keeps its file here; mount a volume to keep games across restarts
 VOLUME ["/app/data"]

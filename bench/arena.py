@@ -28,6 +28,7 @@ from typing import Any
 
 import ai
 from ai.budget import cpu_stopwatch, stopwatch
+from bench import refuse_unknown_games
 from bench.stats import nearest_rank
 from games import REGISTRY
 from games.playout import playout, roll_rng, setup_rng, table_options
@@ -290,6 +291,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timing", type=int, default=0, help="only time N hard decisions per game")
     parser.add_argument("--merge", nargs="+", metavar="JSON", help="only print one table from these runs' tables")
     args = parser.parse_args(argv)
+    if refuse_unknown_games(args.only, REGISTRY):
+        return 2
     if args.merge:
         tables = []
         for path in args.merge:

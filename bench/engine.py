@@ -12,6 +12,7 @@ import time
 from typing import Any
 
 import games
+from bench import refuse_unknown_games
 from games.playout import playout
 
 
@@ -43,6 +44,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("games", nargs="*", default=sorted(games.REGISTRY))
     parser.add_argument("--seconds", type=float, default=3.0)
     args = parser.parse_args(argv)
+    if refuse_unknown_games(args.games, games.REGISTRY):
+        return 2
     results = [measure(g, args.seconds) for g in args.games]
     json.dump({"benchmark": "random playouts", "results": results}, sys.stdout, indent=2)
     print()

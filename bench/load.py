@@ -765,6 +765,21 @@ def run_processes(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
+def bad_setting(pairs: Sequence[str]) -> str:
+    """What is wrong with the ``--setting`` overrides, in one line ("" when nothing): each must be
+    name=value with the name of a field of ``bot.settings.Settings`` (any case)."""
+    from dataclasses import fields
+
+    from bot.settings import Settings
+
+    names = sorted(f.name.upper() for f in fields(Settings) if f.name != "token")
+    for pair in pairs:
+        name, equals, _ = pair.partition("=")
+        if not equals or name.upper() not in names:
+            return f"--setting {pair!r}: give NAME=VALUE with NAME one of {', '.join(names)}."
+    return ""
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the arguments, run the load and print the figures as JSON."""
     parser = argparse.ArgumentParser(prog="python -m bench.load", description=__doc__.split("\n")[0])
@@ -792,6 +807,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--processes", type=int, default=1, help="bot processes over one database (PostgreSQL)")
     parser.add_argument("--process-index", type=int, default=0, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    problem = bad_setting(args.setting)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     result = run_processes(args) if args.processes > 1 else asyncio.run(run(args))
     print(json.dumps(result, indent=2))
     return 0

@@ -20,6 +20,7 @@ from typing import Any
 from PIL import Image
 
 import games
+from bench import refuse_unknown_games
 from bench.stats import nearest_rank
 from games.playout import playout
 from renderers import renderer_for
@@ -101,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--states", type=int, default=120)
     parser.add_argument("--pictures", type=Path, default=None, help="also write phone-size pictures here")
     args = parser.parse_args(argv)
+    if refuse_unknown_games(args.games, games.REGISTRY):
+        return 2
     if args.pictures is not None:
         args.pictures.mkdir(parents=True, exist_ok=True)
         for game in args.games:

@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 import games
+from bench import refuse_unknown_games
 from games.playout import playout
 from renderers import render_game
 from renderers.replay import DISCORD_LIMIT, animate, frame_count, pick_frames
@@ -54,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("games", nargs="*", default=sorted(PLAYERS))
     parser.add_argument("--plies", type=int, default=800)
     args = parser.parse_args(argv)
+    if refuse_unknown_games(args.games, PLAYERS):
+        return 2
     figures = [measure(game, args.plies) for game in args.games]
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     json.dump({"replays": figures, "peak_rss_mb": round(peak_mb)}, sys.stdout, indent=2)

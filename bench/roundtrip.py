@@ -16,6 +16,7 @@ import time
 from typing import Any
 
 import games
+from bench import refuse_unknown_games
 from bench.stats import nearest_rank
 from bot.client import create_bot
 from bot.settings import Settings
@@ -88,6 +89,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--actions", type=int, default=300)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
+    if refuse_unknown_games(args.games, games.REGISTRY):
+        return 2
     poll_settling_bots_often()  # a round trip ends when the bot has answered, not at SimCord's next look
     results = [asyncio.run(measure(game, args.actions, args.seed)) for game in args.games]
     json.dump({"benchmark": "move round trip through SimCord", "results": results}, sys.stdout, indent=2)

@@ -9,6 +9,7 @@ import logging
 import signal
 import sys
 from pathlib import Path
+from typing import NoReturn
 
 from bot.settings import DatabaseUnavailable, Settings, SettingsError
 
@@ -19,6 +20,13 @@ MISSING_TOKEN = (
 
 
 STOP_GRACE_SECONDS = 15.0  # after SIGINT or SIGTERM, the longest the connection to Discord may take to close
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """A command line that cannot be used is one line on stderr, pointing at --help, and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"{self.prog}: {message} (see --help).\n")
 
 
 class NoVoiceWarnings(logging.Filter):
@@ -82,8 +90,8 @@ async def migrate_db(source: str, target: str) -> int:
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import SQLAlchemyError
 
-    from bot.session.transfer import copy_database
-    from bot.settings import check_database_url
+    from bot.session.transfer import NotABotDatabase, copy_database
+    from bot.settings import check_database_url, database_problem
 
     try:
         check_database_url("--from", source)
@@ -100,8 +108,18 @@ async def migrate_db(source: str, target: str) -> int:
         return 2
     try:
         report = await copy_database(source, target)
+    except NotABotDatabase:
+        sqlite = found.drivername.startswith("sqlite")
+        named = str(Path(found.database or "").resolve()) if sqlite else found.render_as_string(hide_password=True)
+        print(
+            f"--from: {named} is not a database of the bot (no schema_version table); nothing copied.", file=sys.stderr
+        )
+        return 2
+    except DatabaseUnavailable as error:
+        print(f"Cannot open {error}.", file=sys.stderr)
+        return 1
     except (OSError, SQLAlchemyError) as error:
-        print(f"Cannot copy the database ({type(error).__name__}: {error}).", file=sys.stderr)
+        print(f"Cannot copy the database ({database_problem(None, error)}).", file=sys.stderr)
         return 1
     for table, count in report.counts.items():
         print(f"{table}: {count} rows copied")
@@ -114,7 +132,7 @@ async def migrate_db(source: str, target: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     """Parse the command line and run; returns the process exit status."""
-    parser = argparse.ArgumentParser(prog="python -m bot", description="The Pyramid Games Discord bot.")
+    parser = OneLineParser(prog="python -m bot", description="The Pyramid Games Discord bot.")
     sub = parser.add_subparsers(dest="command")
     sub.add_parser("run", help="run the bot (the default)")
     from bot.selfplay import add_arguments

@@ -20,9 +20,9 @@ from sqlalchemy.exc import SQLAlchemyError
 from bot.keyed_locks import KeyedLocks
 from bot.memory import can_release_memory, release_free_memory
 from bot.pacing import Pacer
-from bot.render_pool import RenderPool, auto_workers, start_search_workers
+from bot.render_pool import RenderPool, auto_workers, shutdown_pools, start_search_workers
 from bot.session import Autoplayer, GameService, HandoverDesk, Session, Thinking, Timekeeper, UndoDesk, open_session
-from bot.settings import DatabaseUnavailable, Settings
+from bot.settings import DatabaseUnavailable, Settings, database_problem
 
 log = logging.getLogger(__name__)
 
@@ -127,9 +127,10 @@ class PyramidBot(commands.AutoShardedBot):
                 thinking=Thinking.configured(settings.ai_budget_ms, settings.ai_max_iterations),
             )
         except (OSError, SQLAlchemyError) as error:
+            shutdown_pools()  # the board and search processes started above: nothing will use them
             raise DatabaseUnavailable(
-                f"Cannot open the database in DATABASE_URL ({type(error).__name__}: {error}): check the path "
-                "(its folder must be writable) or the database server, then start again."
+                f"Cannot open the database in DATABASE_URL ({database_problem(settings.database_url, error)}): "
+                "check the path (its folder must be writable) or the database server, then start again."
             ) from error
         log.info("boards drawn by %s worker processes", renderer.workers or "no")
         for name in (*self.game_cogs, *CORE_COGS):

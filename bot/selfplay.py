@@ -12,10 +12,23 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
+
 import games
 from ai import LEVELS, choose_notation
 from bot.session import Actor, GameService, ServiceError, open_session, rules_for
-from bot.settings import Settings
+from bot.settings import Settings, SettingsError, check_database_url, database_problem
+
+
+def one_or_more(raw: str) -> int:
+    """An argparse type: a whole number of 1 or more."""
+    try:
+        value = int(raw)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a whole number, not {raw!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, not {value}")
+    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -23,11 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("game", help=f"one of: {', '.join(sorted(games.REGISTRY))}")
     parser.add_argument(
         "--players",
-        type=int,
+        type=one_or_more,
         default=None,
         help="seats per game (default: the game's minimum, or one per --ai level if more)",
     )
-    parser.add_argument("--games", type=int, default=10, help="how many games to play")
+    parser.add_argument("--games", type=one_or_more, default=10, help="how many games to play")
     parser.add_argument("--seed", type=int, default=1, help="seed for dice and the random players")
     parser.add_argument("--out", type=Path, default=None, help="folder for the final board PNGs")
     parser.add_argument(
@@ -37,13 +50,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="computer players for the first seats, e.g. hard,normal (easy, normal, hard); other seats play randomly",
     )
     parser.add_argument(
-        "--ai-iterations", type=int, default=None, help="cap each search (reproducible and quick); default: time"
+        "--ai-iterations",
+        type=one_or_more,
+        default=None,
+        help="cap each search (reproducible and quick); default: time (AI_* settings are not used here)",
     )
     parser.add_argument(
         "--every", action="store_true", help="with --out: keep every board of each game, not just the last"
     )
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE", help="a game option")
     parser.add_argument("--database", default=None, help="database URL (default: a temporary SQLite file)")
+
+
+def prepare(args: argparse.Namespace) -> str | None:
+    """Check ``--database`` as the bot checks DATABASE_URL and create ``--out``; what is wrong, in one line."""
+    try:
+        if args.database is not None:
+            check_database_url("--database", args.database)
+        if args.out is not None:
+            args.out.mkdir(parents=True, exist_ok=True)
+    except SettingsError as error:
+        return str(error)
+    except OSError as error:
+        return f"--out: cannot create the folder {args.out.resolve()} ({error.strerror or error})."
+    return None
 
 
 def parse_options(pairs: list[str]) -> dict[str, Any]:
@@ -149,12 +179,18 @@ async def run_selfplay(args: argparse.Namespace, settings: Settings) -> int:
         print(f"--ai takes up to {seats} of {', '.join(LEVELS)}, comma-separated.", file=sys.stderr)
         return 2
     players = args.players or max(rules.min_players, len(levels))
+    problem = prepare(args)
+    if problem is not None:
+        print(problem, file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory() as tmp:
         url = args.database or f"sqlite+aiosqlite:///{tmp}/selfplay.db"
-        session = await open_session(url, render=args.out is not None)
+        try:
+            session = await open_session(url, render=args.out is not None)
+        except (OSError, SQLAlchemyError) as error:
+            print(f"--database: cannot open {database_problem(url, error)}.", file=sys.stderr)
+            return 2
         service = session.games
-        if args.out is not None:
-            args.out.mkdir(parents=True, exist_ok=True)
         chooser = random.Random(args.seed)
         started = time.perf_counter()
         total_plies = draws = 0

@@ -9,6 +9,7 @@ from pathlib import Path
 
 DEFAULT_DATABASE_URL = "sqlite+aiosqlite:///data/pyramids.db"
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+DAY_SECONDS = 86_400
 
 
 class SettingsError(Exception):
@@ -60,8 +61,6 @@ class Settings:
     def __post_init__(self) -> None:
         if self.log_level not in LOG_LEVELS:
             raise SettingsError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {self.log_level!r}.")
-        if self.ai_workers < 0 or self.ai_budget_ms <= 0:
-            raise SettingsError("AI_WORKERS must be 0 or more and AI_BUDGET_MS more than 0.")
         at_least = {
             "MISSED_TURNS_LIMIT": (self.missed_turns_limit, 1),
             "VACATION_DAYS_PER_YEAR": (self.vacation_days_per_year, 0),  # 0 turns vacations off
@@ -73,12 +72,24 @@ class Settings:
             "RENDER_WORKERS": (self.render_workers, -1),  # -1 sizes the pool to the machine
             "ACK_AFTER_SECONDS": (self.ack_after_seconds, 0),
             "MEMORY_TRIM_SECONDS": (self.memory_trim_seconds, 0),  # 0 never trims
+            "AI_WORKERS": (self.ai_workers, 0),  # 0 searches in a thread of the bot
         }
         for name, (value, least) in at_least.items():
             if value < least:
                 raise SettingsError(f"{name} must be {least} or more, not {value} (check your environment or .env).")
+        # the loops these drive stop with an OverflowError when the next run is past the year 9999
+        at_most = {
+            # 30 days: longer than any move clock, so a check that long is as good as none (tests use it so)
+            "SCHEDULER_INTERVAL_SECONDS": (self.scheduler_interval_seconds, 30 * DAY_SECONDS),
+            "MEMORY_TRIM_SECONDS": (self.memory_trim_seconds, DAY_SECONDS),
+        }
+        for name, (value, most) in at_most.items():
+            if value > most:
+                raise SettingsError(f"{name} must be {most} or less, not {value} (check your environment or .env).")
         if self.db_pool_timeout <= 0:
             raise SettingsError(f"DB_POOL_TIMEOUT must be more than 0 seconds, not {self.db_pool_timeout}.")
+        if self.ai_budget_ms <= 0:
+            raise SettingsError(f"AI_BUDGET_MS must be more than 0 milliseconds, not {self.ai_budget_ms}.")
         check_database_url("DATABASE_URL", self.database_url)
         if self.shard_ids is not None and not self.shard_count:
             raise SettingsError("SHARD_IDS needs SHARD_COUNT: the number of shards of the whole bot.")
@@ -152,6 +163,26 @@ def check_database_url(name: str, url: str) -> None:
         raise SettingsError(f"{name} must start with {schemes}, not {scheme}://.")
     if find_spec(DATABASE_DRIVERS[scheme]) is None:
         raise SettingsError(f"{name} is a {scheme} URL, which needs `pip install -e .[postgres]`.")
+
+
+def database_problem(url: str | None, error: BaseException) -> str:
+    """What went wrong with the database at ``url``, in one line: where it is (a SQLite file's full path,
+    else the URL without its password; nothing without ``url``) and the driver's own words, without
+    SQLAlchemy's wrapping and its "Background on this error" link."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError, DBAPIError
+
+    cause = error.orig if isinstance(error, DBAPIError) and error.orig is not None else error
+    words = (str(cause).strip().splitlines() or [""])[0]
+    try:
+        found = make_url(url or "")
+    except ArgumentError:
+        return f"{type(cause).__name__}: {words}"
+    if found.drivername.startswith("sqlite") and found.database not in (None, "", ":memory:"):
+        where = f"the SQLite file {Path(found.database or '').resolve()}"
+    else:
+        where = found.render_as_string(hide_password=True)
+    return f"{where}: {type(cause).__name__}: {words}"
 
 
 def owns_guild(guild_id: int | None, shard_count: int | None, shard_ids: tuple[int, ...] | None) -> bool:

@@ -5,11 +5,14 @@ Only that a benchmark works is checked here, never a speed: figures are for ``be
 
 from __future__ import annotations
 
+import importlib
 import json
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -63,3 +66,32 @@ def test_the_replay_bench_draws_a_replay_that_fits_discord():
     (row,) = figures["replays"]
     assert row["game"] == "hedgehog" and row["positions"] == 31 == row["frames"]
     assert row["fits_discord"] and row["gif_mb"] > 0
+
+
+@pytest.mark.parametrize(
+    ("bench", "args"),
+    [
+        ("engine", ["chess"]),
+        ("render", ["chess"]),
+        ("replay", ["chess"]),
+        ("roundtrip", ["chess"]),
+        ("arena", ["--only", "chess"]),
+    ],
+)
+def test_a_bench_given_an_unknown_game_names_it_and_the_games_in_one_line(bench, args, capsys):
+    """Exit status 2 before anything is measured, never a traceback or an empty table."""
+    module = importlib.import_module(f"bench.{bench}")
+    assert module.main(args) == 2
+    done = capsys.readouterr()
+    assert done.out == ""
+    assert done.err == "Unknown game 'chess'; choose from assassin, combat, hedgehog, treasure, whist.\n"
+
+
+@pytest.mark.parametrize("setting", ["nonsense=3", "RENDER_WORKERS"])
+def test_the_load_bench_refuses_a_setting_it_would_ignore(setting, capsys):
+    """--setting takes NAME=VALUE with NAME a field of the bot's Settings (any case), listed when not."""
+    from bench.load import main
+
+    assert main(["--setting", setting]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1 and f"--setting {setting!r}" in err and "RENDER_WORKERS," in err

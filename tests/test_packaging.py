@@ -46,3 +46,12 @@ def test_the_wheel_the_docker_image_builds_ships_every_rules_page(tmp_path: Path
         for name in games.REGISTRY:
             shipped = archive.read(f"cogs/help/pages/{name}.md").decode("utf-8")
             assert shipped == (ROOT / "docs" / "rules" / f"{name}.md").read_text(encoding="utf-8")
+
+
+def test_the_image_gives_the_user_it_runs_as_the_folder_of_the_sqlite_file() -> None:
+    """The image runs as `bot` and keeps the default SQLite file in /app/data: the folder exists in the
+    image, owned by `bot`, before the USER line (a fresh named volume copies that ownership)."""
+    lines = (ROOT / "Dockerfile").read_text(encoding="utf-8").splitlines()
+    user_at = next(i for i, line in enumerate(lines) if line.startswith("USER "))
+    assert lines[user_at] == "USER bot"
+    assert "RUN mkdir -p /app/data && chown bot:bot /app/data" in lines[:user_at]

@@ -1,6 +1,7 @@
 """Copy a whole database into another (SQLite into PostgreSQL, when a community outgrows one file).
 
-``copy_database`` migrates both ends to the latest schema, refuses a target that already holds games,
+``copy_database`` refuses a source that is not a bot's database (without writing to it), migrates
+both ends to the latest schema, refuses a target that already holds games,
 copies every table in foreign-key order in batches, moves PostgreSQL's id sequences past the copied
 ids, then verifies: the row count of every table, and a replay of every started game from its move
 log that must reproduce the stored state exactly.
@@ -13,11 +14,14 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, select, text
+from sqlalchemy import func, inspect, select, text
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.ext.asyncio import create_async_engine
 
 from bot.session import schema
 from bot.session.service import GameService, rules_for
 from bot.session.store import Store, _game_row
+from bot.settings import DatabaseUnavailable, database_problem
 
 log = logging.getLogger(__name__)
 
@@ -38,14 +42,41 @@ class TransferReport:
         return not self.problems
 
 
+class NotABotDatabase(Exception):
+    """The source has no ``schema_version`` table: it is not a bot's database, and nothing was written to it."""
+
+
+async def is_bot_database(url: str) -> bool:
+    """True when the database at ``url`` has the bot's ``schema_version`` table.
+
+    A bare connection, without the bot's SQLite settings (WAL would rewrite the file) and no migration:
+    a file that is not the bot's is only read.
+    """
+    engine = create_async_engine(url)
+    try:
+        async with engine.connect() as conn:
+            return bool(await conn.run_sync(lambda sync: inspect(sync).has_table(schema.schema_version.name)))
+    except (OSError, SQLAlchemyError) as error:
+        raise DatabaseUnavailable(database_problem(url, error)) from error
+    finally:
+        await engine.dispose()
+
+
 def _tables() -> list[Any]:
     return [t for t in schema.metadata.sorted_tables if t.name != "schema_version"]
 
 
 async def copy_database(source_url: str, target_url: str) -> TransferReport:
-    """Copy ``source_url`` into the empty database at ``target_url`` and verify the copy."""
-    source = await Store.open(source_url)
-    target = await Store.open(target_url)
+    """Copy ``source_url`` into the empty database at ``target_url`` and verify the copy; raises
+    ``NotABotDatabase`` for a source that is not a bot's database."""
+    if not await is_bot_database(source_url):
+        raise NotABotDatabase(source_url)
+    source = await _open(source_url)
+    try:
+        target = await _open(target_url)
+    except BaseException:
+        await source.close()
+        raise
     report = TransferReport()
     try:
         if await target.count_games():
@@ -68,6 +99,14 @@ async def copy_database(source_url: str, target_url: str) -> TransferReport:
         await source.close()
         await target.close()
     return report
+
+
+async def _open(url: str) -> Store:
+    """The migrated store at ``url``; ``DatabaseUnavailable`` (one line naming it) when it cannot be opened."""
+    try:
+        return await Store.open(url)
+    except (OSError, SQLAlchemyError) as error:
+        raise DatabaseUnavailable(database_problem(url, error)) from error
 
 
 async def _advance_sequences(store: Store) -> None:

@@ -61,6 +61,11 @@ def test_settings_refuse_garbage_numbers():
         ("ACK_AFTER_SECONDS", "-1", "ACK_AFTER_SECONDS must be 0 or more"),
         ("ACK_AFTER_SECONDS", "nan", "ACK_AFTER_SECONDS must be a number"),
         ("MEMORY_TRIM_SECONDS", "-5", "MEMORY_TRIM_SECONDS must be 0 or more"),
+        # past these, discord.py's loop stops with an OverflowError: the trim or the clock check would die
+        ("MEMORY_TRIM_SECONDS", "1e15", "MEMORY_TRIM_SECONDS must be 86400 or less, not 1000000000000000.0 "),
+        ("SCHEDULER_INTERVAL_SECONDS", "1000000000000", "SCHEDULER_INTERVAL_SECONDS must be 2592000 or less"),
+        ("AI_WORKERS", "-1", "AI_WORKERS must be 0 or more, not -1 "),
+        ("AI_BUDGET_MS", "0", "^AI_BUDGET_MS must be more than 0 milliseconds, not 0.0[.]$"),
         ("DB_POOL_TIMEOUT", "-1", "DB_POOL_TIMEOUT must be more than 0 seconds"),
         ("SYNC_COMMANDS", "maybe", "SYNC_COMMANDS must be true or false"),
     ],

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import asyncio
 import random
+import sqlite3
+
+import pytest
 
 from bot.__main__ import main
 from bot.session import open_session
@@ -57,11 +61,41 @@ async def test_copying_into_a_database_with_games_is_refused(tmp_path, db_url: s
 
 
 def test_the_command_line_copies_and_says_so(tmp_path, capsys) -> None:
-    import asyncio
-
     source = f"sqlite+aiosqlite:///{tmp_path}/old.db"
     asyncio.run(fill(source, games=1, moves=4))
     target = f"sqlite+aiosqlite:///{tmp_path}/new.db"
     assert main(["migrate-db", "--from", source, "--to", target]) == 0
     out = capsys.readouterr().out
     assert "moves: 4 rows copied" in out and "copy verified" in out
+
+
+@pytest.mark.parametrize("kind", ["another program's", "empty"])
+def test_a_source_that_is_not_a_bot_database_is_refused_and_left_untouched(tmp_path, capsys, kind) -> None:
+    """A SQLite --from without the bot's schema_version table (another program's file, or an empty one) is
+    one line naming its full path and exit status 2: nothing is copied and not a byte of it is written."""
+    source = tmp_path / "notes.db"
+    if kind == "empty":
+        source.write_bytes(b"")
+    else:
+        with sqlite3.connect(source) as conn:
+            conn.execute("CREATE TABLE notes (x)")
+    before = source.read_bytes()
+    status = main(
+        ["migrate-db", "--from", f"sqlite+aiosqlite:///{source}", "--to", f"sqlite+aiosqlite:///{tmp_path}/new.db"]
+    )
+    done = capsys.readouterr()
+    assert status == 2 and "copy verified" not in done.out
+    assert (
+        done.err.strip() == f"--from: {source} is not a database of the bot (no schema_version table); nothing copied."
+    )
+    assert source.read_bytes() == before
+
+
+def test_a_target_that_cannot_be_opened_is_one_line_naming_it(tmp_path, capsys) -> None:
+    """The driver's own words and the target file's full path, without SQLAlchemy's link to its docs."""
+    source = f"sqlite+aiosqlite:///{tmp_path}/old.db"
+    asyncio.run(fill(source, games=1, moves=2))
+    capsys.readouterr()
+    assert main(["migrate-db", "--from", source, "--to", f"sqlite+aiosqlite:///{tmp_path}"]) == 1
+    err = capsys.readouterr().err.strip()
+    assert err == f"Cannot open the SQLite file {tmp_path}: OperationalError: unable to open database file.", err
