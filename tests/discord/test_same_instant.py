@@ -14,15 +14,22 @@ import sys
 import cogs.table
 from bot.session.service import Actor
 from tests.discord.helpers import button_labels, living_board, next_actor
+from tests.discord.test_delivery import start_hedgehog
 
 WAIT = 3.0  # the most a held step waits for the other actor (it waits that long only when they never overlap)
 
 
-async def start_hedgehog(table):
+async def first_player_passed(table):
+    """A two-player game whose first player rolled and passed (a move they may ask to take back); returns
+    (that player, the other)."""
     alice, bob = table.members[:2]
     await alice.slash(table.channel, "hedgehog new", players=2)
     await bob.slash(table.channel, "hedgehog join")
-    return await alice.slash(table.channel, "hedgehog start")
+    started = await alice.slash(table.channel, "hedgehog start")
+    first, _ = next_actor(started, table.members)
+    await first.slash(table.channel, "hedgehog roll")
+    await first.slash(table.channel, "hedgehog move", notation="pass")
+    return first, (bob if first is alice else alice)
 
 
 async def until(event: asyncio.Event) -> None:
@@ -107,15 +114,8 @@ async def test_an_undo_question_posted_while_the_next_players_move_is_shown_does
     import cogs.questions
     from bot.session.service import ServiceError
 
-    alice, bob = table.members[:2]
-    await alice.slash(table.channel, "hedgehog new", players=2)
-    await bob.slash(table.channel, "hedgehog join")
-    started = await alice.slash(table.channel, "hedgehog start")
-    first, _ = next_actor(started, table.members)
-    other = bob if first is alice else alice
+    first, other = await first_player_passed(table)
     bot = simcord_env.bot
-    await first.slash(table.channel, "hedgehog roll")
-    await first.slash(table.channel, "hedgehog move", notation="pass")
     real_answer_at = cogs.questions.answer_at
     posted = 0
 
@@ -174,15 +174,8 @@ async def test_a_lapsed_question_is_closed_once_when_two_boards_are_shown_at_onc
     """alice asked for an undo; bob's roll and his pass are shown at the same time (as two reports can be):
     each board, once shown, closes the table's lapsed questions, and alice's is closed once: it says
     "This request lapsed" once."""
-    alice, bob = table.members[:2]
-    await alice.slash(table.channel, "hedgehog new", players=2)
-    await bob.slash(table.channel, "hedgehog join")
-    started = await alice.slash(table.channel, "hedgehog start")
-    first, _ = next_actor(started, table.members)
-    other = bob if first is alice else alice
+    first, other = await first_player_passed(table)
     bot = simcord_env.bot
-    await first.slash(table.channel, "hedgehog roll")
-    await first.slash(table.channel, "hedgehog move", notation="pass")
     asked = await first.slash(table.channel, "game undo")
     them = Actor(other.id, other.name)
     rolled = await bot.service.roll(table.channel.id, them)
