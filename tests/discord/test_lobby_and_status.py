@@ -4,6 +4,7 @@ Join of a thread game's notice, who /game status lists, and /game history before
 from __future__ import annotations
 
 from tests.discord.helpers import field, next_actor
+from tests.discord.test_delivery import start_hedgehog
 
 
 def join_buttons(table, message) -> list[dict]:
@@ -81,9 +82,7 @@ async def test_the_history_file_of_an_aborted_game_ends_with_the_boards_result_l
     """docs/commands.md: the board's Result line "(the same line ends /game history's file)"; for a game
     ended by /game abort that line is "The game ended without a result; it is unrated."."""
     alice, bob = table.members[:2]
-    await alice.slash(table.channel, "hedgehog new", players=2)
-    await bob.slash(table.channel, "hedgehog join")
-    started = await alice.slash(table.channel, "hedgehog start")
+    started = await start_hedgehog(table)
     actor, _ = next_actor(started, table.members)
     await actor.slash(table.channel, "hedgehog roll")
     await alice.slash(table.channel, "game abort")
