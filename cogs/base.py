@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.session import MoveOption, OptionSpec, ServiceError, TableRefused, catalogue, rules_for
 from cogs import lobby, seats, table
 from cogs.messages import NO_PINGS, players_line, plural, report_payload
-from cogs.replies import actor_of, answer, channel_of, refusals
+from cogs.replies import actor_of, answer, channel_of, paced_here, refusals
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -43,8 +43,8 @@ NEW_GAME_DESCRIPTIONS = {
 async def post_board(interaction: discord.Interaction, bot: PyramidBot, with_players: bool = False) -> None:
     """Show the channel's game to anyone who asks (no pings): the lobby, or the board and status."""
     report = await bot.service.board(channel_of(interaction))
-    if report.state is None:
-        await table.show_lobby_copy(interaction, report.game)
+    if report.state is None:  # the lobby's refresh may wait for another change of it being shown
+        await paced_here(interaction, table.show_lobby_copy(interaction, report.game))
         return
     payload = report_payload(report)
     payload.pop("content", None)

@@ -118,7 +118,13 @@ async def _delete_thread(thread: discord.Thread) -> None:
 
 
 async def join(interaction: discord.Interaction, channel_id: int) -> None:
-    """Seat the caller in the open game of ``channel_id`` and show the lobby."""
+    """Seat the caller in the open game of ``channel_id`` and show the lobby, under the pacer: the lobby's
+    edit may wait for another change of it being shown (Discord rate-limits edits per channel)."""
+    await paced_here(interaction, seat_caller(interaction, channel_id))
+
+
+async def seat_caller(interaction: discord.Interaction, channel_id: int) -> None:
+    """``join`` for an action already under the pacer."""
     bot = bot_of(interaction)
     actor = actor_of(interaction)
     joined = await bot.service.join(channel_id, actor)
@@ -147,7 +153,11 @@ async def grey_notice(interaction: discord.Interaction, game: GameRow) -> None:
 
 
 async def leave(interaction: discord.Interaction, channel_id: int) -> None:
-    """Take the caller out of the open game of ``channel_id``."""
+    """Take the caller out of the open game of ``channel_id``, under the pacer (as ``join``)."""
+    await paced_here(interaction, _unseat_caller(interaction, channel_id))
+
+
+async def _unseat_caller(interaction: discord.Interaction, channel_id: int) -> None:
     actor = actor_of(interaction)
     game = await bot_of(interaction).service.leave(channel_id, actor)
     if game.status == "aborted":
@@ -288,7 +298,7 @@ class Lobby(commands.Cog):
                 live = await self.bot.service.live_game(game.channel_id)
                 if live is None or live.status != "open" or not live.is_rematch_of(game):
                     raise
-                await join(interaction, live.channel_id)  # another player asked first: this is a seat in it
+                await seat_caller(interaction, live.channel_id)  # another player asked first: a seat in it
                 return
             bots = sum(row.is_bot for row in fresh.seats)
             against = (

@@ -21,7 +21,17 @@ from bot.session import GameRow, Report, rules_for
 from bot.session.table_messages import TableMessage
 from cogs import questions
 from cogs.buttons import GameButton, buttons
-from cogs.messages import NO_PINGS, call, lobby_embed, practice_mark, report_payload, report_view, summary_embed, told
+from cogs.messages import (
+    NO_PINGS,
+    call,
+    late_lines,
+    lobby_embed,
+    practice_mark,
+    report_payload,
+    report_view,
+    summary_embed,
+    told,
+)
 from cogs.replies import answer, answer_at, bot_of, first_response, paced, tell
 from cogs.seats import AddBotMenu, after
 
@@ -133,32 +143,58 @@ async def edit_pressed(
 async def show_in_channel(bot: PyramidBot, report: Report) -> None:
     """Show a report nobody's interaction answered (a timeout, a late delivery, a bot's move), and record
     its delivery with the living message."""
-    if await _shown_in_channel(bot, report):
-        await shown(bot, report)
+    if (on_board := await _shown_in_channel(bot, report)) is not None:
+        await shown(bot, on_board)
 
 
-async def _shown_in_channel(bot: PyramidBot, report: Report) -> bool:
-    """``show_in_channel`` up to the board: False when the game's channel is gone (nothing was shown)."""
+async def _shown_in_channel(bot: PyramidBot, report: Report) -> Report | None:
+    """``show_in_channel`` up to the board; returns the report the board now shows (``report``, or the game
+    as it is now when ``report`` came late), or None when nothing was shown."""
     from cogs.announcer import announcer_of
 
     async with bot.living_messages.hold(report.game.id):
         record = await bot.service.table_message(report.game.id)
+        current = await bot.service.game(report.game.id)
+        if current is not None and moved_on(report.game, current):
+            return await _told_late(bot, report, record, current)
         if follows_on(record, report):
             assert record is not None
             lines = [*record.lines, *report.lines]
             if await edit(bot, record, followed_on(report, lines), raw=True):
                 await remember(bot, record, lines, report.delivery_id)
-                return True
+                return report
         channel = await announcer_of(bot).channel(report.game.channel_id)
         if channel is None:
             if record is not None:
                 await retire(bot, record, report.game)
-            return False
+            return None
         message = await channel.send(**report_payload(report, report_view(report)))
         await remember(bot, board_record(report, message.channel.id, message.id), report.lines, report.delivery_id)
         if record is not None:
             await retire(bot, record, report.game)
-        return True
+        return report
+
+
+def moved_on(shown: GameRow, now: GameRow) -> bool:
+    """True when the game is no longer where ``shown`` left it: a move, an undo or its end came since."""
+    return now.ply != shown.ply or now.status != shown.status
+
+
+async def _told_late(bot: PyramidBot, report: Report, record: TableMessage | None, current: GameRow) -> Report | None:
+    """Show ``report`` after the game moved on (its board was drawn, and another action was played, before
+    it could be shown): its board would put back an older position.  In a running game its lines join the
+    living board, marked as played earlier, on the board as it is now; a game over keeps its final message,
+    and the report is only settled.  Returns the report the board now shows, if any."""
+    if current.status == "active" and record is not None and record.kind == "board":
+        now = await bot.service.board(current.channel_id)
+        if now.game.id == current.id:
+            lines = [*record.lines, *late_lines(report.lines)]
+            if await edit(bot, record, followed_on(now, lines), raw=True):
+                await remember(bot, record, lines, report.delivery_id)
+                return now
+    if report.delivery_id is not None:
+        await bot.service.delivered(report.delivery_id)
+    return None
 
 
 async def redraw(bot: PyramidBot, channel_id: int) -> None:

@@ -512,20 +512,28 @@ class TournamentManager:
             raise TournamentError("That is a bye: there is no result to set.")
         ranks, points = parse_result(result, match.players, user_id)
         winner = None
+        stopped = None
         if tournament.format == ELIMINATION:
             if points is not None:
                 raise TournamentError("A knockout match needs a winner: give win, loss or draw.")
             winner = elimination_winner(tournament, match.players, ranks)
         if match.game_id is not None:
-            await self._stop_game(match.game_id, Actor(actor.user_id, actor.name, can_manage=True))
+            stopped = await self._stop_game(match.game_id, Actor(actor.user_id, actor.name, can_manage=True))
         async with self._locks[tournament.id]:  # the round cannot close between the check and the write
             if (await self.get(tournament.id)).current_round != number:  # the game ended as it was stopped
                 raise TournamentError(
                     f"Round {number} closed at this moment (its last game ended): its results stand as played."
                 )
+            if match.game_id is not None and stopped is None and match.status != DONE:
+                game = await self.service.game(match.game_id)
+                if game is not None and game.status == "finished":  # it ended by itself as the organiser decided
+                    raise TournamentError(
+                        "That match's game ended at this moment: its result stands as played "
+                        "(set the result again to change it)."
+                    )
             done = await self.records.update_match(
                 match.id,
-                {"status": (PENDING, LAUNCHING, PLAYING, DONE)},
+                {"status": (match.status,)},  # as read: a result recorded meanwhile is not overwritten unseen
                 status=DONE,
                 ranks=list(ranks),
                 points=list(points) if points is not None else None,
@@ -533,7 +541,7 @@ class TournamentManager:
                 note=f"{ADJUDICATED}; {DRAW_NOTE}" if winner is not None and len(set(ranks)) == 1 else ADJUDICATED,
                 finished_at=self.clock(),
             )
-        if not done:  # pragma: no cover - the match changed under us
+        if not done:  # the match changed under us (its game's result was recorded meanwhile)
             raise TournamentError("That match changed at the same moment; look at the status and try again.")
         settled = await self.records.match(match.id)
         assert settled is not None

@@ -765,6 +765,35 @@ async def test_an_adjudication_racing_the_games_end_does_not_rewrite_a_closed_ro
     assert stored.ranks == (2, 1), (stored.ranks, stored.note)
 
 
+async def test_an_adjudication_racing_a_games_end_in_a_round_still_running_is_refused(env):
+    """The organiser adjudicates a match (its player "wins") at the instant that player resigns on the board,
+    while another match of the round still runs.  The played result is what the board, the thread and the
+    ratings show: the adjudication is refused ("its result stands as played"), and the match keeps it; a
+    second adjudication, made knowing the game is over, may still change it."""
+    _store, service, manager, _host, _clock = env
+    players = people(4)
+    names = names_of(players)
+    cup = await two_round_swiss(manager, "Race", players)
+    await manager.start(cup.id, ORGANISER)
+    _t, (_other, match) = await current(manager, cup.id)
+    loser, _winner = match.players  # on the board, `loser` resigns
+    original = manager._stop_game
+
+    async def stop_game(game_id, actor):
+        await service.resign(match.thread_id, Actor(loser, names[loser]))  # lands at the same moment
+        return await original(game_id, actor)
+
+    manager._stop_game = stop_game
+    with pytest.raises(TournamentError, match=r"^That match's game ended at this moment: its result stands as played"):
+        await manager.adjudicate(cup.id, ORGANISER, loser, "win")
+    manager._stop_game = original
+    stored = await manager.records.match(match.id)
+    assert (await service.game(match.game_id)).status == "finished"
+    assert stored.ranks == (2, 1), (stored.ranks, stored.note)  # the result the board shows
+    _t, changed = await manager.adjudicate(cup.id, ORGANISER, loser, "win")
+    assert changed.ranks == (1, 2)
+
+
 async def test_a_checkin_that_lands_as_the_window_closes_is_either_counted_or_refused(env):
     _store, _service, manager, _host, clock = env
     players = people(3)

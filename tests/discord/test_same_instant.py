@@ -11,6 +11,9 @@ import asyncio
 import contextlib
 import sys
 
+import pytest
+
+import cogs.seats
 import cogs.table
 from bot.session.service import Actor
 from tests.discord.helpers import button_labels, living_board, next_actor
@@ -184,4 +187,102 @@ async def test_a_lapsed_question_is_closed_once_when_two_boards_are_shown_at_onc
     question = table.env.backend.messages[table.channel.id][asked.response.message.id]
     assert not question.components
     assert question.content.count("lapsed") == 1, question.content
+    assert simcord_env.errors == []
+
+
+async def test_lobby_changes_and_a_lobby_shown_again_are_acknowledged_in_time_by_the_pacer(
+    table, simcord_env, monkeypatch
+):
+    """A change of the lobby waits for another one being shown (one change of a game's living message at a
+    time, and Discord rate-limits edits), so joining, leaving and asking for the lobby again run under the
+    pacer, which answers first when the answer is slow (bot/pacing.py): by button and by command alike."""
+    bot = simcord_env.bot
+    paced: list[int] = []
+    real_run = bot.pacer.run
+
+    async def run(channel_id, work, acknowledge):
+        paced.append(channel_id)
+        return await real_run(channel_id, work, acknowledge)
+
+    monkeypatch.setattr(bot.pacer, "run", run)
+    alice, bob, carol = table.members[:3]
+    opened = await alice.slash(table.channel, "hedgehog new", players=4)
+    lobby = opened.response.message
+    await bob.click(lobby, label="Join")
+    await carol.slash(table.channel, "hedgehog join")
+    await bob.click(lobby, label="Leave")
+    await carol.slash(table.channel, "hedgehog leave")
+    await bob.slash(table.channel, "hedgehog board")
+    assert paced == [table.channel.id] * 5, paced
+    game = await bot.service.live_game(table.channel.id)
+    assert [row.display_name for row in game.seats] == ["alice"]
+    assert simcord_env.errors == []
+
+
+@pytest.mark.parametrize("ending", ["resign", "abort", "undo"])
+async def test_a_bots_roll_shown_after_the_game_ended_does_not_bring_back_a_live_board(
+    table, simcord_env, make_bot, monkeypatch, ending
+):
+    """alice plays against a bot; the bot's roll is committed, and its board comes late (drawn, or held up
+    by Discord's rate limit) while alice ends the game (/game resign, /game abort) or takes back her move
+    (/game undo).  The late board never turns the game's final message back into a live board saying the
+    bot is to move, nor shows the bot to move after the undo gave the turn back to alice."""
+    bot = make_bot(ai_workers=0, ai_max_iterations=20)
+    await simcord_env.restart_bot(bot)
+    alice = table.members[0]
+    ended_shown = asyncio.Event()
+    held = asyncio.Event()
+    real_deliver = cogs.seats.deliver
+    real_show, real_close = cogs.table.show, cogs.table.close
+    delivered = 0
+
+    async def deliver(b, report):
+        nonlocal delivered
+        delivered += 1
+        if delivered == 1:  # the bot's first action is committed; its board edit comes late
+            held.set()
+            await simcord_env.external_wait(ended_shown.wait(), reason="the bot's board, held up")
+        return await real_deliver(b, report)
+
+    async def show(interaction, report):
+        await real_show(interaction, report)
+        if report.game.status != "active" or any("takes back" in line for line in report.lines):
+            ended_shown.set()
+
+    async def close(b, game):
+        await real_close(b, game)
+        ended_shown.set()
+
+    monkeypatch.setattr(cogs.seats, "deliver", deliver)
+    monkeypatch.setattr(cogs.table, "show", show)
+    monkeypatch.setattr(cogs.table, "close", close)
+    opened = await alice.slash(table.channel, "hedgehog new", players=2, bots=1, bot_level="easy")
+    await alice.click(opened.response.message, label="Start")
+    for _ in range(6):
+        if held.is_set():
+            break
+        board = living_board(table.env, table.channel.id)
+        if "Roll" in button_labels(board):
+            await alice.click(board, label="Roll")
+        else:
+            await alice.slash(table.channel, "hedgehog move", notation="pass")
+    assert held.is_set()
+    ended = await alice.slash(table.channel, f"game {ending}")
+    assert not ended.ephemeral, ended.response.content
+    await bot.autoplay.wait()
+    game = await bot.service.latest_game(table.channel.id)
+    if ending == "undo":  # alice's pass and the bot's roll after it are taken back: alice is to move again
+        assert game.status == "active" and game.user_at(game.turn_seat) == alice.id
+        board = living_board(table.env, table.channel.id)
+        acting = [f.value for f in board.embeds[0].fields if f.name in ("To roll", "To move")]
+        assert acting and str(alice.id) in acting[0], board.embeds[0].to_dict()  # the board names her, not the bot
+        assert simcord_env.errors == []
+        return
+    assert game.status in ("aborted", "finished")
+    live = [
+        m
+        for m in table.channel.history()
+        if m.embeds and any(f.name in ("To roll", "To move") for f in m.embeds[0].fields)
+    ]
+    assert live == [], [m.embeds[0].to_dict() for m in live]  # no message says someone is still to play
     assert simcord_env.errors == []
