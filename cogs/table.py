@@ -63,7 +63,12 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
     bot = bot_of(interaction)
     async with bot.living_messages.hold(report.game.id):
         record = await bot.service.table_message(report.game.id)
-        if follows_on(record, report):
+        current = await bot.service.game(report.game.id)
+        if current is not None and moved_on(report.game, current):  # another action was shown first
+            await tell(interaction, "Done: " + told(report.lines)[:1900])
+            if (on_board := await _told_late(bot, report, record, current)) is not None:
+                report = on_board
+        elif follows_on(record, report):
             assert record is not None
             lines = [*record.lines, *report.lines]
             payload = followed_on(report, lines)

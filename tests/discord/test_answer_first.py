@@ -31,6 +31,9 @@ def _fake(monkeypatch: pytest.MonkeyPatch, calls: list[str]) -> None:
         async def set_table_message(self, message: TableMessage, *delivered: Any) -> None:
             calls.append("remember")
 
+        async def game(self, game_id: int) -> None:
+            return None  # the game as stored is the report's: nothing was shown since
+
     class Questions:
         async def of_game(self, game_id: int) -> list[Any]:
             return []  # no question open at this table

@@ -286,3 +286,38 @@ async def test_a_bots_roll_shown_after_the_game_ended_does_not_bring_back_a_live
     ]
     assert live == [], [m.embeds[0].to_dict() for m in live]  # no message says someone is still to play
     assert simcord_env.errors == []
+
+
+async def test_a_roll_shown_after_another_player_resigned_does_not_bring_them_back_on_the_board(
+    table, simcord_env, monkeypatch
+):
+    """alice rolls at a table of three; her board is drawn, and before it is shown carol resigns and her
+    board is shown first.  alice is told her roll privately, and the living board stays as the game is now
+    (carol gone), her roll joining its lines marked as played earlier."""
+    alice, bob, carol = table.members[:3]
+    await alice.slash(table.channel, "hedgehog new", players=3)
+    for member in (bob, carol):
+        await member.slash(table.channel, "hedgehog join")
+    started = await alice.slash(table.channel, "hedgehog start")
+    first, kind = next_actor(started, table.members)
+    assert kind == "roll"
+    leaver = next(m for m in (bob, carol, alice) if m is not first)
+    bot = simcord_env.bot
+    real_show = cogs.table.show
+
+    async def show(interaction, report):
+        if any(" rolls " in line for line in report.lines):  # the roll is drawn; the resignation lands first
+            resigned = await bot.service.resign(table.channel.id, Actor(leaver.id, leaver.name))
+            await cogs.table.show_in_channel(bot, resigned)
+        await real_show(interaction, report)
+
+    monkeypatch.setattr(cogs.table, "show", show)
+    rolled = await first.slash(table.channel, "hedgehog roll")
+    assert rolled.ephemeral and rolled.response.content.startswith("Done: "), rolled.response.content
+    board = living_board(table.env, table.channel.id).embeds[0]
+    lines = board.description.split("\n")
+    assert lines[-2:] == ["*Not shown at the time (played earlier):*", rolled.response.content[len("Done: ") :]]
+    assert f"{leaver.name} resigns." in lines[:-2], lines
+    game = await bot.service.live_game(table.channel.id)
+    assert f"move {game.ply}" in board.footer.text, board.footer.text  # the board shows the game as stored
+    assert simcord_env.errors == []
