@@ -65,7 +65,7 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
         record = await bot.service.table_message(report.game.id)
         current = await bot.service.game(report.game.id)
         if current is not None and moved_on(report.game, current):  # another action was shown first
-            await tell(interaction, "Done: " + told(report.lines)[:1900])
+            await tell(interaction, done_line(report))
             if (on_board := await _told_late(bot, report, record, current)) is not None:
                 report = on_board
         elif follows_on(record, report):
@@ -73,7 +73,7 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
             lines = [*record.lines, *report.lines]
             payload = followed_on(report, lines)
             if not await edit_pressed(interaction, record, lambda: payload):
-                await tell(interaction, "Done: " + told(report.lines)[:1900])
+                await tell(interaction, done_line(report))
                 if not await edit(bot, record, payload, raw=True):  # deleted, or out of the bot's reach: post it anew
                     shown_now = report_payload(report, report_view(report), lines=lines, ping=False)
                     posted = await answer_at(interaction, **shown_now)
@@ -89,6 +89,11 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
             if old is not None:
                 await retire(bot, old, report.game)
     await shown(bot, report)
+
+
+def done_line(report: Report) -> str:
+    """The private answer of an action whose board the player is not answered with: what it did."""
+    return "Done: " + told(report.lines)[:1900]
 
 
 async def shown(bot: PyramidBot, report: Report) -> None:
@@ -263,7 +268,7 @@ async def post_lobby(bot: PyramidBot, game: GameRow, channel: discord.abc.Messag
         await remember(bot, TableMessage(game.id, message.channel.id, message.id, "lobby"), ())
 
 
-async def open_lobby(bot: PyramidBot, game_id: int) -> GameRow | None:
+async def game_if_open(bot: PyramidBot, game_id: int) -> GameRow | None:
     """The game ``game_id`` as it is now, if it is still open: read under its living message's lock, so
     two changes shown at once each show every seat taken, and none shows a lobby the start has closed."""
     game = await bot.service.game(game_id)
@@ -273,7 +278,7 @@ async def open_lobby(bot: PyramidBot, game_id: int) -> GameRow | None:
 async def update_lobby(bot: PyramidBot, game: GameRow, note: str) -> None:
     """Edit the game's lobby message to show it as it is now (a change made from another channel)."""
     async with bot.living_messages.hold(game.id):
-        current = await open_lobby(bot, game.id)
+        current = await game_if_open(bot, game.id)
         record = await bot.service.table_message(game.id)
         if current is not None and record is not None and record.kind == "lobby":
             await edit(bot, record, lobby_payload(current, note), raw=True)
@@ -284,7 +289,7 @@ async def show_lobby(interaction: discord.Interaction, game: GameRow, note: str)
     edited.  A game started or closed meanwhile has its own message: the caller is told ``note`` alone."""
     bot = bot_of(interaction)
     async with bot.living_messages.hold(game.id):
-        current = await open_lobby(bot, game.id)
+        current = await game_if_open(bot, game.id)
         if current is None:
             await tell(interaction, note)
             return
@@ -305,7 +310,7 @@ async def show_lobby_copy(interaction: discord.Interaction, game: GameRow) -> No
     lobby whose message is gone is posted afresh."""
     bot = bot_of(interaction)
     async with bot.living_messages.hold(game.id):
-        current = await open_lobby(bot, game.id)
+        current = await game_if_open(bot, game.id)
         if current is None:  # started or closed since the caller read it: its lobby is not the table now
             await tell(interaction, "The game has just started or closed: ask for the board again to see it.")
             return

@@ -512,13 +512,12 @@ class TournamentManager:
             raise TournamentError("That is a bye: there is no result to set.")
         ranks, points = parse_result(result, match.players, user_id)
         winner = None
-        stopped = None
         if tournament.format == ELIMINATION:
             if points is not None:
                 raise TournamentError("A knockout match needs a winner: give win, loss or draw.")
             winner = elimination_winner(tournament, match.players, ranks)
-        if match.game_id is not None:
-            stopped = await self._stop_game(match.game_id, Actor(actor.user_id, actor.name, can_manage=True))
+        organiser = Actor(actor.user_id, actor.name, can_manage=True)
+        stopped = await self._stop_game(match.game_id, organiser) if match.game_id is not None else None
         async with self._locks[tournament.id]:  # the round cannot close between the check and the write
             if (await self.get(tournament.id)).current_round != number:  # the game ended as it was stopped
                 raise TournamentError(

@@ -736,6 +736,18 @@ async def test_cancel_while_the_next_round_is_being_paired_stops_that_rounds_gam
     assert running == [], "games of a cancelled tournament still running"
 
 
+def resigning_as_stopped(manager, service, match, player: int, name: str) -> None:
+    """Make ``player`` resign ``match``'s game at the instant an organiser's adjudication stops it."""
+    original = manager._stop_game
+
+    async def stop_game(game_id, actor):
+        manager._stop_game = original
+        await service.resign(match.thread_id, Actor(player, name))  # lands at the same moment
+        return await original(game_id, actor)
+
+    manager._stop_game = stop_game
+
+
 async def test_an_adjudication_racing_the_games_end_does_not_rewrite_a_closed_round(env):
     """The organiser adjudicates the last game of a round just as it ends on the board: the next round is
     paired from the played result, so that result must stay (or the adjudication be refused)."""
@@ -747,17 +759,9 @@ async def test_an_adjudication_racing_the_games_end_does_not_rewrite_a_closed_ro
     _t, (first, last) = await current(manager, cup.id)
     await service.resign(first.thread_id, Actor(first.players[0], names[first.players[0]]))
     loser, _winner = last.players  # on the board, `loser` resigns
-    original = manager._stop_game
-
-    async def stop_game(game_id, actor):
-        # the player's resignation lands at the same moment
-        await service.resign(last.thread_id, Actor(loser, names[loser]))
-        return await original(game_id, actor)
-
-    manager._stop_game = stop_game
+    resigning_as_stopped(manager, service, last, loser, names[loser])
     with pytest.raises(TournamentError, match=r"^Round 1 closed at this moment \(its last game ended\)"):
         await manager.adjudicate(cup.id, ORGANISER, loser, "win")
-    manager._stop_game = original
     t = await manager.get(cup.id)
     assert t.current_round == 2  # round 2 was paired from round 1 as played
     stored = await manager.records.match(last.id)
@@ -777,16 +781,9 @@ async def test_an_adjudication_racing_a_games_end_in_a_round_still_running_is_re
     await manager.start(cup.id, ORGANISER)
     _t, (_other, match) = await current(manager, cup.id)
     loser, _winner = match.players  # on the board, `loser` resigns
-    original = manager._stop_game
-
-    async def stop_game(game_id, actor):
-        await service.resign(match.thread_id, Actor(loser, names[loser]))  # lands at the same moment
-        return await original(game_id, actor)
-
-    manager._stop_game = stop_game
+    resigning_as_stopped(manager, service, match, loser, names[loser])
     with pytest.raises(TournamentError, match=r"^That match's game ended at this moment: its result stands as played"):
         await manager.adjudicate(cup.id, ORGANISER, loser, "win")
-    manager._stop_game = original
     stored = await manager.records.match(match.id)
     assert (await service.game(match.game_id)).status == "finished"
     assert stored.ranks == (2, 1), (stored.ranks, stored.note)  # the result the board shows
