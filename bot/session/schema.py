@@ -494,6 +494,11 @@ def _migration_12(conn: Connection) -> None:
     _create(tournament_cards)(conn)
 
 
+def _migration_13(conn: Connection) -> None:
+    """A check-in window's opening is a milestone its channel is told (windows already open count as told)."""
+    conn.execute(text("UPDATE tournaments SET told = 'checkin' WHERE status = 'checkin'"))
+
+
 MIGRATIONS: list[Callable[[Connection], None]] = [
     _migration_1,
     _migration_2,
@@ -507,6 +512,7 @@ MIGRATIONS: list[Callable[[Connection], None]] = [
     _migration_10,
     _migration_11,
     _migration_12,
+    _migration_13,
 ]
 LATEST_VERSION = len(MIGRATIONS)
 

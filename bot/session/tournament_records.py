@@ -169,11 +169,14 @@ def _tournament(row: Any) -> TournamentRow:
 
 
 def milestone(tournament: TournamentRow) -> str | None:
-    """The last milestone the tournament's channel is owed: ``"began"`` (seeds, before round 1 is paired),
-    ``"round N"`` (round N's pairings) or ``"finished"`` (the final standings); None before the start or
-    once cancelled.  Stored in ``told`` once posted, so a lost announcement is posted again."""
+    """The last milestone the tournament's channel is owed: ``"checkin"`` (the check-in window opened),
+    ``"began"`` (seeds, before round 1 is paired), ``"round N"`` (round N's pairings) or ``"finished"``
+    (the final standings); None during registration or once cancelled.  Stored in ``told`` once posted,
+    so a lost announcement is posted again."""
     if tournament.status == FINISHED:
         return "finished"
+    if tournament.status == CHECKIN:
+        return "checkin"
     if tournament.status != RUNNING:
         return None
     return f"round {tournament.current_round}" if tournament.current_round else "began"

@@ -22,9 +22,9 @@ listener (``on_report``) records the result exactly once (``WHERE status = 'play
 round is paired as soon as every match of the round is settled.  Everything lives in the database,
 and ``tick`` (run by the cog's loop, the first time at start-up) catches up on whatever a restart
 interrupted: results of games that ended unseen, matches whose thread or game was not created yet,
-rounds not yet paired, announcements not yet posted (the start, a round's pairings, the final
-standings: each is marked told only once posted, see ``_tell``), and start times, check-in windows and
-round deadlines that passed while the bot was away.
+rounds not yet paired, announcements not yet posted (a check-in window's opening, the start, a round's
+pairings, the final standings: each is marked told only once posted, see ``_tell``), and start times,
+check-in windows and round deadlines that passed while the bot was away.
 
 Withdrawals: a player who drops or is kicked is resigned from their running game of the round.  A
 match launched after its player left (its thread was slow to open, or its launch failed and is
@@ -379,7 +379,8 @@ class TournamentManager:
             tournament.id, {"status": REGISTRATION}, status=CHECKIN, checkin_until=until, updated_at=self.clock()
         ):
             return
-        await self._safely(self.host.checkin_opened(await self.get(tournament.id), until, [p.user_id for p in players]))
+        async with self._locks[tournament.id]:
+            await self._tell(tournament.id)
 
     async def begin(self, tournament_id: int) -> bool:
         """Close registration, seed the players and pair round 1; refuses with too few players."""
@@ -681,9 +682,10 @@ class TournamentManager:
     # ------------------------------------------------------------------ announcing
 
     async def _tell(self, tournament_id: int) -> None:
-        """Post the milestones the tournament's channel has not been told: the start, the current round's
-        pairings, the final standings.  Each is marked told (``told``) only once posted, so one that
-        failed, or was lost to a stop between its write and its post, is posted by the next ``tick``.
+        """Post the milestones the tournament's channel has not been told: the check-in window's opening,
+        the start, the current round's pairings, the final standings.  Each is marked told (``told``) only
+        once posted, so one that failed, or was lost to a stop between its write and its post, is posted by
+        the next ``tick``.
 
         Called with the tournament's lock held (after each milestone is stored, and by ``tick``); a
         failing post is logged, never raised: the command or game that reached the milestone is answered.
@@ -695,8 +697,10 @@ class TournamentManager:
         steps: list[tuple[str, Callable[[], Awaitable[None]]]] = []
         if due == "finished":
             steps.append((due, lambda: self._announce_end(tournament)))
+        elif due == "checkin":
+            steps.append((due, lambda: self._announce_checkin(tournament)))
         else:
-            if tournament.told is None:  # the seeds first; a round's pairings replace older ones
+            if tournament.told in (None, "checkin"):  # the seeds first; a round's pairings replace older ones
                 steps.append(("began", lambda: self._announce_start(tournament)))
             if tournament.current_round:
                 steps.append((due, lambda: self._announce_round(tournament, tournament.current_round)))
@@ -710,6 +714,11 @@ class TournamentManager:
             if not await self.records.update_tournament(tournament_id, {"told": told}, told=step):
                 return
             told = step
+
+    async def _announce_checkin(self, tournament: TournamentRow) -> None:
+        assert tournament.checkin_until is not None
+        players = await self.records.players(tournament.id)
+        await self.host.checkin_opened(tournament, tournament.checkin_until, [p.user_id for p in players])
 
     async def _announce_start(self, tournament: TournamentRow) -> None:
         players = await self.records.players(tournament.id)
@@ -773,6 +782,9 @@ class TournamentManager:
         elif tournament.status == CHECKIN:
             if tournament.checkin_until and now >= tournament.checkin_until:
                 await self.begin(tournament.id)
+            else:
+                async with self._locks[tournament.id]:
+                    await self._tell(tournament.id)  # the window's opening, if a stop lost it
         elif tournament.status == RUNNING:
             await self._recover(tournament)
             await self.advance(tournament.id)

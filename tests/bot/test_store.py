@@ -61,7 +61,7 @@ async def test_tournaments_under_way_count_as_told_up_to_where_they_stand_after_
     engine = create_async_engine(db_url)
     async with engine.begin() as conn:
         await conn.run_sync(schema.migrate, 8)
-        for status, current in (("registration", 0), ("running", 0), ("running", 3), ("finished", 4)):
+        for status, current in (("registration", 0), ("checkin", 0), ("running", 0), ("running", 3), ("finished", 4)):
             await conn.execute(
                 text(
                     "INSERT INTO tournaments (guild_id, channel_id, name, game, options, format, status,"
@@ -77,11 +77,12 @@ async def test_tournaments_under_way_count_as_told_up_to_where_they_stand_after_
     told = [(t.status, t.current_round, t.told) for t in reversed(await records.tournaments())]
     assert told == [
         ("registration", 0, None),
+        ("checkin", 0, "checkin"),  # its window's opening was posted before the upgrade
         ("running", 0, "began"),
         ("running", 3, "round 3"),
         ("finished", 4, "finished"),
     ]
-    assert [milestone(t) == t.told for t in reversed(await records.tournaments())] == [True] * 4
+    assert [milestone(t) == t.told for t in reversed(await records.tournaments())] == [True] * 5
     await store.close()
 
 

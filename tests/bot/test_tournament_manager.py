@@ -675,6 +675,39 @@ async def test_an_announcement_discord_refused_is_posted_at_the_next_check_once(
     assert (await fresh.get(cup.id)).told == "finished"
 
 
+async def test_a_check_in_opening_lost_to_a_stop_is_posted_at_the_next_check_once_before_the_seeds(env):
+    store, service, manager, host, clock = env
+    players = people(4)
+    cup = await manager.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        actor=ORGANISER,
+        name="Roll call",
+        game="whist",
+        format="swiss",
+        checkin_minutes=30,
+    )
+    await register(manager, cup, players)
+    host.failing = {"checkin_opened"}  # stored, then the bot stops (or Discord refuses) before the post
+    assert await manager.start(cup.id, ORGANISER) == "checkin"
+    t = await manager.get(cup.id)
+    assert t.status == "checkin" and t.told is None and host.kinds() == []
+    host.failing = set()
+    fresh = TournamentManager(service, TournamentRecords(store), host, clock=service.clock)
+    await fresh.tick()  # the restarted bot opens the window in the channel: the players are called
+    (opened,) = host.told("checkin_opened")
+    assert opened["until"] == t.checkin_until and opened["players"] == tuple(p.user_id for p in players)
+    assert (await fresh.get(cup.id)).told == "checkin"
+    await fresh.tick()
+    assert host.kinds() == ["checkin_opened"]  # told once
+    for player in players:
+        await fresh.checkin(cup.id, player)
+    clock.advance(minutes=31)
+    await fresh.tick()  # the window closes: the seeds and round 1, as for a tournament without one
+    assert host.kinds() == ["checkin_opened", "began", "round"]
+    assert (await fresh.get(cup.id)).told == "round 1"
+
+
 async def test_a_match_greeting_discord_refused_is_posted_at_the_next_check_once(env):
     _store, service, manager, host, _clock = env
     players = people(4)
