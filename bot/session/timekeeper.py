@@ -163,13 +163,10 @@ class Timekeeper:
             others = [r for r in active if not r.is_bot and r.seat != seat]
             may_hand = others and game.tournament_id is None
             handing = " The table may hand the seat to a computer player: /game bot." if may_hand else ""
-            what = (
-                "again in the same turn"
-                if again
-                else f"(missed turn {missed} in a row; at {limit} a player is removed)"
-            )
+            what = "again in this turn" if again else f"(missed turn {missed} in a row; at {limit} a player is removed)"
             if turn_owner(rules, state) in (seat, None):
-                lines.append(f"{name} ran out of time {what}: the turn is played for them.{handing}")
+                rest = "the rest of it is" if again else "the turn is"
+                lines.append(f"{name} ran out of time {what}: {rest} played for them.{handing}")
             else:  # asked inside another's turn (Combat's offered attack, counter attack): only the answer is theirs
                 lines.append(f"{name} did not answer in time {what}: the clock answers for them.{handing}")
             state = await self._forced_turn(game, rules, state, seat, entries, lines, seat_updates)

@@ -105,7 +105,7 @@ async def test_one_absent_combat_turn_counts_as_one_missed_turn(db_url):
     assert yellow(game).missed_turns == 1, second
     assert not any("missed turn 2 in a row" in line for line in second), second
     assert any(
-        line.startswith("p2 ran out of time again in the same turn: the turn is played for them.") for line in second
+        line.startswith("p2 ran out of time again in this turn: the rest of it is played for them.") for line in second
     )
 
 
