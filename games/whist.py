@@ -507,6 +507,8 @@ class WhistRules:
     def _check_play(self, s: WhistState, tree: Tree) -> None:
         if s.phase != TRICKS:
             raise IllegalMove("The draft is still on: take a pyramid, e.g. take R1 a.")
+        if len(tree) != 3 or sorted(pips_of(p) for p in tree) != [1, 2, 3]:  # docs/rules/whist.md, "Stage two: tricks"
+            raise IllegalMove("A tree needs one large, one medium and one small, e.g. play R3 Y2 G1.")
         need = Counter(tree)
         have = Counter(s.stashes[s.turn])
         for p in tree:

@@ -235,3 +235,22 @@ def test_ruling_wins_are_checked_after_a_combat_resolution() -> None:
     assert state.phase == OVER
     outcome = RULES.outcome(state)
     assert outcome is not None and outcome.winners == (RED,)
+
+
+def test_ruling_a_nest_returns_to_the_nearest_empty_square_ties_broken_rank_by_rank() -> None:
+    # "otherwise as one nest on the nearest empty unblocked square to it (king distance; ties broken
+    # a1, b1, ... f1, a2, ... f6)": c5 and b6 are as near to Yellow's start square c6; the order goes
+    # through rank 5 (a5 ... f5) before rank 6, so c5 comes first, though b comes before c.
+    stacks = {"b2": "R3/R2", "b4": "Y1@c6", "c6": "Y2@c6", "b5": "Y3@c6", "e2": "R1"}
+    state = play(position(2, stacks), "R3 b2-b3", "b3xb4", "roll 4 1")
+    assert at(state, "b4") == "R3/R2"
+    assert at(state, "c5") == "Y1" and at(state, "b6") == ""
+
+
+def test_ruling_the_attack_is_offered_in_turn_order_after_the_mover_at_four_players() -> None:
+    # "each eligible adjacent opponent whose pips >= the mover's is offered the attack in turn order
+    # after the mover": South moves; the turn order goes South, West, North, East.
+    stacks = {"b4": "R1", "a4": "G2", "c6": "Y2", "c5": "B2", "e2": "R2"}
+    state = play(position(4, stacks), "R1 b4-b5")
+    assert state.offers == (3, 1, 2)  # Green (West), Yellow (North), Blue (East)
+    assert "no attack" in legal(state)

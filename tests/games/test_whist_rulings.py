@@ -10,8 +10,11 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+import pytest
+
+from games.base import IllegalMove
 from games.playout import setup_rng
-from games.whist import DRAFT, RULES, TRICKS, Steal, Take, WhistState, canonical
+from games.whist import DRAFT, RULES, TRICKS, Play, Steal, Take, WhistState, canonical
 
 NORTH, SOUTH = 0, 1
 
@@ -60,3 +63,32 @@ def test_ruling_the_draft_ends_when_the_row_is_empty_each_holding_the_cap_of_eac
     assert not any(s.row) and s.phase == TRICKS
     for seat in (NORTH, SOUTH):
         assert Counter(int(p[1]) for p in s.stashes[seat]) == {1: 5, 2: 5, 3: 5}
+
+
+def tricks_state() -> WhistState:
+    """A short game's first trick, North to lead, each stash able to make more than one tree."""
+    return WhistState(
+        variant="short",
+        row=((), (), ()),
+        stashes=(canonical(["R3", "Y3", "G2", "B2", "G1", "B1"]), canonical(["K3", "Y3", "K2", "R2", "K1", "R1"])),
+        first=NORTH,
+        phase=TRICKS,
+        turn=NORTH,
+    )
+
+
+def test_ruling_a_led_tree_is_one_large_one_medium_one_small() -> None:
+    # "the leader presents a tree built from their stash (one large, one medium, one small, any
+    # colours)": two larges and a small are in the stash, but they are not a tree.
+    s = tricks_state()
+    with pytest.raises(IllegalMove, match="one large, one medium and one small"):
+        RULES.apply(s, Play(("R3", "Y3", "G1")))
+    assert all(sorted(int(p[1]) for p in m.tree) == [1, 2, 3] for m in RULES.legal_moves(s))
+
+
+def test_ruling_a_followed_tree_is_one_large_one_medium_one_small() -> None:
+    # the follower "presents a tree" too: a large, a medium and a small
+    s = RULES.apply(tricks_state(), Play(("R3", "G2", "G1")))
+    with pytest.raises(IllegalMove, match="one large, one medium and one small"):
+        RULES.apply(s, Play(("K3", "Y3", "R1")))
+    RULES.apply(s, Play(("Y3", "R2", "R1")))  # a tree of the stash holding red, as red was led
