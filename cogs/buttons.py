@@ -45,6 +45,15 @@ STYLES = {
 Handler = Callable[[discord.Interaction, int], Awaitable[None]]
 HANDLERS: dict[str, Handler] = {}
 STALE = "That button does nothing any more."
+ELSEWHERE = "That button belongs to a game in another channel: use it there."
+
+
+def pressed_elsewhere(interaction: discord.Interaction, channel_id: int, *also: int | None) -> bool:
+    """True when a control of the game in ``channel_id`` was pressed from another channel (nor one of
+    ``also``) or a direct message.  Discord sends a press only from the message holding it, which lies in
+    its game's channel, so only a forged press lands here: it is refused before anything is played, and
+    the game's board never moves out of its channel."""
+    return interaction.channel_id != channel_id and interaction.channel_id not in also
 
 
 def valid_id(number: int) -> bool:
@@ -81,11 +90,17 @@ class GameButton(
         return cls(match["action"], int(match["game_id"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        from cogs.replies import refuse
+        from cogs.replies import bot_of, refuse
 
         handler = HANDLERS.get(self.action)
         if handler is None or not valid_id(self.game_id):
             await refuse(interaction, STALE)
+            return
+        game = await bot_of(interaction).service.game(self.game_id)
+        # a thread game's notice in the channel the thread was opened from carries its Join
+        notice = game.parent_channel_id if game is not None and self.action == "join" else None
+        if game is not None and pressed_elsewhere(interaction, game.channel_id, notice):
+            await refuse(interaction, ELSEWHERE)
             return
         await handler(interaction, self.game_id)
 

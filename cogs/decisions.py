@@ -14,7 +14,7 @@ from typing import Any, cast
 import discord
 
 from bot.session import MARK, Actor, GameService, Mark, MoveOption, Report, mark_of
-from cogs.buttons import STALE, GameButton, valid_id
+from cogs.buttons import ELSEWHERE, STALE, GameButton, pressed_elsewhere, valid_id
 
 MENU_LIMIT = 25  # Discord's options per select menu
 BUTTON_ROW = 5
@@ -167,6 +167,8 @@ async def _on_running_game(
         game = await service.game(game_id)
         if game is None or game.status != "active":  # a running game is its channel's live one
             raise ServiceError("This board belongs to a game that is not running any more.")
+        if pressed_elsewhere(interaction, game.channel_id):
+            raise ServiceError(ELSEWHERE)
         await table.act(interaction, game.channel_id, action(service, game.channel_id, actor_of(interaction)))
 
     await run_guarded(interaction, what, work())

@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot.session import GameRow, ServiceError, rules_for
 from cogs import buttons as game_buttons
 from cogs import permissions, table
+from cogs.buttons import ELSEWHERE, pressed_elsewhere
 from cogs.replies import actor_of, answer, bot_of, channel_of, paced_here, run_guarded
 from cogs.seats import AddBotMenu
 from cogs.text import escape_user_text
@@ -203,6 +204,8 @@ class StartNowButton(
             game = await bot_of(interaction).service.game(self.game_id)
             if game is None or game.status != "open":
                 raise ServiceError("This game is not waiting for players any more.")
+            if pressed_elsewhere(interaction, game.channel_id):
+                raise ServiceError(ELSEWHERE)
             await start(interaction, game.channel_id, confirmed=self.seats)
 
         await run_guarded(interaction, f"start-now button of game {self.game_id}", work())

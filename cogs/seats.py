@@ -17,7 +17,7 @@ from discord import app_commands
 
 from bot.session import GameRow, HandoverStatus, Report, ServiceError
 from bot.session.table_questions import SEAT
-from cogs.buttons import STALE, valid_id
+from cogs.buttons import ELSEWHERE, STALE, pressed_elsewhere, valid_id
 from cogs.messages import mention, plural, told
 from cogs.text import escape_user_text
 
@@ -87,6 +87,8 @@ class AddBotMenu(
             game = await service.game(self.game_id)
             if game is None or game.status != "open":
                 raise ServiceError("This game is not waiting for players any more.")
+            if pressed_elsewhere(interaction, game.channel_id):
+                raise ServiceError(ELSEWHERE)
             if level == REMOVE:
                 left, name = await service.remove_bot(game.channel_id, actor_of(interaction), seats=self.seats)
                 await table.show_lobby(interaction, left, f"{name} leaves the table (a computer player).")

@@ -16,9 +16,16 @@ def clean(text: str) -> str:
     return text
 
 
+# marks that change the direction of the text after them: in a name they would turn the bot's own words
+# around it backwards (Arabic and Hebrew letters need none of them to read right)
+DIRECTION_MARKS = dict.fromkeys(map(ord, "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
+
+
 def escape_user_text(text: str) -> str:
-    """Text a player typed, safe to show in a message: no markdown, no mentions, no lone surrogates."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(clean(str(text))))
+    """Text a player typed, safe to show in a message: no markdown, no mentions, no lone surrogates, no
+    direction marks."""
+    plain = clean(str(text)).translate(DIRECTION_MARKS)
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(plain))
 
 
 def without_backticks(name: str) -> str:

@@ -365,7 +365,8 @@ class TournamentManager:
         if tournament.status == REGISTRATION and tournament.checkin_minutes:
             await self._open_checkin(tournament, self.clock() + timedelta(minutes=tournament.checkin_minutes))
             return "checkin"
-        await self.begin(tournament.id)
+        if not await self.begin(tournament.id) and (now := await self.get(tournament.id)).is_over:
+            raise TournamentError(f"{now.name} is over.")  # cancelled while this start was under way
         return "started"
 
     async def _open_checkin(self, tournament: TournamentRow, until: datetime, *, check_count: bool = True) -> None:

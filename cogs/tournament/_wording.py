@@ -355,7 +355,7 @@ def tournament_embed(view: TournamentView) -> discord.Embed:
         f"{FORMAT_NAMES[t.format]} of {bold(view.rules.title)} ({options}) · {STATUS_WORDS.get(t.status, t.status)}"
     )
     active = [p for p in view.players if p.status == "active"]
-    shown = active if t.status in (RUNNING, FINISHED) else view.players
+    shown = view.players if t.is_open else active  # once it started, those who withdrew are no longer in
     limit = f"/{t.max_players}" if t.max_players else ""
     names = ", ".join(escape_user_text(p.display_name) for p in shown) or "nobody yet"
     embed.add_field(name=f"Players ({len(shown)}{limit})", value=names[:1024], inline=False)
@@ -382,5 +382,6 @@ def tournament_embed(view: TournamentView) -> discord.Embed:
         if t.round_deadline and t.status == RUNNING:
             lines.append(f"Round deadline: {timestamp(t.round_deadline)}")
         embed.add_field(name=f"Round {t.current_round}", value="\n".join(lines)[:1024], inline=False)
-    embed.set_footer(text=f"Tournament #{t.id} · /tournament join · /tournament standings")
+    command = "/tournament join" if t.is_open else "/tournament standings"  # join only while one can
+    embed.set_footer(text=f"Tournament #{t.id} · {command}")
     return embed

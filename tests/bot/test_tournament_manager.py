@@ -769,6 +769,23 @@ async def test_cancel_while_the_next_round_is_being_paired_stops_that_rounds_gam
     assert running == [], "games of a cancelled tournament still running"
 
 
+async def test_a_start_that_a_cancel_overtook_is_refused_instead_of_told_it_started(env):
+    """Two organisers: one starts, the other cancels at the same instant, and the cancel is stored first."""
+    _store, _service, manager, host, _clock = env
+    cup = await two_round_swiss(manager, "Race", people(4))
+    original = manager.begin
+
+    async def begin(tournament_id):
+        await manager.cancel(cup.id, ORGANISER)  # lands after the start's checks, before it begins
+        return await original(tournament_id)
+
+    manager.begin = begin
+    with pytest.raises(TournamentError, match=r"^Race is over\.$"):
+        await manager.start(cup.id, ORGANISER)
+    assert (await manager.get(cup.id)).status == CANCELLED
+    assert not {"began", "round"} & set(host.kinds())  # no start told, no round paired
+
+
 def resigning_as_stopped(manager, service, match, player: int, name: str) -> None:
     """Make ``player`` resign ``match``'s game at the instant an organiser's adjudication stops it."""
     original = manager._stop_game
@@ -1455,3 +1472,24 @@ async def test_the_status_of_a_cancelled_tournament_does_not_show_its_stopped_ga
     assert "Round deadline: <t:" not in shown, shown
     exported = await manager.export(cup.id)
     assert {m["status"] for r in exported["rounds"] for m in r["matches"]} == {"stopped"}
+
+
+async def test_the_card_invites_joining_only_while_registration_is_open_and_lists_only_those_still_in(env):
+    """docs: registration closes at the start; a player who withdraws is no longer in. The card's footer
+    points to /tournament join only while one can join, then to the standings; once started, the card's
+    players are those still playing."""
+    _store, _service, manager, _host, _clock = env
+    players = people(4)
+    cup = await two_round_swiss(manager, "Footer", players)
+    card = tournament_embed(await manager.view(cup.id))
+    assert card.footer.text == f"Tournament #{cup.id} · /tournament join"
+    await manager.start(cup.id, ORGANISER)
+    await manager.drop(cup.id, players[0])
+    card = tournament_embed(await manager.view(cup.id))
+    assert card.footer.text == f"Tournament #{cup.id} · /tournament standings"
+    listed = next(f for f in card.fields if f.name.startswith("Players"))
+    assert listed.name == "Players (3)" and "p1" not in (listed.value or "")
+    await manager.cancel(cup.id, ORGANISER)
+    card = tournament_embed(await manager.view(cup.id))
+    listed = next(f for f in card.fields if f.name.startswith("Players"))
+    assert listed.name == "Players (3)" and card.footer.text.endswith("/tournament standings")

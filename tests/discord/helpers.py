@@ -31,7 +31,7 @@ async def running(bot: Any, **options: Any) -> AsyncIterator[simcord.Env]:
 Emitted = tuple[int, int, int, dict[str, Any], dict[str, Any] | None, int | None]
 
 
-async def emit_at_once(env: Any, guild_id: int, interactions: list[Emitted], *, idle: float = 0.05) -> list[Any]:
+async def emit_at_once(env: Any, guild_id: int | None, interactions: list[Emitted], *, idle: float = 0.05) -> list[Any]:
     """Send every interaction before the bot handles any of them, as clicks at the same instant; their records.
 
     Each is (user id, interaction type, channel id, data, extra payload fields, source message id).

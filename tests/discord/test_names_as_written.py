@@ -125,3 +125,38 @@ async def test_a_name_in_backticks_never_becomes_code_in_a_refusal(table):
     assert actor is ticked
     tried = await bob.slash(table.channel, "hedgehog roll")
     assert refusal(tried) == "It is not your turn: ˋstarˋ is to move."
+
+
+RLO = "\u202e"  # right-to-left override: the text after it, to the end of its paragraph, is drawn backwards
+DIRECTION_MARKS = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+
+
+def public_texts(table) -> list[str]:
+    """Every public message's content, embed description and field values in the table's channel."""
+    out = []
+    for message in table.channel.history():
+        out.append(message.content or "")
+        for embed in message.embeds:
+            out.append(embed.description or "")
+            out.extend(str(f.value) for f in embed.fields)
+    return out
+
+
+async def test_a_direction_override_in_a_name_never_turns_the_bots_words_backwards(table):
+    evil = table.guild.add_member(table.env.create_user("evil"), nick=RLO + "live")
+    bob = table.members[1]
+    await evil.slash(table.channel, "hedgehog new", players=2)
+    await bob.slash(table.channel, "hedgehog join")
+    await evil.slash(table.channel, "hedgehog start")
+    await bob.slash(table.channel, "game resign")
+    said = public_texts(table)
+    assert any("live wins" in text for text in said)  # the name is shown, without the mark
+    assert not [text for text in said if any(mark in text for mark in DIRECTION_MARKS)]
+
+
+async def test_a_direction_override_in_a_tournament_name_never_turns_the_bots_words_backwards(table, club):
+    olga, _members = club
+    await olga.slash(table.channel, "tournament create", name=RLO + "puc", game="hedgehog", format="swiss")
+    said = public_texts(table)
+    assert any("puc" in text for text in said)
+    assert not [text for text in said if any(mark in text for mark in DIRECTION_MARKS)]

@@ -83,7 +83,7 @@ def test_ruling_a_led_tree_is_one_large_one_medium_one_small() -> None:
     s = tricks_state()
     with pytest.raises(IllegalMove, match="one large, one medium and one small"):
         RULES.apply(s, Play(("R3", "Y3", "G1")))
-    assert all(sorted(int(p[1]) for p in m.tree) == [1, 2, 3] for m in RULES.legal_moves(s))
+    assert all(isinstance(m, Play) and sorted(int(p[1]) for p in m.tree) == [1, 2, 3] for m in RULES.legal_moves(s))
 
 
 def test_ruling_a_followed_tree_is_one_large_one_medium_one_small() -> None:
