@@ -167,6 +167,7 @@ class PyramidBot(commands.AutoShardedBot):
             self._upkeep = None
         for name in list(self.extensions):
             await self.unload_extension(name)
+        self.tree.interaction_check = refuse_while_stopping  # type: ignore[method-assign]
         if self._session is not None:
             await self._session.autoplay.stop()  # between two actions: each is one unit of work
             await self._session.games.drain()
@@ -181,6 +182,20 @@ class PyramidBot(commands.AutoShardedBot):
 
     async def on_ready(self) -> None:
         log.info("connected as %s to %s servers", self.user, len(self.guilds))
+
+
+STOPPING = "The bot is restarting: try again in a minute."
+
+
+async def refuse_while_stopping(interaction: discord.Interaction) -> bool:
+    """The command tree's check while the bot stops: its commands are gone with their extensions, and
+    the moves in flight are being finished; a command sent meanwhile is told so privately, in time."""
+    if interaction.type is discord.InteractionType.application_command and not interaction.response.is_done():
+        try:
+            await interaction.response.send_message(STOPPING, ephemeral=True)
+        except discord.HTTPException:
+            log.info("could not tell a command sent while stopping")
+    return False
 
 
 GC_YOUNG_THRESHOLD = 50_000  # Python's default is 700

@@ -112,3 +112,65 @@ async def test_closing_stops_the_computer_players_before_disconnecting(
     monkeypatch.setattr(commands.AutoShardedBot, "close", recording)
     await bot.close()
     assert running_at_disconnect == [False]  # no bot acts once Discord can no longer be told
+
+
+async def test_a_command_sent_while_the_bot_finishes_a_move_in_flight_to_stop_is_told_to_try_again(
+    table: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Stopping waits for a move being played; the commands went with their extensions, so a command sent
+    meanwhile is answered privately that the bot is restarting instead of being left unanswered."""
+    from contextlib import asynccontextmanager
+
+    from simcord import interactions as wire
+    from simcord.enums import InteractionType
+    from simcord.results import InteractionResult
+
+    from bot.client import STOPPING
+    from tests.discord.helpers import next_actor
+
+    env = table.env
+    bot = env.bot
+    alice, bob = table.members[:2]
+    await alice.slash(table.channel, "hedgehog new", players=2)
+    await bob.slash(table.channel, "hedgehog join")
+    actor, _ = next_actor(await alice.slash(table.channel, "hedgehog start"), [alice, bob])
+    assert actor is not None
+    other = bob if actor is alice else alice
+    held, release = asyncio.Event(), asyncio.Event()
+    unit = bot.service.unit
+
+    @asynccontextmanager
+    async def slow_unit(channel_id: int) -> Any:
+        async with unit(channel_id):
+            if not held.is_set():
+                held.set()
+                await env.external_wait(release.wait(), reason="a move held in flight by the test")
+            yield
+
+    def send(user_id: int, name: str) -> InteractionResult:
+        root = env.backend.find_command(name.split()[0], table.guild.id, type=1)
+        _leaf, nesting = wire.walk_to_subcommand(root, name.split()[1:])
+        data = {"id": root["id"], "name": root["name"], "type": 1, "options": wire.nest_options(root, nesting, [])}
+        kind = InteractionType.APPLICATION_COMMAND
+        record, payload = wire.base_payload(
+            env.backend, type=kind, channel_id=table.channel.id, guild_id=table.guild.id, user_id=user_id, data=data
+        )
+        env._notify_dispatch_observers(record)
+        env.backend.emit("INTERACTION_CREATE", payload)
+        return InteractionResult(env, record)
+
+    monkeypatch.setattr(bot.service, "unit", slow_unit)
+    rolling = send(actor.id, "hedgehog roll")
+    await asyncio.wait_for(held.wait(), 30)
+    closing = asyncio.create_task(bot.close())
+    for _ in range(50):
+        await asyncio.sleep(0)
+    assert not closing.done()  # waiting for the roll
+    status = send(other.id, "game status")
+    for _ in range(200):
+        await asyncio.sleep(0)
+    assert status.acknowledged and status.ephemeral and status.response is not None
+    assert status.response.content == STOPPING
+    release.set()
+    await asyncio.wait_for(closing, 30)
+    assert rolling.acknowledged  # the move in flight was played and answered
