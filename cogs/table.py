@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.session import GameRow, Report, rules_for
+from bot.session import GameRow, Report, opening_board, rules_for
 from bot.session.table_messages import TableMessage
 from cogs import questions
 from cogs.buttons import GameButton, buttons
@@ -68,7 +68,7 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
             await tell(interaction, done_line(report))
             if (on_board := await _told_late(bot, report, record, current)) is not None:
                 report = on_board
-        elif follows_on(record, report):
+        elif follows_on(record, report) or await called_on_the_opening(bot, record, report):
             assert record is not None
             lines = [*record.lines, *report.lines]
             payload = followed_on(report, lines)
@@ -109,7 +109,10 @@ def follows_on(record: TableMessage | None, report: Report) -> bool:
     It does while the turn goes on, and while computer players take their turns after it, until the turn
     comes to a person (a new message pings them) or the game ends (a new message pings everyone).  In a
     phase everyone plays at the same time (Treasure Hunt's coins), everyone in it was called when it
-    began: each part played in it follows on, until the phase is over.
+    began: each part played in it follows on, until the phase is over.  (A game with one person whose
+    computer players move first also calls that person on its opening board, ``called_on_the_opening``:
+    they have just started it, or were called to it by their tournament match's greeting, so one message
+    shows the start, the bots' first turns and the call.)
     """
     if record is None or record.kind != "board" or report.outcome is not None or report.game.status != "active":
         return False  # an ended game (with or without a result) has a message of its own
@@ -119,17 +122,32 @@ def follows_on(record: TableMessage | None, report: Report) -> bool:
     return not report.turn_changed or (seat is not None and report.game.bot_at(seat) is not None)
 
 
+async def called_on_the_opening(bot: PyramidBot, record: TableMessage | None, report: Report) -> bool:
+    """True when the turn comes for the first time to the one person at the table while the living board
+    ``record`` is still the opening board, the computer players having moved first: the person is called
+    on it (``follows_on``)."""
+    if record is None or record.kind != "board" or not report.turn_changed or not opening_board(record.lines):
+        return False
+    if report.outcome is not None or report.game.status != "active":
+        return False
+    people = [row for row in report.game.seats if not row.is_bot and not row.removed]
+    person = people[0].user_id if len(people) == 1 else None
+    return person is not None and report.to_move_user == person and not await bot.service.has_acted(report.game, person)
+
+
 def followed_on(report: Report, lines: list[str]) -> dict[str, Any]:
     """The edit of the living board that shows ``report`` after ``lines``; once the turn has passed to a
     computer player, the call of the person whose turn it was ("@alice, your turn.") goes from it.  In a
     phase played at the same time, the call names those still to play their part (not a ping: they were
-    called when it began)."""
+    called when it began); on an opening board the bots moved on, the one person's call is written in
+    (not a ping: they have just started the game)."""
     payload = as_edit(report_payload(report, report_view(report), lines=lines, ping=False))
     if report.together:
         acting = report.acting_users
         payload["content"] = call(acting) if acting else None
     elif report.turn_changed:
-        payload["content"] = None
+        person = report.to_move_user if report.game.bot_at(report.to_move_seat) is None else None
+        payload["content"] = call([person]) if person is not None else None
     return payload
 
 
@@ -167,7 +185,7 @@ async def _shown_in_channel(bot: PyramidBot, report: Report) -> Report | None:
         current = await bot.service.game(report.game.id)
         if current is not None and moved_on(report.game, current):
             return await _told_late(bot, report, record, current)
-        if follows_on(record, report):
+        if follows_on(record, report) or await called_on_the_opening(bot, record, report):
             assert record is not None
             lines = [*record.lines, *report.lines]
             if await edit(bot, record, followed_on(report, lines), raw=True):

@@ -108,6 +108,15 @@ class Actor:
     can_manage: bool = False
 
 
+GAME_BEGINS = "The game begins."  # the first line of a game's opening board
+
+
+def opening_board(lines: Sequence[str]) -> bool:
+    """True when a living board's ``lines`` are the opening board's: its game's start and, at most, the
+    computer players' turns after it (a board posted for a person's turn starts with what led to it)."""
+    return bool(lines) and lines[0].startswith(GAME_BEGINS)
+
+
 @dataclass
 class Report(Generic[S, M]):
     """What an action did, for the Discord layer to post."""
@@ -578,7 +587,7 @@ class GameService:
                 **({"rated": False} if game.has_bots else {}),  # a table with computer players is never rated
                 **await self._turn_fields(game, rules, state, now),
             }
-            lines = [f"The game begins. {rules.status_line(state)}"]
+            lines = [f"{GAME_BEGINS} {rules.status_line(state)}"]
             ids = await self.store.update_game(
                 game, now, events=[report_event(lines, token, turn_changed=True)], **values
             )
@@ -940,6 +949,11 @@ class GameService:
         report = Report(game, rules, state, [line], outcome=outcome)
         report.png = await self.render(game, state)
         return report
+
+    async def has_acted(self, game: GameRow, user_id: int) -> bool:
+        """True when ``user_id`` has anything in ``game``'s move log (a roll, a move, or their clock's)."""
+        seats = {row.seat for row in game.seats if row.user_id == user_id}
+        return any(row.seat in seats for row in await self.store.moves(game.id))
 
     async def history(self, channel_id: int) -> tuple[GameRow, list[MoveRow]]:
         """The channel's current or last game and its move log (while a new game's lobby is open, the game

@@ -499,3 +499,29 @@ async def test_a_board_on_a_computer_players_turn_offers_nothing_to_press(table,
         assert board.components == [] and field(board.embeds[0], "More moves than the menus hold") is None
     finally:
         simcord_env.bot.autoplay.running = True
+
+
+async def test_a_practice_game_whose_bots_move_first_calls_its_player_on_the_opening_board(
+    table, simcord_env, make_bot
+):
+    # the person who started the practice game is at the table: the bots' first turns and the call to
+    # play follow on the opening board, one message, instead of a second board that retires the first
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    alice = table.members[0]
+    for _ in range(6):  # the seats are drawn from each game's seed: open games until the bots move first
+        opened = await alice.slash(table.channel, "hedgehog new", players=3, bots=2)
+        before = {m.id for m in table.channel.history()}
+        await alice.click(opened.response.message, label="Start")
+        await simcord_env.bot.autoplay.wait()
+        game, log = await simcord_env.bot.service.history(table.channel.id)
+        if log and game.bot_at(log[0].seat) is not None:
+            break
+        await alice.slash(table.channel, "game resign")
+    else:
+        raise AssertionError("no game of six had a computer player moving first")
+    (board,) = [m for m in table.channel.history() if m.id not in before]
+    assert board.content == f"<@{alice.id}>, your turn."
+    said = board.embeds[0].description or ""
+    assert said.startswith("The game begins.") and all(row.description in said for row in log)
+    assert field(board.embeds[0], "To roll") is not None and "Roll" in button_labels(board)
+    assert simcord_env.errors == []
