@@ -24,7 +24,7 @@ from bot import clocks
 from bot.session.reminders import Reminder
 from bot.session.service import GameService, ServiceError, people_acting, replayed, report_event, rules_for
 from bot.session.store import GameRow, NewDelivery, NewMove, StaleVersion, StoreError
-from games.base import Rules, acting_together, turn_owner
+from games.base import Rules, acting_together, plural, turn_owner
 from games.playout import roll_rng
 
 S = TypeVar("S")
@@ -151,7 +151,8 @@ class Timekeeper:
                 game.deadline, service.clock(), row.bank_seconds
             )
         if len(active) <= 2 or missed >= self.missed_turns_limit:
-            verb = "loses on time" if len(active) <= 2 else f"missed {missed} turns and is removed from the game"
+            removed = f"missed {plural(missed, 'turn')} and is removed from the game"
+            verb = "loses on time" if len(active) <= 2 else removed
             line = f"{name} ran out of time and {verb}."
             state = rules.resign(state, seat)
             entries.append(NewMove(seat, "timeout", line, "removed", rules.to_json(state)))

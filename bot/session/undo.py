@@ -1,7 +1,8 @@
 """Undo by consent: a player asks, every other person still in the game accepts, the move is taken back.
 
 What is taken back: the most recent move a person made (not a dice roll, not a computer player's
-move), with every entry after it: the dice rolled after it and the computer players' replies.  A
+move, not a move the clock made for an absent player), with every entry after it: the dice rolled
+after it, the computer players' replies and the clock's moves.  A
 bot's move alone is never the target, as the bot would only play again.  Nor is a move that ended a
 phase played face down (Treasure Hunt's last arrangement), with what came after it: everyone has seen
 the hidden rows since, and a player could set out theirs again knowing them.  Computer players never vote:
@@ -22,6 +23,7 @@ from typing import Any
 
 from bot.session.service import LEAVING_KINDS, Actor, GameService, Report, ServiceError, report_event, rules_for
 from bot.session.store import GameRow, MoveRow
+from bot.session.timekeeper import BY_THE_CLOCK
 from games.base import acting_together
 
 REVEALED = (
@@ -54,9 +56,10 @@ class UndoStatus:
 
 def undo_target(log: list[MoveRow], bot_seats: Collection[int] = ()) -> MoveRow | None:
     """The entry an undo takes back to: the last move that is not a roll, a resignation or a timeout,
-    nor made by one of ``bot_seats`` (a computer player's reply goes back with the move it answered)."""
+    nor made by one of ``bot_seats`` (a computer player's reply goes back with the move it answered), nor
+    by the clock for an absent player (it goes back with the move before it, as a bot's does)."""
     for row in reversed(log):
-        if row.kind == "move" and row.seat not in bot_seats:
+        if row.kind == "move" and row.seat not in bot_seats and not row.description.endswith(BY_THE_CLOCK):
             return row
         if row.kind in LEAVING_KINDS:
             return None

@@ -615,3 +615,28 @@ async def test_a_vacation_with_one_clocked_game_speaks_of_one_clock(table):
     first, _ = next_actor(started, table.members)
     result = await first.slash(table.channel, "game vacation", days=2)
     assert "; their clock in 1 game is paused. " in result.response.content, result.response.content
+
+
+async def test_an_undo_asks_to_take_back_the_last_move_a_person_made_not_the_clocks(table):
+    """docs/commands.md, /game undo: "ask to take back the last move a person made". The clock's move for
+    an absent player is not one: it goes back with the move before it, as a computer player's does."""
+    started, members = await start_game(table, players=3, clock=1)
+    first, _ = next_actor(started, members)
+    assert first is not None
+    await finish_turn(first, table, real_move=True)
+    await table.env.advance_time(25 * HOUR)  # the next player's time runs out: the clock passes for them
+    game, log = await table.env.bot.service.history(table.channel.id)
+    assert log[-1].description.endswith("(by the clock)")
+    mine = [row for row in log if row.seat == game.seat_of(first.id) and row.kind == "move"]
+    asked = await first.slash(table.channel, "game undo")
+    assert asked.response is not None and f"**{mine[-1].notation}**" in asked.response.content
+    assert "**pass**" not in asked.response.content
+
+
+async def test_a_player_removed_at_a_missed_turns_limit_of_one_missed_one_turn(table, make_bot):
+    """README: MISSED_TURNS_LIMIT may be 1; the removal reads "missed 1 turn", not "1 turns"."""
+    await table.env.restart_bot(make_bot(missed_turns_limit=1))
+    await start_game(table, players=3, clock=1)
+    await table.env.advance_time(25 * HOUR)
+    said = table.channel.last_message.embeds[0].description or ""
+    assert "ran out of time and missed 1 turn and is removed from the game." in said
