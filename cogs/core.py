@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.session import ServiceError, UndoStatus, outcome_from_json, rules_for
+from bot.session import ServiceError, UndoStatus, options_in_play, outcome_from_json, rules_for
 from bot.session.table_questions import UNDO
 from cogs import buttons as game_buttons
 from cogs import questions, seats, table
@@ -123,7 +123,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         lines = [
             f"{rules.title} — game #{game.id}",
             f"Players: {players_line(game, str)}",
-            f"Options: {options_line(game.game, game.options, changed_only=False)}",
+            f"Options: {options_line(game.game, options_in_play(game), changed_only=False)}",
             f"Clock: {clock_text(game)}",
             # the seed decides every roll still to come: it is told once nothing is left to roll
             f"Seed: {game.seed}" if game.status in ("finished", "aborted") else "Seed: told when the game is over",

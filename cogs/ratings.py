@@ -34,20 +34,21 @@ FIELD_LIMIT = 1024  # Discord's characters per embed field
 OPPONENTS_ROOM = 40  # characters of opponents' names in one recent result, before "and 5 others"
 
 
-def place_text(place: int, players: int) -> str:
-    """``1st of 2``."""
+def place_text(place: int, players: int, shared: bool = False) -> str:
+    """``1st of 2``; a place held with others (a draw, a tie) is ``shared 1st of 2``."""
     suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
-    return f"{place}{suffix} of {players}"
+    return f"{'shared ' if shared else ''}{place}{suffix} of {players}"
 
 
 def result_line(result: RecentResult, with_game: bool) -> str:
-    """One recent result: game, place, opponents and the rating change."""
+    """One recent result: game, place (shared when others hold it too), opponents and the rating change."""
     title = f"{rules_for(result.game).title} " if with_game else ""
     against = opponents_text(result.opponents)
     change = result.change
     sign = "+" if change >= 0 else "−"
+    place = place_text(result.place, result.players, result.shared)
     return (
-        f"{discord.utils.format_dt(result.at, 'd')} {title}**{place_text(result.place, result.players)}** "
+        f"{discord.utils.format_dt(result.at, 'd')} {title}**{place}** "
         f"vs {against}: {result.before.display} → {result.after.display} ({sign}{abs(change)})"
     )
 

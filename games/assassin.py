@@ -375,6 +375,11 @@ def _a_die(value: int) -> str:
 # --------------------------------------------------------------------------- rules helpers
 
 
+def _and_list(words: Sequence[str]) -> str:
+    """``e1``, ``e1 and j5``, ``e1, j5 and a6``."""
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + f" and {words[-1]}"
+
+
 def _walk(s: State) -> tuple[int, bool, int, int, frozenset[int], frozenset[int]]:
     """The arguments of ``reach`` and ``route`` for the mover's current die."""
     mover = s.turn
@@ -763,12 +768,17 @@ class AssassinRules:
         route = " → ".join(s.board.name(square) for square in after.last.path)
         sentence = f"{who} moves {route}"
         if after.last.captured is not None:
+            # the old victim stays on the square, now an assassin; its markers go unless the short game keeps them
             old = self.seat_name(s, after.last.captured)
-            kept = "keeps" if s.short_game else "loses"
-            marked = self._bases_text(s, after.last.captured)
+            marks = s.markers[after.last.captured]
+            markers = ""
+            if marks:
+                kept = "keeps" if s.short_game else "loses"
+                listed = _and_list([s.board.name(b) for b in marks])
+                markers = f" and {kept} its base marker{'s' if len(marks) != 1 else ''} on {listed}"
             return (
                 f"{sentence} and captures {old}! {self.seat_name(s, s.turn)} becomes the victim and goes to the "
-                f"safehouse; {old} stays as an assassin and {kept} its base markers ({marked})."
+                f"safehouse; {old} becomes an assassin on {s.board.name(after.last.path[-1])}{markers}."
             )
         if s.turn != s.victim:
             return sentence + "."
@@ -776,7 +786,8 @@ class AssassinRules:
         if after.last.base is not None:
             sentence += f" and marks base {s.board.name(after.last.base)}"
         if after.end == "bases":
-            return f"{sentence}: all four bases ({bases})! {self.seat_name(s, s.turn)} wins."
+            listed = ", ".join(s.board.name(b) for b in after.markers[s.turn])
+            return f"{sentence}: all four bases ({listed})! {self.seat_name(s, s.turn)} wins."
         return f"{sentence}. Bases marked: {bases}." + self._limit_note(after)
 
     def choice(self, s: State, m: AssassinMove) -> Choice:
@@ -789,11 +800,12 @@ class AssassinRules:
             return make_choice("roll", "Roll", "Roll the piecepack die.")
         name = s.board.name(m.to)
         steps = s.die or 0
+        moving = f"Move {steps} step{'s' if steps != 1 else ''}"
         if s.turn != s.victim and s.positions[s.victim] == m.to:
             return make_choice("move", f"{name} · capture", f"Capture {self.seat_name(s, s.victim)} on {name}.")
         if s.turn == s.victim and m.to in s.board.bases and m.to not in s.markers[s.turn]:
-            return make_choice("move", f"{name} · base", f"Move {steps} steps and mark the base on {name}.")
-        return make_choice("move", name, f"Move {steps} step{'s' if steps != 1 else ''} to {name}.")
+            return make_choice("move", f"{name} · base", f"{moving} and mark the base on {name}.")
+        return make_choice("move", name, f"{moving} to {name}.")
 
     def seat_name(self, s: State, seat: int) -> str:
         """The seat's colour: Red, Blue, Yellow, Green, Black, Purple, Cyan, Orange, White."""

@@ -1543,18 +1543,18 @@ def prompt(s: CombatState, who: str | None = None) -> str:
         return f"{who} may attack the stack on {square_name(s.moved_to)}, or 'no attack'"
     if phase == COMBAT_ROLL and fight:
         return (
-            f"{who} rolls the combat dice: {_name(fight.attacker)} {_pips(fight.att_pips)} on "
+            f"{who} to roll the combat dice: {_name(fight.attacker)} {_pips(fight.att_pips)} on "
             f"{square_name(fight.att_sq)} v {_name(fight.defender)} {_pips(fight.def_pips)} on "
             f"{square_name(fight.def_sq)}"
         )
     if phase == COUNTER:
         return f"{who} lost the first roll with equal pips: 'counter' or 'no counter'"
     if phase == COUNTER_ROLL:
-        return f"{who} rolls the counter attack dice"
+        return f"{who} to roll the counter attack dice"
     if phase == TIEBREAK_ROLL:
-        return f"{who} rolls the bare tie-break dice"
+        return f"{who} to roll the bare tie-break dice"
     if phase == ACTION_ROLL:
-        return f"{who} rolls the action die"
+        return f"{who} to roll the action die"
     if phase == WILD:
         return f"{who} rolled Wild: choose tip, swap, hop, dig or aim"
     if phase == SWAP:
@@ -1562,11 +1562,11 @@ def prompt(s: CombatState, who: str | None = None) -> str:
     if phase == HOP:
         return f"{who} may hop a pyramid, or 'no hop'"
     if phase == HOP_ROLL:
-        return f"{who} rolls the hop contest dice"
+        return f"{who} to roll the hop contest dice"
     if phase == DIG:
         return f"{who} may dig a pyramid under an opponent's, or 'no dig'"
     if phase == AIM_ROLL:
-        return f"{who} rolls the Aim die"
+        return f"{who} to roll the Aim die"
     if phase == AIM:
         return f"{who} has {s.aim_left} Aim step{'s' if s.aim_left != 1 else ''} left, or 'end aim'"
     return "the game is over"

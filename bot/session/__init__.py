@@ -18,6 +18,7 @@ from typing import Any
 from bot.session.autoplay import Autoplayer, BotTurn, Thinking
 from bot.session.handover import HandoverDesk, HandoverStatus
 from bot.session.marks import MARK, Mark, mark_of
+from bot.session.options_in_play import options_in_play
 from bot.session.ratings import RatingService
 from bot.session.service import (
     Actor,
@@ -74,6 +75,7 @@ __all__ = [
     "open_session",
     "opening_board",
     "opening_picture",
+    "options_in_play",
     "outcome_from_json",
     "people_left",
     "quote_typed",

@@ -15,7 +15,7 @@ The numbers are ``bot.rating_model``: openskill's Plackett-Luce, shown as the sc
 from __future__ import annotations
 
 import asyncio
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -69,6 +69,7 @@ class RecentResult:
     opponents: tuple[str, ...]
     channel_id: int | None
     at: datetime
+    shared: bool = False  # another player of the game holds the same place (a draw, a tie)
 
     @property
     def change(self) -> int:
@@ -353,6 +354,10 @@ class RatingService:
                 if ids
                 else []
             )
+            placed = select(rating_results.c.game_id, rating_results.c.place).where(rating_results.c.game_id.in_(ids))
+            places = (
+                Counter((game_id, place) for game_id, place in (await conn.execute(placed)).all()) if ids else Counter()
+            )
         opponents: dict[int, list[str]] = defaultdict(list)
         for game_id, _user, name in seat_rows:
             opponents[game_id].append(name)
@@ -367,6 +372,7 @@ class RatingService:
                 opponents=tuple(opponents[r["game_id"]]),
                 channel_id=r["channel_id"],
                 at=aware(r["created_at"]),
+                shared=places[(r["game_id"], r["place"])] > 1,
             )
             for r in rows
         ]

@@ -172,3 +172,24 @@ async def test_with_a_development_server_the_commands_are_synced_there(table, ma
     assert "hedgehog new" in alice.available_commands(table.channel)
     opened = await alice.slash(table.channel, "hedgehog new", players=2)
     assert "alice opened a game" in opened.response.content
+
+
+async def _options_in_history(table, member) -> str:
+    history = await member.slash(table.channel, "game history")
+    text = (await history.response.attachments[0].read()).decode()
+    return next(line for line in text.splitlines() if line.startswith("Options:"))
+
+
+async def test_history_lists_only_the_options_that_apply_at_the_table_size(table):
+    # The history file of a game of two reads "Options: xeno: off, round limit: 40": the turn limit is
+    # solitaire's only, so it is not listed (it said "..., turn limit: 200"); a solitaire lists its turn
+    # limit and not the round limit, which only a table of two or more plays to.
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "hedgehog new", players=2)
+    await bob.click(opened.response.message, label="Join")
+    await alice.click(opened.response.message, label="Start")
+    assert await _options_in_history(table, alice) == "Options: xeno: off, round limit: 40"
+    assert accepted(await alice.slash(table.channel, "game abort"))
+    solo = await alice.slash(table.channel, "hedgehog new", players=1)
+    await alice.click(solo.response.message, label="Start")
+    assert await _options_in_history(table, alice) == "Options: xeno: off, turn limit: 200"

@@ -7,7 +7,8 @@ import re
 
 from PIL import Image
 
-from tests.discord.helpers import accepted, embed_of, field, refusal
+from cogs.ratings import place_text
+from tests.discord.helpers import accepted, embed_of, field, living_board, refusal
 
 
 async def play_and_resign(table, first, second, channel=None):
@@ -112,3 +113,36 @@ async def test_recent_results_of_bigger_tables_are_all_shown_with_their_rating_c
     assert all(CHANGE.search(line) for line in lines), lines[-1]
     assert len(lines) == games, f"{len(lines)} of {games} results shown"
     assert " and 6 others: " in lines[0]  # one of seven long names, and how many more
+
+
+async def draw_hedgehog(table, members):
+    """A Der Marsigelwettkampf game in which every player rolls and passes: drawn, everyone shares first."""
+    opened = await members[0].slash(table.channel, "hedgehog new", players=len(members))
+    for member in members[1:]:
+        await member.click(opened.response.message, label="Join")
+    await members[0].click(opened.response.message, label="Start")
+    for member in members:
+        await member.click(living_board(table.env, table.channel.id), label="Roll")
+        await member.click(living_board(table.env, table.channel.id), label="Pass")
+    assert "Draw" in field(living_board(table.env, table.channel.id).embeds[0], "Result")
+
+
+async def test_a_drawn_game_reads_as_a_shared_place_in_the_recent_results(table):
+    # The player reads "Der Marsigelwettkampf **shared 1st of 2** vs bob: 1500 → ..." for a draw, not
+    # "**1st of 2**", which reads as a win.
+    alice, bob, carol = table.members[:3]
+    await draw_hedgehog(table, [alice, bob])
+    recent = field(embed_of(await alice.slash(table.channel, "rating")), "Recent results")
+    assert "**shared 1st of 2** vs bob" in recent, recent
+    await draw_hedgehog(table, [alice, bob, carol])
+    recent = field(embed_of(await carol.slash(table.channel, "rating", game="hedgehog")), "Recent results")
+    assert "**shared 1st of 3** vs alice, bob" in recent, recent
+    await play_and_resign(table, alice, bob)  # a place nobody shares stays plain
+    assert "**1st of 2** vs bob" in field(embed_of(await alice.slash(table.channel, "rating")), "Recent results")
+
+
+def test_a_shared_place_below_first_reads_shared_too():
+    # a tie for second at a table of four reads "shared 2nd of 4"; an unshared place is "3rd of 4"
+    assert place_text(2, 4, shared=True) == "shared 2nd of 4"
+    assert place_text(3, 4) == "3rd of 4"
+    assert place_text(11, 12, shared=True) == "shared 11th of 12"

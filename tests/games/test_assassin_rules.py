@@ -614,3 +614,48 @@ def test_a_victim_still_in_the_safehouse_is_not_told_it_has_left_it():
     with pytest.raises(IllegalMove) as refused:
         RULES.parse_move(s, "e5")
     assert str(refused.value) == "A move must end outside the safehouse: leaving it is the victim's first step."
+
+
+# ---------------------------------------------------------------- Wording a player reads
+
+
+def test_capture_sentence_says_the_old_victim_becomes_an_assassin_where_it_was_caught():
+    # The player reads "Blue (assassin) moves c1 → c2 → c3 → c4 and captures Red! Blue becomes the victim and
+    # goes to the safehouse; Red becomes an assassin on c4." — not "Red stays as an assassin and loses its
+    # base markers (none)": Red was the victim, and it had no markers to lose.
+    hunt = make(4, 0, {0: "c4", 1: "c1", 2: "a10", 3: "j10"}, turn=1)
+    rolled = RULES.apply(hunt, Roll(3))
+    assert RULES.play(rolled, Move(sq("c4"))).description == (
+        "Blue (assassin) moves c1 → c2 → c3 → c4 and captures Red! Blue becomes the victim and goes to the "
+        "safehouse; Red becomes an assassin on c4."
+    )
+
+
+@pytest.mark.parametrize(("short_game", "fate"), [(False, "loses"), (True, "keeps")])
+def test_capture_sentence_lists_the_markers_the_old_victim_loses_or_keeps(short_game, fate):
+    # "...; Red becomes an assassin on c4 and loses its base markers on e1 and j5." (the short game: "keeps")
+    hunt = make(4, 0, {0: "c4", 1: "c1", 2: "a10", 3: "j10"}, turn=1, short_game=short_game, markers={0: ("e1", "j5")})
+    rolled = RULES.apply(hunt, Roll(3))
+    text = RULES.play(rolled, Move(sq("c4"))).description
+    assert text.endswith(f"; Red becomes an assassin on c4 and {fate} its base markers on e1 and j5."), text
+    one = make(4, 0, {0: "c4", 1: "c1", 2: "a10", 3: "j10"}, turn=1, short_game=short_game, markers={0: ("f10",)})
+    text = RULES.play(RULES.apply(one, Roll(3)), Move(sq("c4"))).description
+    assert text.endswith(f"; Red becomes an assassin on c4 and {fate} its base marker on f10."), text
+
+
+def test_win_sentence_lists_the_four_bases_without_nested_brackets():
+    # The player reads "...marks base a6: all four bases (e1, j5, a6, f10)! Red wins.", not "(e1, j5, a6, f10
+    # (4 of 4))".
+    state = make(4, 0, {0: "a4", **FAR}, markers={0: ("e1", "j5", "f10")})
+    rolled = RULES.apply(state, Roll(2))
+    assert RULES.play(rolled, Move(sq("a6"))).description == (
+        "Red (victim) moves a4 → a5 → a6 and marks base a6: all four bases (e1, j5, a6, f10)! Red wins."
+    )
+
+
+def test_menu_hint_after_an_ace_says_one_step():
+    # After rolling an ace next to a base the menu says "Move 1 step and mark the base on e1.", not "1 steps".
+    rolled = RULES.apply(make(4, 0, {0: "d1", **FAR}), Roll(1))
+    hints = {RULES.choice(rolled, m).label: RULES.choice(rolled, m).hint for m in RULES.legal_moves(rolled)}
+    assert hints["e1 · base"] == "Move 1 step and mark the base on e1."
+    assert hints["d2"] == "Move 1 step to d2."

@@ -941,3 +941,19 @@ def test_an_aim_roll_logged_by_the_earlier_engine_is_passed_over_when_the_log_is
     yellows_roll = MoveRow(7, YELLOW, "roll 3", "", "roll", datetime(2026, 1, 1, tzinfo=UTC))
     with pytest.raises((BadNotation, IllegalMove)):  # a roll of the seat to move is still checked
         replay_row(RULES, after_action, yellows_roll)
+
+
+def test_status_says_a_roll_still_to_make_as_to_roll_like_the_other_games():
+    # Under "Red rolls 5 for the action: Aim." the Status field reads "Turn 1/300 · Red to roll the Aim die",
+    # as every other game says "Red to roll" — not "Red rolls the Aim die" for a roll not yet made.
+    action = position(2, {"b2": "R2", "e5": "Y1"}, phase=ACTION_ROLL)
+    assert RULES.status_line(action) == "Turn 1/300 · Red to roll the action die"
+    assert RULES.status_line(play(action, "roll 5")) == "Turn 1/300 · Red to roll the Aim die"
+    hop = play(position(2, {"b2": "R1", "d2": "Y2", "e5": "Y1"}, phase=HOP), "hop R1 b2-d2")
+    assert RULES.status_line(hop) == "Turn 1/300 · Red to roll the hop contest dice"
+    fight = play(position(2, {"b2": "R2", "b4": "Y2", "e6": "Y1"}), "R2 b2-b3", "b3xb4")
+    assert RULES.status_line(fight) == (
+        "Turn 1/300 · Red to roll the combat dice: Red 2 pips on b3 v Yellow 2 pips on b4"
+    )
+    with pytest.raises(IllegalMove, match=r"^Roll first: Red to roll the Aim die\.$"):
+        RULES.parse_move(play(action, "roll 5"), "end aim")
