@@ -95,6 +95,30 @@ def result_head(game: GameRow, outcome: Any, shown: Callable[[str], str] = escap
     return f"{listing(winners)} share first place."
 
 
+# Moves a game takes through a command of their own rather than ``move``: the notation's first word, then the
+# command, its argument and the embed field's title (Treasure Hunt's ``/treasure arrange order``).
+OWN_COMMANDS = {"arrange": ("arrange", "order", "Another order")}
+
+
+def typing_hint(game: str, notations: list[str]) -> tuple[str, str]:
+    """The title and words of the field that tells a player to type the moves no control holds.
+
+    When every such move has a command of its own (an arrangement: ``/treasure arrange order``), the
+    field names that command with an example of its argument, and no menu: that phase has none.
+    """
+    verbs = {notation.split(maxsplit=1)[0].lower() for notation in notations if notation.split()}
+    if len(verbs) == 1 and (verb := verbs.pop()) in OWN_COMMANDS:
+        command, argument, title = OWN_COMMANDS[verb]
+        example = notations[0].split(maxsplit=1)[1] if len(notations[0].split()) > 1 else "default"
+        typed = (
+            f"Type `/{game} {command}` with your {argument} (such as `{argument}: {example}`): "
+            f"the {argument} box lists them as you type."
+        )
+        return title, typed
+    typed = f"Type `/{game} move` (such as `{notations[0]}`): the notation box lists your moves as you type."
+    return "More moves than the menus hold", typed
+
+
 def report_embed(report: Report, title_suffix: str = "", *, lines: list[str] | None = None) -> discord.Embed:
     """The embed of a board: what happened, whose turn, the board image."""
     game, rules = report.game, report.rules
@@ -122,9 +146,8 @@ def report_embed(report: Report, title_suffix: str = "", *, lines: list[str] | N
 
         options = report.options()
         if needs_typing(options):  # more moves than the controls under the board hold
-            example = next((o.notation for o in options if not o.quick), options[-1].notation)
-            typed = f"Type `/{game.game} move` (such as `{example}`): the notation box lists your moves as you type."
-            embed.add_field(name="More moves than the menus hold", value=typed, inline=False)
+            name, typed = typing_hint(game.game, [o.notation for o in options if not o.quick] or [options[-1].notation])
+            embed.add_field(name=name, value=typed, inline=False)
         if game.deadline is not None:
             embed.add_field(name="Deadline", value=discord.utils.format_dt(game.deadline, "R"), inline=True)
     embed.set_footer(text=f"Game #{game.id} · move {game.ply}{table_note(game)}")

@@ -76,6 +76,7 @@ from renderers.pyramids import (
     png_bytes,
     pyramid_size_px,
     text,
+    text_box,
     text_width,
     wrap_phrases,
 )
@@ -138,9 +139,10 @@ def _compose(state: CombatState, last_move: object | None, names: Sequence[str] 
     draw = ImageDraw.Draw(image)
     for index in state.trail:
         last_move_frame(draw, _inset(square_box(index), 2), 5)
-    _draw_stacks(image, state)
-    _draw_last_move(image, state, last_move)
-    _draw_stack_labels(image, state)  # over the arrows, so no arrow hides a code or a pip count
+    pieces = _draw_stacks(image, state)
+    labels = _stack_labels(state)
+    _draw_last_move(image, state, last_move, [_label_box(label) for label in labels], pieces)
+    _draw_stack_labels(image, labels)  # over the arrows, so no arrow hides a code or a pip count
     _draw_panel(image, state, panel)
     return image
 
@@ -297,12 +299,14 @@ def _pinned(stack: Sequence[Piece], k: int) -> bool:
     return any(q.owner != stack[k].owner for q in stack[k + 1 :])
 
 
-def _draw_stacks(image: Image.Image, state: CombatState) -> None:
-    """The pyramids of every square, and the caps (their codes and pip counts come after the arrows).
+def _draw_stacks(image: Image.Image, state: CombatState) -> list[geometry.Box]:
+    """The pyramids of every square, and the caps (their codes and pip counts come after the arrows); returns
+    the pyramids' boxes.
 
     A stack is drawn as one piece: a contrasting outline round its silhouette, and each pyramid sitting
     on another edged in a darker shade of its own colour, so a tree keeps its colour.
     """
+    boxes: list[geometry.Box] = []
     for index, stack in enumerate(state.board):
         if not stack:
             continue
@@ -317,9 +321,11 @@ def _draw_stacks(image: Image.Image, state: CombatState) -> None:
         for k, (letter, pips) in enumerate(pieces):
             y = base - k * step
             w, h = pyramid_size_px(pips, SCALE)
-            geometry.note_piece(f"{letter}{pips}", name, (cx - w / 2, y - h, cx + w / 2, y))
+            boxes.append((cx - w / 2, y - h, cx + w / 2, y))
+            geometry.note_piece(f"{letter}{pips}", name, boxes[-1])
         if index in state.capped:
             paste_pyramid(image, cx, base - len(stack) * step, 1, "K", SCALE * 0.8)
+    return boxes
 
 
 def stack_rise(pieces: Sequence[tuple[str, int]]) -> float:
@@ -330,27 +336,49 @@ def stack_rise(pieces: Sequence[tuple[str, int]]) -> float:
     return min([STEP, *fits])
 
 
-def _draw_stack_labels(image: Image.Image, state: CombatState) -> None:
-    """Beside every stack its codes, top piece first, and in the corner its pips, cap or spare tag."""
-    draw = ImageDraw.Draw(image)
+Label = tuple[str, str, tuple[float, float], tuple[int, int, int]]  # kind ("code" or "tag"), words, anchor, ink
+
+
+def _stack_labels(state: CombatState) -> list[Label]:
+    """Every label on the board: beside each stack its codes, top piece first, and in the corner its pips, cap or
+    spare tag.  The arrows are laid out round these, then the labels are drawn over them."""
+    labels: list[Label] = []
     reserve = {r for r in state.reserve if r >= 0}
     for index, stack in enumerate(state.board):
         if not stack:
             continue
         left, top, right, bottom = square_box(index)
         codes = [(f"{seat_letter(piece.owner)}{piece.pips}", _pinned(stack, k)) for k, piece in enumerate(stack)]
-        capped = index in state.capped
         # codes, top piece first, in a column beside the stack
         for row, (code, pinned) in enumerate(reversed(codes)):
             cy = bottom - CODE_BOTTOM - (len(codes) - 1 - row) * CODE_STEP  # clear of the pip tag above
-            text(image, (left + CODE_X, cy), code, size=MIN_PX, fill=MARK if pinned else TEXT, anchor="lm")
+            labels.append(("code", code, (left + CODE_X, cy), MARK if pinned else TEXT))
         owner = single_owner(stack)
         if index in reserve:
-            _tag(draw, image, (right - 4, top + 4), "spare", DIM)
-        elif capped:
-            _tag(draw, image, (right - 4, top + 4), "cap", TEXT)
+            labels.append(("tag", "spare", (right - 4, top + 4), DIM))
+        elif index in state.capped:
+            labels.append(("tag", "cap", (right - 4, top + 4), TEXT))
         elif owner >= 0:
-            _tag(draw, image, (right - 4, top + 4), f"{stack_pips(stack)}p", TEXT)
+            labels.append(("tag", f"{stack_pips(stack)}p", (right - 4, top + 4), TEXT))
+    return labels
+
+
+def _label_box(label: Label) -> geometry.Box:
+    """The box a label covers: a code with its outline, a tag with its dark plate."""
+    kind, words, (x, y), _ = label
+    if kind == "code":
+        return text_box((x, y), words, MIN_PX, "lm")
+    return x - text_width(words, MIN_PX) - 8, y, x, y + MIN_PX + 4
+
+
+def _draw_stack_labels(image: Image.Image, labels: Sequence[Label]) -> None:
+    """The codes and tags, over the arrows."""
+    draw = ImageDraw.Draw(image)
+    for kind, words, xy, ink in labels:
+        if kind == "code":
+            text(image, xy, words, size=MIN_PX, fill=ink, anchor="lm")
+        else:
+            _tag(draw, image, xy, words, ink)
 
 
 def _tag(draw: ImageDraw.ImageDraw, image: Image.Image, corner: tuple[float, float], label: str, fill: tuple) -> None:
@@ -358,6 +386,7 @@ def _tag(draw: ImageDraw.ImageDraw, image: Image.Image, corner: tuple[float, flo
     x, y = corner
     w = text_width(label, MIN_PX) + 8
     draw.rounded_rectangle((x - w, y, x, y + MIN_PX + 4), radius=5, fill=TEXT_SHADOW)
+    geometry.note_plate((x - w, y, x, y + MIN_PX + 4))
     text(image, (x - 4, y + (MIN_PX + 4) / 2), label, size=MIN_PX, fill=fill, anchor="rm", shadow=False)
 
 
@@ -379,14 +408,98 @@ def _edge_point(start: tuple[float, float], end: tuple[float, float], index: int
     return x1 + (x2 - x1) * enter, y1 + (y2 - y1) * enter
 
 
-def _arrow(image: Image.Image, a: int, b: int, colour: tuple[int, int, int], both: bool = False) -> None:
-    """An arrow from square ``a`` to square ``b`` whose head stops at ``b``'s edge, so it hides no pyramid."""
+ARROW_TAIL = 14  # the last-move arrow starts at least this far from its square's anchor, clear of the stack
+ARROW_MIN = 24  # the shortest last-move arrow that starts later: its head (22 px) and a stub of shaft
+ARROW_SHIFTS = (0, 6, -6, 12, -12, 18, -18, 24, -24, 30, -30)  # sideways moves tried, in order
+ARROW_DEPTHS = (0, 12, 24, 36)  # how far past the target square's edge the head may reach, clear of its pyramids
+LABEL_ROOM = 2  # pixels kept between an arrow and a label
+
+
+def _arrow(
+    image: Image.Image,
+    a: int,
+    b: int,
+    colour: tuple[int, int, int],
+    labels: Sequence[geometry.Box] = (),
+    pieces: Sequence[geometry.Box] = (),
+    both: bool = False,
+) -> None:
+    """An arrow from square ``a`` to square ``b`` whose head stops at ``b``'s edge, so it hides no pyramid there,
+    and which keeps clear of every code and tag on the board (they are drawn over the arrows, and a white code
+    on a white arrow cannot be read).
+
+    From the straight line between the squares' anchors the arrow starts later, then shifts sideways, until it
+    crosses no label (and, where it can, no pyramid) and stays on its path; a two-headed arrow (a swap) only
+    shifts.  Where nothing fits (a long swap over a crowded board, a step out of a tall stack) it keeps the
+    straight line, and each label it crosses is drawn on a dark plate, as the pip tags are.
+    """
     (x1, y1), (x2, y2) = _anchor(a), _anchor(b)
     length = max(1.0, ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5)
     ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    near = _inset(_bounds(square_box(a), square_box(b)), -SQ)
+    marks = [_inset(box, -LABEL_ROOM) for box in labels if _overlap(box, near)]
+    shapes = [box for box in pieces if _overlap(box, near)]
+    target = [box for box in shapes if _overlap(box, square_box(b))]  # never covered: the head stops short of them
+    candidates: list[tuple[tuple[float, float], tuple[float, float]]] = []
+    for depth in ARROW_DEPTHS if not both else (0,):
+        for shift in ARROW_SHIFTS:
+            sx, sy = -uy * shift, ux * shift
+            p1, p2 = (x1 + sx, y1 + sy), (x2 + sx, y2 + sy)
+            edge = _edge_point(p1, p2, b)
+            if not _on_edge(edge, b) or not _inside_box(p1, square_box(a)):
+                continue
+            tip = edge[0] + ux * depth, edge[1] + uy * depth
+            if both:
+                candidates.append((_edge_point(p2, p1, a), tip))
+                continue
+            reach = math.dist(p1, tip)
+            for t in range(ARROW_TAIL, max(ARROW_TAIL, int(reach) - ARROW_MIN) + 1, 4):
+                candidates.append(((p1[0] + ux * t, p1[1] + uy * t), tip))
+    for obstacles in (marks + shapes, marks + target):
+        for start, tip in candidates:
+            if not any(_crosses(polygon, box) for polygon in _arrow_shape(start, tip, both) for box in obstacles):
+                _draw_arrow(ImageDraw.Draw(image), start, tip, colour, both)
+                return
     tip = _edge_point((x1, y1), (x2, y2), b)
-    start = _edge_point((x2, y2), (x1, y1), a) if both else (x1 + ux * 14, y1 + uy * 14)
+    start = _edge_point((x2, y2), (x1, y1), a) if both else (x1 + ux * ARROW_TAIL, y1 + uy * ARROW_TAIL)
     _draw_arrow(ImageDraw.Draw(image), start, tip, colour, both)
+    draw = ImageDraw.Draw(image)
+    for box in labels:  # nothing fits: the labels the arrow crosses stand on a dark plate
+        if any(_crosses(polygon, _inset(box, -LABEL_ROOM)) for polygon in _arrow_shape(start, tip, both)):
+            draw.rounded_rectangle(_inset(box, -1), radius=4, fill=TEXT_SHADOW)
+            geometry.note_plate(_inset(box, -1))
+
+
+def _bounds(*boxes: geometry.Box) -> geometry.Box:
+    return min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes)
+
+
+def _overlap(a: geometry.Box, b: geometry.Box) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def _inside_box(point: tuple[float, float], box: geometry.Box) -> bool:
+    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+
+
+def _on_edge(point: tuple[float, float], index: int) -> bool:
+    """True when ``point`` lies on the edge of square ``index`` (where ``_edge_point`` stops a head)."""
+    return _inside_box(point, _inset(square_box(index), 1.5))
+
+
+def _crosses(polygon: Sequence[tuple[float, float]], box: geometry.Box) -> bool:
+    """True when the convex ``polygon`` and the box overlap (separating axes)."""
+    xs, ys = [x for x, _ in polygon], [y for _, y in polygon]
+    if max(xs) <= box[0] or min(xs) >= box[2] or max(ys) <= box[1] or min(ys) >= box[3]:
+        return False
+    corners = ((box[0], box[1]), (box[2], box[1]), (box[2], box[3]), (box[0], box[3]))
+    for (ax, ay), (bx, by) in zip(polygon, [*polygon[1:], polygon[0]], strict=True):
+        nx, ny = ay - by, bx - ax  # the edge's normal
+        ours = [nx * x + ny * y for x, y in polygon]
+        theirs = [nx * x + ny * y for x, y in corners]
+        if max(ours) <= min(theirs) or max(theirs) <= min(ours):
+            return False
+    return True
 
 
 COMBAT_FROM, COMBAT_INTO = 30, 14  # how far the combat arrow reaches into the attacker's and the defender's squares
@@ -409,6 +522,29 @@ def _centre(index: int) -> tuple[float, float]:
     return (left + right) / 2, (top + bottom) / 2
 
 
+def _arrow_shape(
+    start: tuple[float, float], tip: tuple[float, float], both: bool = False
+) -> tuple[tuple[tuple[float, float], ...], ...]:
+    """The polygons an arrow from ``start`` to ``tip`` covers, edge included: its shaft, then its head(s)."""
+    (x1, y1), (x2, y2) = start, tip
+    length = max(1.0, ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5)
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    ex, ey = x2 - ux * 8, y2 - uy * 8
+    sx, sy = (x1 + ux * 8, y1 + uy * 8) if both else (x1, y1)
+    ends = [(ex, ey, ux, uy)] + ([(sx, sy, -ux, -uy)] if both else [])
+    heads = tuple(
+        (
+            (x + dx * 8, y + dy * 8),
+            (x - dx * 14 - dy * 11, y - dy * 14 + dx * 11),
+            (x - dx * 14 + dy * 11, y - dy * 14 - dx * 11),
+        )
+        for x, y, dx, dy in ends
+    )
+    nx, ny = -uy * 4.5, ux * 4.5  # half the edged shaft's width, across it
+    shaft = ((sx + nx, sy + ny), (ex + nx, ey + ny), (ex - nx, ey - ny), (sx - nx, sy - ny))
+    return (shaft, *heads)
+
+
 def _draw_arrow(
     draw: ImageDraw.ImageDraw,
     start: tuple[float, float],
@@ -417,22 +553,15 @@ def _draw_arrow(
     both: bool = False,
 ) -> None:
     """A shaft from ``start`` to a head whose point is ``tip`` (a head at each end when ``both``), edged black."""
-    (x1, y1), (x2, y2) = start, tip
-    length = max(1.0, ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5)
-    ux, uy = (x2 - x1) / length, (y2 - y1) / length
-    ex, ey = x2 - ux * 8, y2 - uy * 8
-    sx, sy = (x1 + ux * 8, y1 + uy * 8) if both else (x1, y1)
-    edge = LAST_OUTER
-    draw.line([(sx, sy), (ex, ey)], fill=edge, width=9)
-    draw.line([(sx, sy), (ex, ey)], fill=colour, width=4)
-    ends = [(ex, ey, ux, uy)] + ([(sx, sy, -ux, -uy)] if both else [])
-    for x, y, dx, dy in ends:
-        head = [
-            (x + dx * 8, y + dy * 8),
-            (x - dx * 14 - dy * 11, y - dy * 14 + dx * 11),
-            (x - dx * 14 + dy * 11, y - dy * 14 - dx * 11),
-        ]
-        draw.polygon(head, fill=colour, outline=edge, width=2)
+    shape = _arrow_shape(start, tip, both)
+    shaft, heads = shape[0], shape[1:]
+    ends = [((shaft[0][0] + shaft[3][0]) / 2, (shaft[0][1] + shaft[3][1]) / 2)]
+    ends.append(((shaft[1][0] + shaft[2][0]) / 2, (shaft[1][1] + shaft[2][1]) / 2))
+    draw.line(ends, fill=LAST_OUTER, width=9)
+    draw.line(ends, fill=colour, width=4)
+    for head in heads:
+        draw.polygon(head, fill=colour, outline=LAST_OUTER, width=2)
+    geometry.note_arrow(colour, shape)
 
 
 def _shown_fight(state: CombatState) -> Fight | None:
@@ -455,7 +584,13 @@ def _when(state: CombatState, turn: int) -> str:
     return "this turn" if turn == state.turn else f"last turn ({turn})"
 
 
-def _draw_last_move(image: Image.Image, state: CombatState, last_move: object | None) -> None:
+def _draw_last_move(
+    image: Image.Image,
+    state: CombatState,
+    last_move: object | None,
+    labels: Sequence[geometry.Box] = (),
+    pieces: Sequence[geometry.Box] = (),
+) -> None:
     draw = ImageDraw.Draw(image)
     fight = _shown_fight(state)
     if fight is not None and (state.phase in FIGHT_PHASES or fight.turn == state.turn):
@@ -465,17 +600,17 @@ def _draw_last_move(image: Image.Image, state: CombatState, last_move: object | 
             _combat_arrow(image, fight.att_sq, fight.def_sq)
     hop = state.hop
     if state.phase == HOP_ROLL and hop is not None:
-        _arrow(image, hop.frm, hop.to, LAST)
+        _arrow(image, hop.frm, hop.to, LAST, labels, pieces)
         return
     if isinstance(last_move, (Step, Hop, Dig)):
-        _arrow(image, last_move.frm, last_move.to, LAST)
+        _arrow(image, last_move.frm, last_move.to, LAST, labels, pieces)
     elif isinstance(last_move, Swap):
-        _arrow(image, last_move.mine, last_move.theirs, LAST, both=True)
+        _arrow(image, last_move.mine, last_move.theirs, LAST, labels, pieces, both=True)
     elif isinstance(last_move, Attack):
         if state.phase not in FIGHT_PHASES:
             _combat_arrow(image, last_move.frm, last_move.to)
     elif (step := turn_step(state)) is not None:  # a roll (or a pass) since: the step's squares are still framed
-        _arrow(image, *step, LAST)
+        _arrow(image, *step, LAST, labels, pieces)
 
 
 def turn_step(state: CombatState) -> tuple[int, int] | None:

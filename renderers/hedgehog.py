@@ -177,8 +177,13 @@ def who(seat: int, names: Sequence[str] | None, after: str, size: int, width: fl
     return fit_player(colour_name(seat), display_name(names, seat), after, size, width)
 
 
-def trace_text(trace: Trace | None) -> str:
-    """The last action in a few words, for the footer."""
+def trace_text(trace: Trace | None, passed: Sequence[int] = ()) -> str:
+    """The last action in a few words, for the footer, in the channel log's words.
+
+    ``passed`` is the state's list of seats that passed since a piece last moved: a turn ended with no
+    piece moved puts its seat there ("Yellow passes." in the log), one ended after a move empties it
+    ("Yellow ends the turn with 2 points unused.").
+    """
     if trace is None:
         return ""
     seat = colour_name(trace.seat)
@@ -187,6 +192,8 @@ def trace_text(trace: Trace | None) -> str:
     if trace.kind == "pass":
         if trace.forced:
             return f"Last: {seat} rolled {trace.roll} and could not move, so passed."
+        if trace.seat in passed:
+            return f"Last: {seat} passed."
         return f"Last: {seat} ended the turn."
     assert trace.piece is not None
     move = notation(StepMove(trace.piece, trace.direction, trace.distance))
@@ -416,7 +423,7 @@ def draw_board(state: HedgehogState, names: Sequence[str] | None = None) -> Imag
         )
     if trace is not None and trace.vanished:
         vanished_marker(pen, state, slots, trace.origin)
-    footer = trace_text(state.last) or ("The game has just begun." if state.turns == 0 else "")
+    footer = trace_text(state.last, state.passed) or ("The game has just begun." if state.turns == 0 else "")
     for k, line in enumerate(wrap_text(footer, MIN_PX, WIDTH - 2 * MARGIN, 2) if footer else []):
         text(pen.image, (MARGIN, height - FOOTER + 8 + k * 22), line, size=MIN_PX)
     return image

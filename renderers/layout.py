@@ -18,6 +18,7 @@ PHONE_WIDTH = 400  # pixels: how wide Discord's phone app shows an attached pict
 MIN_PHONE_TEXT = 12  # pixels: the smallest text size, as seen at PHONE_WIDTH
 
 Box = tuple[float, float, float, float]
+Point = tuple[float, float]
 
 
 @dataclass(frozen=True)
@@ -38,14 +39,38 @@ class PieceBox:
     box: Box
 
 
+@dataclass(frozen=True)
+class ArrowShape:
+    """One arrow as drawn: its colour and the polygons it covers (its shaft, then its head or heads), edge
+    included."""
+
+    colour: tuple[int, int, int]
+    polygons: tuple[tuple[Point, ...], ...]
+
+    def covers(self, x: float, y: float) -> bool:
+        """True when the point ``(x, y)`` lies inside the arrow."""
+        return any(_inside(polygon, x, y) for polygon in self.polygons)
+
+
+def _inside(polygon: tuple[Point, ...], x: float, y: float) -> bool:
+    """Even-odd rule: is ``(x, y)`` inside ``polygon``."""
+    inside = False
+    for (x1, y1), (x2, y2) in zip(polygon, polygon[1:] + polygon[:1], strict=True):
+        if (y1 > y) != (y2 > y) and x < x1 + (y - y1) * (x2 - x1) / (y2 - y1):
+            inside = not inside
+    return inside
+
+
 @dataclass
 class Layout:
-    """What a picture holds: its size, texts and pieces, in image pixels."""
+    """What a picture holds: its size, texts, pieces and arrows, in image pixels."""
 
     width: int = 0
     height: int = 0
     texts: list[TextBox] = field(default_factory=list)
     pieces: list[PieceBox] = field(default_factory=list)
+    arrows: list[ArrowShape] = field(default_factory=list)
+    plates: list[Box] = field(default_factory=list)  # dark plates drawn under labels (tags, codes over an arrow)
 
     @property
     def phone_scale(self) -> float:
@@ -105,6 +130,20 @@ def note_piece(code: str, square: str, box: Box) -> None:
     layout = _CURRENT.get()
     if layout is not None:
         layout.pieces.append(PieceBox(code, square, box))
+
+
+def note_arrow(colour: tuple[int, int, int], polygons: tuple[tuple[Point, ...], ...]) -> None:
+    """Record an arrow (no-op unless recording)."""
+    layout = _CURRENT.get()
+    if layout is not None:
+        layout.arrows.append(ArrowShape(colour, polygons))
+
+
+def note_plate(box: Box) -> None:
+    """Record a dark plate drawn under a label (no-op unless recording)."""
+    layout = _CURRENT.get()
+    if layout is not None:
+        layout.plates.append(box)
 
 
 def note_size(width: int, height: int) -> None:

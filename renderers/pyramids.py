@@ -416,6 +416,13 @@ def _bbox(message: str, size: int, anchor: str) -> tuple[float, float, float, fl
     return font(size).getbbox(message, anchor=anchor)
 
 
+def text_box(xy: tuple[float, float], message: str, size: int, anchor: str = "la") -> tuple[float, float, float, float]:
+    """The box ``text`` covers drawing ``message`` at ``xy``, its dark outline included."""
+    left, top, right, bottom = _bbox(message, size, anchor)
+    pad = OUTLINE_PX
+    return xy[0] + left - pad, xy[1] + top - pad, xy[0] + right + pad, xy[1] + bottom + pad
+
+
 @lru_cache(maxsize=4096)
 def text_width(message: str, size: int) -> float:
     """Advance width in pixels of ``message`` at ``size``, without its outline.

@@ -28,6 +28,7 @@ from games.treasure import (
     SIDES,
     Step,
     TreasureState,
+    coin_name,
     geometry,
     revealed_rows,
     score,
@@ -64,6 +65,7 @@ from renderers.pyramids import (
     text,
     text_width,
     wrap_phrases,
+    wrap_text,
 )
 
 WIDTH = 560
@@ -405,10 +407,12 @@ def _pile_rows(s: TreasureState, seat: int, width: int) -> int:
 def _panel_height(s: TreasureState, width: int) -> int:
     rows = sum(52 + _pile_rows(s, seat, width - 2 * PAD) * PILE_CELL + 10 for seat in range(s.players))
     reason = len(_reason_lines(s, width - 2 * PAD))
-    return 8 + 26 + 100 + 30 + rows + 34 + (REASON_LINE * reason + 6 if reason else 0)
+    extra = _last_action_extra(s, width - 2 * PAD)
+    return 8 + 26 + 100 + 30 + rows + 34 + extra + (REASON_LINE * reason + 6 if reason else 0)
 
 
 REASON_LINE = 23  # one line of why the game ended
+LAST_LINE = 22  # the second line of the last move, when it needs one
 
 
 def _draw_panel(
@@ -453,14 +457,9 @@ def _draw_panel(
         hidden = "Every row stays face down until all have arranged"
         text(image, (x + pad, y + pad + 88), fit_text(hidden, MIN_PX, w - 2 * pad), size=MIN_PX, fill=DIM_TEXT)
     else:
-        text(
-            image,
-            (x + pad, y + pad + 28 + die + 34),
-            fit_text(_last_action(s), MIN_PX, w - 2 * pad),
-            size=MIN_PX,
-            fill=DIM_TEXT,
-        )
-    ry = y + pad + 28 + die + 66
+        for k, line in enumerate(_last_action_lines(s, w - 2 * pad)):
+            text(image, (x + pad, y + pad + 28 + die + 34 + k * LAST_LINE), line, size=MIN_PX, fill=DIM_TEXT)
+    ry = y + pad + 28 + die + 66 + _last_action_extra(s, w - 2 * pad)
     reason = _reason_lines(s, w - 2 * pad)
     for line in reason:  # why the game ended, under the last move
         text(image, (x + pad, ry - 8), line, size=MIN_PX, fill=HIGHLIGHT)
@@ -507,7 +506,8 @@ def _last_step(s: TreasureState) -> tuple[Sq, Sq] | None:
 
 
 def _last_action(s: TreasureState) -> str:
-    """A few words on the previous move for the panel: "Black 5:e7-f8 took a small"."""
+    """The previous move in the channel log's words, for the panel: "Last move: Black moved the ace f9-e8 and
+    took a small pyramid" (the log: "Black ... moves the ace f9-e8, taking a small red pyramid")."""
     if s.last_seat is None:
         return ""
     who = "Last move: " + seat_label(s, s.last_seat)
@@ -516,12 +516,28 @@ def _last_action(s: TreasureState) -> str:
     if (last := _last_step(s)) is None:
         return ""
     value = s.coins[s.last_seat].index(last[1])  # the last move is the latest: its coin still stands there
-    move = f"{who} {value}:{square_name(last[0])}-{square_name(last[1])}"
+    move = f"{who} moved {coin_name(value)} {square_name(last[0])}-{square_name(last[1])}"
     if s.last_pyramid is not None:
-        return f"{move} took a {('small', 'medium', 'large')[s.last_pyramid[1] - 1]} pyramid"
+        return f"{move} and took a {('small', 'medium', 'large')[s.last_pyramid[1] - 1]} pyramid"
     if s.last_coin is not None:
-        return f"{move} took {seat_label(s, s.last_coin[0])}'s {s.last_coin[1]}"
+        return f"{move} and captured {seat_label(s, s.last_coin[0])}'s {NUMBER_WORDS[s.last_coin[1]]}"
     return move
+
+
+def _last_action_lines(s: TreasureState, width: float) -> list[str]:
+    """The last move in one line, or two when it is wider than the panel (broken before what it took)."""
+    words = _last_action(s)
+    if not words or s.phase == "arrange":
+        return []
+    move, _, took = words.partition(" and ")
+    if text_width(words, MIN_PX) > width and took and text_width(move, MIN_PX) <= width:
+        return [move, *wrap_text("and " + took, MIN_PX, width, 1)]
+    return wrap_text(words, MIN_PX, width, 2)
+
+
+def _last_action_extra(s: TreasureState, width: float) -> int:
+    """The height the last move's second line adds to the panel."""
+    return LAST_LINE * max(0, len(_last_action_lines(s, width)) - 1)
 
 
 def _draw_pile(

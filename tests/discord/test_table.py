@@ -206,8 +206,10 @@ async def test_the_board_says_to_type_when_the_moves_are_more_than_the_menus_hol
     await alice.click(opened.response.message, label="Start")
     report = await table.env.bot.service.board(table.channel.id)  # 720 arrangements, the standard one a button
     embed = report_embed(report)
-    assert field(embed, "More moves than the menus hold") == (
-        "Type `/treasure move` (such as `arrange 012354`): the notation box lists your moves as you type."
+    # the arrangements have a command of their own, and no menu: the field names it, not /treasure move
+    assert field(embed, "More moves than the menus hold") is None
+    assert field(embed, "Another order") == (
+        "Type `/treasure arrange` with your order (such as `order: 012354`): the order box lists them as you type."
     )
 
 

@@ -376,3 +376,20 @@ async def test_a_player_who_set_out_their_coins_wins_on_time_against_one_who_did
     last = table.channel.last_message
     assert f"{first.name} ran out of time and loses on time." in last.embeds[0].description
     assert field(last.embeds[0], "Result").startswith(f"**{second.name} wins!**")
+
+
+async def test_while_arranging_the_typing_hint_names_the_arrange_command_with_a_valid_order(table, simcord_env):
+    """The only control while the coins are set out is the "Standard order" button: the field for the other
+    orders names `/treasure arrange` and its `order` argument (docs/commands.md), never `/treasure move` or a
+    menu, and the example it gives is an order the command takes."""
+    started = await open_game(table, 2)
+    first, kind = next_actor(started, table.members)
+    assert kind == "move"
+    embed = living_board(simcord_env, table.channel.id).embeds[0]
+    hint = field(embed, "Another order")
+    assert hint is not None and field(embed, "More moves than the menus hold") is None
+    assert hint.startswith("Type `/treasure arrange` with your order (such as `order: "), hint
+    assert "menu" not in hint.lower() and "/treasure move" not in hint
+    example = hint.split("`order: ", 1)[1].split("`", 1)[0]
+    assert sorted(example) == list("012345"), example
+    assert accepted(await first.slash(table.channel, "treasure arrange", order=example))

@@ -238,3 +238,21 @@ def test_a_player_who_left_still_reads_left_with_a_long_name():
     names = ["Bartholomew Feathersby-Wolfgang", "Bob", "Carol", "Dave"]
     red = [t.text for t in layout_for("hedgehog", state, names=names).texts if t.text.startswith("Red (")]
     assert red and red[0].startswith("Red (Bartholomew") and red[0].endswith("…) (left)"), red
+
+
+def test_the_last_action_line_uses_the_channel_logs_word_for_a_pass():
+    """A turn ended with no piece moved is a pass, in the picture as in the log ("Red passes."); a turn ended
+    after a move is "ended the turn", as the log says "ends the turn with ... unused"."""
+    state = dataclasses.replace(RULES.new_game(4, {}, random.Random(1)), current=0)
+    rolled = RULES.apply(state, Roll(6))
+    played = RULES.play(rolled, Pass())
+    assert played.description.startswith("Red passes.")
+    texts = layout_for("hedgehog", played.state, last_move=Pass()).joined_text()
+    assert "Last: Red passed." in texts and "ended the turn" not in texts
+
+    moved = mid_move()
+    assert not moved.last.turn_over
+    ended = RULES.play(moved, Pass())
+    assert ended.description.startswith("Red ends the turn with")
+    texts = layout_for("hedgehog", ended.state, last_move=Pass()).joined_text()
+    assert "Last: Red ended the turn." in texts and "passed" not in texts

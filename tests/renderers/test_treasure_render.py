@@ -13,7 +13,19 @@ from games.playout import playout, setup_rng
 from games.treasure import RULES, SIDES, Arrange, Roll, Step, TreasureState, geometry
 from renderers import layout_for
 from renderers.pyramids import BACKGROUND, COLOURS, HIGHLIGHT, LAST_INNER
-from renderers.treasure import MARGIN, TILE, WIDTH, _box, _centre, _layout, back_row_label_box, render
+from renderers.treasure import (
+    MARGIN,
+    PAD,
+    TILE,
+    WIDTH,
+    _box,
+    _centre,
+    _last_action,
+    _last_action_lines,
+    _layout,
+    back_row_label_box,
+    render,
+)
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 
@@ -233,3 +245,42 @@ def test_a_move_whose_coin_left_with_its_player_is_not_framed() -> None:
     unframed = frozen_replace(after, last_from=None, last_to=None)
     assert render(after, names=names) == render(unframed, names=names)
     assert "Last move" not in layout_for("treasure", after, names=names).joined_text()
+
+
+def _played_moves(players: int, seed: int):
+    """Every coin move of a seeded game: (what the chat said, the state after it)."""
+    plies: list = []
+    states = list(playout(RULES, players, {}, seed, on_ply=plies.append))
+    for ply, after in zip(plies, states[1:], strict=False):
+        if isinstance(ply.move, Step):
+            yield RULES.play(ply.before, ply.move).description, after
+
+
+def test_the_last_move_line_uses_the_players_words_not_the_notation() -> None:
+    """The player pressed "f9 → e8" and the chat says "moves the ace f9-e8, taking a small ... pyramid": the
+    picture says "Last move: Black moved the ace f9-e8 and took a small pyramid", never "1:f9-e8", on one
+    line or two, never cut."""
+    seen = {"plain": 0, "pyramid": 0, "coin": 0}
+    for players, seed in ((4, 3), (2, 1), (3, 2)):
+        for said, after in _played_moves(players, seed):
+            drawn = layout_for("treasure", after, names=["Alice", "Bob", "Carol", "Dave"][:players])
+            words = _last_action(after)
+            drawn_lines = [t.text for t in drawn.texts]
+            first = drawn_lines.index(next(t for t in drawn_lines if t.startswith("Last move:")))
+            lines = _last_action_lines(after, WIDTH - 20 - 2 * PAD)
+            assert drawn_lines[first : first + len(lines)] == lines and " ".join(lines) == words, (lines, words)
+            assert ":" not in words.removeprefix("Last move:") and "…" not in words, words
+            moved = said.split(") ", 1)[1].split(",")[0].split(".")[0]  # "moves the ace f9-e8"
+            assert moved.replace("moves ", "moved ", 1) in words, (said, words)
+            if ", taking a " in said:
+                size = said.split(", taking a ")[1].split()[0]
+                assert words.endswith(f"and took a {size} pyramid"), (said, words)
+                seen["pyramid"] += 1
+            elif ", capturing " in said:
+                coin = said.split(", capturing ")[1].split(" (+")[0]  # "Red's ace"
+                assert words.endswith(f"and captured {coin}"), (said, words)
+                seen["coin"] += 1
+            else:
+                assert words.endswith(moved.split()[-1]), (said, words)
+                seen["plain"] += 1
+    assert all(seen.values()), seen
