@@ -160,8 +160,9 @@ class PyramidBot(commands.AutoShardedBot):
             log.info("synced %s commands globally", len(synced))
 
     async def close(self) -> None:
-        """Stop the extensions and the computer players, let moves in flight finish, disconnect, then close
-        the database (a bot's move stored after the disconnect could only be posted after a restart)."""
+        """Stop the extensions and the computer players, let moves in flight finish and be answered,
+        disconnect, then close the database (a bot's move stored after the disconnect could only be posted
+        after a restart)."""
         if self._upkeep is not None:
             self._upkeep.cancel()
             self._upkeep = None
@@ -170,6 +171,7 @@ class PyramidBot(commands.AutoShardedBot):
         self.tree.interaction_check = refuse_while_stopping  # type: ignore[method-assign]
         if self._session is not None:
             await self._session.autoplay.stop()  # between two actions: each is one unit of work
+            await self.pacer.drain()  # the players' actions under way, until their answers are out
             await self._session.games.drain()
         await super().close()
         await self.close_session()

@@ -50,6 +50,8 @@ class Pacer:
         self.busy_in_flight = busy_in_flight
         self._depth: defaultdict[int, int] = defaultdict(int)
         self._in_flight = 0
+        self._idle = asyncio.Event()
+        self._idle.set()
         self.stats = PaceStats()
 
     def depth(self, channel_id: int) -> int:
@@ -69,6 +71,7 @@ class Pacer:
         ahead = self._depth[channel_id]
         self._depth[channel_id] += 1
         self._in_flight += 1
+        self._idle.clear()
         self.stats.actions += 1
         task = asyncio.ensure_future(work)
         try:
@@ -86,9 +89,18 @@ class Pacer:
             return await task
         finally:
             self._in_flight -= 1
+            if not self._in_flight:
+                self._idle.set()
             self._depth[channel_id] -= 1
             if not self._depth[channel_id]:
                 del self._depth[channel_id]
+
+    async def drain(self, timeout: float = 10.0) -> None:
+        """Wait until the actions under way have been answered, their boards shown (clean shutdown)."""
+        try:
+            await asyncio.wait_for(self._idle.wait(), timeout)
+        except TimeoutError:
+            log.warning("shutting down with %s actions not yet answered", self._in_flight)
 
     @staticmethod
     async def _acknowledge(acknowledge: Acknowledge, line: str) -> None:

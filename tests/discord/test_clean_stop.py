@@ -126,7 +126,7 @@ async def test_a_command_sent_while_the_bot_finishes_a_move_in_flight_to_stop_is
     from simcord.results import InteractionResult
 
     from bot.client import STOPPING
-    from tests.discord.helpers import next_actor
+    from tests.discord.helpers import living_board, next_actor
 
     env = table.env
     bot = env.bot
@@ -173,4 +173,5 @@ async def test_a_command_sent_while_the_bot_finishes_a_move_in_flight_to_stop_is
     assert status.response.content == STOPPING
     release.set()
     await asyncio.wait_for(closing, 30)
-    assert rolling.acknowledged  # the move in flight was played and answered
+    assert rolling.acknowledged  # the move in flight was played and answered, and its board shown before the stop
+    assert " rolls " in (living_board(env, table.channel.id).embeds[0].description or "")
