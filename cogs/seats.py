@@ -253,6 +253,9 @@ async def _post_handover(interaction: discord.Interaction, status: HandoverStatu
         agreed = f"{escape_user_text(interaction.user.display_name)} agrees; still waiting for {waiting}."
         await update_question(interaction, pressed, agreed, view)
         return
+    player = status.seat.user_id
+    keep = f" {mention(player)}: press Refuse to keep your seat." if status.player_called else ""
+    called = [*status.waiting_for, *([player] if status.player_called else [])]
     await questions.ask(
         interaction,
         status.game.id,
@@ -260,10 +263,10 @@ async def _post_handover(interaction: discord.Interaction, status: HandoverStatu
         content=f"{mention(status.requester_id)} proposes that {article(status.level)} {status.level} computer player "
         "takes over "
         f"{target}'s seat{because}.{' The game would no longer be rated.' if status.game.rated else ''} "
-        f"{waiting}: do you agree?",
+        f"{waiting}: do you agree?{keep}",
         view=view,
         allowed_mentions=discord.AllowedMentions(
-            users=[discord.Object(u) for u in status.waiting_for], everyone=False, roles=False
+            users=[discord.Object(u) for u in called], everyone=False, roles=False
         ),
     )
 

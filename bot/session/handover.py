@@ -57,6 +57,8 @@ class HandoverStatus:
     report: Report | None = None
     refused_by: int | None = None
     withdrawn: bool = False  # the reason no longer holds (the player is back and playing)
+    # the seat's player, in the server and not the one asking, is called with the proposal: they may Refuse
+    player_called: bool = False
 
 
 def voters(game: GameRow, seat: int) -> list[int]:
@@ -146,6 +148,7 @@ class HandoverDesk:
             accepted = [actor.user_id] if actor.user_id in must_agree else []
             request = {"seat": target.seat, "level": level, "requester_id": actor.user_id, "accepted": accepted}
             status = HandoverStatus(game, actor.user_id, target, level, reason, [])
+            status.player_called = target.user_id != actor.user_id and absent is False
             return await self._maybe_apply(status, {**request, "created_at": service.clock()}, token)
 
     async def stands(self, game_id: int) -> bool:

@@ -437,6 +437,21 @@ async def test_a_seat_proposal_waiting_only_for_a_player_removed_on_time_is_carr
     assert f"Easy bot takes over {asker.name}'s seat" in descriptions, descriptions
 
 
+async def test_a_proposal_to_hand_over_an_absent_players_seat_calls_them_so_they_may_refuse(table):
+    """docs/commands.md, /game bot: "the player coming back and pressing Refuse" withdraws it: the player
+    whose clock ran out is called with the proposal, not only the players who must agree."""
+    started, members = await start_game(table, players=3, clock=1)
+    absent, _ = next_actor(started, members)
+    asker = next(m for m in members if m is not absent)
+    await table.env.advance_time(25 * HOUR)  # the absent player's turn runs out
+    asked = await asker.slash(table.channel, "game bot", player=str(absent.id), level="hard")
+    assert asked.response is not None
+    said = asked.response.content
+    assert "has missed a turn" in said and said.endswith(f"<@{absent.id}>: press Refuse to keep your seat.")
+    refused = await absent.click(asked.response.message, label="Refuse")
+    assert refused.response is not None and "is back and keeps the seat" in refused.response.content
+
+
 async def test_the_history_file_names_the_clock_and_the_bank(table):
     alice, bob = table.members[:2]
     await alice.slash(table.channel, "hedgehog new", players=2, clock=3, bank=2)

@@ -349,6 +349,7 @@ async def test_the_table_hands_the_seat_of_a_player_who_left_the_server_to_a_bot
         question.content
     )
     assert f"<@{carol.id}>: do you agree?" in question.content
+    assert f"<@{bob.id}>" not in question.content  # someone who left the server is not called back to it
     assert refusal(await table.members[4].click(question, label="Agree")).startswith("Only the other players")
     before = await simcord_env.bot.service.latest_game(table.channel.id)
     assert before is not None and before.rated
