@@ -18,7 +18,7 @@ from cogs import permissions, table
 from cogs.buttons import ELSEWHERE, pressed_elsewhere
 from cogs.replies import actor_of, answer, bot_of, channel_of, paced_here, run_guarded
 from cogs.seats import AddBotMenu
-from cogs.text import escape_user_text
+from cogs.text import escape_user_text, without_direction_marks
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -53,7 +53,7 @@ async def open_game(
         channel = interaction.channel
         if not isinstance(channel, discord.TextChannel):
             raise ServiceError("Threads can only be opened from a text channel.")
-        created_thread = await _open_thread(channel, f"{rules.title} — {actor.name}")
+        created_thread = await _open_thread(channel, without_direction_marks(f"{rules.title} — {actor.name}"))
         await _add_to_thread(created_thread, interaction.user)
         parent_id, channel_id = channel.id, created_thread.id
     try:

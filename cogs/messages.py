@@ -181,11 +181,26 @@ def report_payload(
         payload["allowed_mentions"] = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(u) for u in acting], replied_user=False
         )
+    elif ping and report.turn_changed and report.game.ply == 0 and (person := sole_person(report.game)) is not None:
+        # the computer players move first: their player is called now, and their turn follows on this board
+        payload["content"] = f"{mention(person)}, the computer players move first; your turn follows here."
+        payload["allowed_mentions"] = discord.AllowedMentions(
+            everyone=False, roles=False, users=[discord.Object(person)], replied_user=False
+        )
     if report.png is not None:
         payload["file"] = discord.File(_bytes_io(report.png), filename=BOARD_FILE)
     if view is not None:
         payload["view"] = view
     return payload
+
+
+def sole_person(game: GameRow) -> int | None:
+    """The one person of a table of computer players (a practice game), while they are still playing;
+    None at a table that seated more than one person (a seat handed to a bot counts as its person's)."""
+    people = [row for row in game.seats if not row.is_bot or row.stands_in_for is not None]
+    if len(people) != 1 or people[0].is_bot or people[0].removed:
+        return None
+    return people[0].user_id
 
 
 def turn_pings(report: Report) -> list[int]:

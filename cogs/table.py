@@ -29,6 +29,7 @@ from cogs.messages import (
     practice_mark,
     report_payload,
     report_view,
+    sole_person,
     summary_embed,
     told,
 )
@@ -123,15 +124,14 @@ def follows_on(record: TableMessage | None, report: Report) -> bool:
 
 
 async def called_on_the_opening(bot: PyramidBot, record: TableMessage | None, report: Report) -> bool:
-    """True when the turn comes for the first time to the one person at the table while the living board
-    ``record`` is still the opening board, the computer players having moved first: the person is called
-    on it (``follows_on``)."""
+    """True when the turn comes for the first time to the one person of a practice game while the living
+    board ``record`` is still the opening board, the computer players having moved first: that board
+    called them when the game started (``report_payload``), and their turn follows on it (``follows_on``)."""
     if record is None or record.kind != "board" or not report.turn_changed or not opening_board(record.lines):
         return False
     if report.outcome is not None or report.game.status != "active":
         return False
-    people = [row for row in report.game.seats if not row.is_bot and not row.removed]
-    person = people[0].user_id if len(people) == 1 else None
+    person = sole_person(report.game)
     return person is not None and report.to_move_user == person and not await bot.service.has_acted(report.game, person)
 
 

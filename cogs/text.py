@@ -21,11 +21,16 @@ def clean(text: str) -> str:
 DIRECTION_MARKS = dict.fromkeys(map(ord, "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
 
 
+def without_direction_marks(text: str) -> str:
+    """``text`` as Discord can store it, without direction marks: for places Discord shows as written
+    (a thread's title), where a mark in a name would still turn the words after it backwards."""
+    return clean(str(text)).translate(DIRECTION_MARKS)
+
+
 def escape_user_text(text: str) -> str:
     """Text a player typed, safe to show in a message: no markdown, no mentions, no lone surrogates, no
     direction marks."""
-    plain = clean(str(text)).translate(DIRECTION_MARKS)
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(plain))
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(without_direction_marks(text)))
 
 
 def without_backticks(name: str) -> str:

@@ -30,7 +30,7 @@ from bot.tournaments.pairings import Bracket
 from bot.tournaments.results import ADJUDICATED, DRAW_NOTE
 from bot.tournaments.views import Standings, TournamentView
 from cogs.messages import options_line, plural
-from cogs.text import escape_user_text
+from cogs.text import escape_user_text, without_direction_marks
 
 COLOUR = discord.Colour(0xCC79A7)
 STATUS_WORDS = {
@@ -128,7 +128,8 @@ def describe_match(match: MatchRecord, names: Names, fmt: str, *, cancelled: boo
 def thread_title(tournament: TournamentRow, match: MatchRecord, names: Names) -> str:
     """A match thread's name: ``Cup · R2 · alice vs bob`` (a table's number at bigger tables)."""
     who = " vs ".join(name_of(names, p) for p in match.players) if len(match.players) == 2 else ""
-    return (f"{tournament.name} · R{match.round} · " + (who or f"table {match.board}"))[:100]
+    title = f"{tournament.name} · R{match.round} · " + (who or f"table {match.board}")
+    return without_direction_marks(title)[:100]
 
 
 def match_intro(tournament: TournamentRow, match: MatchRecord, title: str) -> str:

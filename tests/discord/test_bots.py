@@ -503,16 +503,21 @@ async def test_a_board_on_a_computer_players_turn_offers_nothing_to_press(table,
 
 
 async def test_a_practice_game_whose_bots_move_first_calls_its_player_on_the_opening_board(
-    table, simcord_env, make_bot
+    table, simcord_env, make_bot, club
 ):
-    # the person who started the practice game is at the table: the bots' first turns and the call to
-    # play follow on the opening board, one message, instead of a second board that retires the first
+    # the opening board calls the practice game's one person when it is posted, whoever pressed Start (here
+    # a server manager), and the bots' first turns and the call to play follow on it: one message, instead
+    # of a second board that retires the first
+    from tests.discord.test_mixed_tables import record_pings
+
+    olga, _members = club
     await simcord_env.restart_bot(make_bot(**QUICK))
     alice = table.members[0]
     for _ in range(6):  # the seats are drawn from each game's seed: open games until the bots move first
         opened = await alice.slash(table.channel, "hedgehog new", players=3, bots=2)
         before = {m.id for m in table.channel.history()}
-        await alice.click(opened.response.message, label="Start")
+        posted = record_pings(table)
+        await olga.click(opened.response.message, label="Start")
         await simcord_env.bot.autoplay.wait()
         game, log = await simcord_env.bot.service.history(table.channel.id)
         if log and game.bot_at(log[0].seat) is not None:
@@ -521,8 +526,37 @@ async def test_a_practice_game_whose_bots_move_first_calls_its_player_on_the_ope
     else:
         raise AssertionError("no game of six had a computer player moving first")
     (board,) = [m for m in table.channel.history() if m.id not in before]
+    assert posted == [(board.id, [alice.id])]  # alice was called as the board was posted
     assert board.content == f"<@{alice.id}>, your turn."
     said = board.embeds[0].description or ""
     assert said.startswith("The game begins.") and all(row.description in said for row in log)
     assert field(board.embeds[0], "To roll") is not None and "Roll" in button_labels(board)
+    assert simcord_env.errors == []
+
+
+async def test_at_a_table_of_two_people_the_second_is_called_by_a_new_board_when_the_first_leaves_at_once(
+    table, simcord_env, make_bot
+):
+    # the opening board follows on for a practice game's one person only: at a table of two people and a
+    # bot, when the first to play resigns at once, the other is called by a new board (an edit pings nobody)
+    from tests.discord.test_mixed_tables import record_pings
+
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    alice, bob = table.members[:2]
+    for _ in range(6):  # open games until a person moves first
+        opened = await alice.slash(table.channel, "hedgehog new", players=3, bots=1)
+        await bob.click(opened.response.message, label="Join")
+        started = await alice.click(opened.response.message, label="Start")
+        first, _kind = acting(living_board(table.env, table.channel.id), table.members)[:2]
+        if first in (alice, bob):
+            break
+        await alice.slash(table.channel, "game abort")
+    else:
+        raise AssertionError("no game of six had a person moving first")
+    assert started.response is not None
+    other = bob if first is alice else alice
+    posted = record_pings(table)
+    await first.slash(table.channel, "game resign")
+    await simcord_env.bot.autoplay.wait()
+    assert [pinged for _id, pinged in posted if other.id in pinged]  # a new board called them
     assert simcord_env.errors == []

@@ -160,3 +160,18 @@ async def test_a_direction_override_in_a_tournament_name_never_turns_the_bots_wo
     said = public_texts(table)
     assert any("puc" in text for text in said)
     assert not [text for text in said if any(mark in text for mark in DIRECTION_MARKS)]
+
+
+async def test_a_direction_override_never_reaches_a_thread_title(table, club):
+    # a thread's title is shown as written: the marks are left out there too
+    olga, members = club
+    await olga.slash(table.channel, "tournament create", name=RLO + "puc", game="hedgehog", format="swiss")
+    for member in members[:2]:
+        await member.slash(table.channel, "tournament join")
+    await olga.slash(table.channel, "tournament start")
+    evil = table.guild.add_member(table.env.create_user("evil"), nick=RLO + "live")
+    await evil.slash(table.channel, "hedgehog new", players=2, thread=True)
+    titles = [thread.name for thread in table.channel.threads]
+    assert len(titles) == 2 and any(t.startswith("puc · R1 · ") for t in titles)
+    assert any(t.endswith("— live") for t in titles)
+    assert not [t for t in titles if any(mark in t for mark in DIRECTION_MARKS)]
