@@ -47,8 +47,12 @@ def players_line(game: GameRow, shown: Callable[[str], str] = escape_user_text) 
 
 
 def is_practice(game: GameRow) -> bool:
-    """True for one person against computer players outside a tournament: a practice game."""
-    return game.has_bots and game.tournament_id is None and len(game.humans) == 1
+    """True for one person against computer players outside a tournament: a practice game.  A table the
+    other people left (by resigning or on time) is one from then on, as after a seat handed to a bot."""
+    if not game.has_bots or game.tournament_id is not None:
+        return False
+    playing = [row for row in game.humans if not row.removed]
+    return len(playing or game.humans) == 1
 
 
 def practice_mark(game: GameRow) -> str:

@@ -994,6 +994,9 @@ class GameService:
         captions = ["Start"] + [f"{row.ply + 1}/{len(log_rows)}: {row.description}"[:90] for row in log_rows]
         if early := ended_early(game, rules, state, outcome_from_json(game.outcome)):
             captions[-1] = f"{captions[-1]} {early}"[:90]
+            if rules.outcome(state) is not None and len(states) > 1:
+                # the last person left a table of one bot: the game, not the position, says who won (nobody)
+                states[-1] = (states[-2][0], None)
         picked = pick_frames(len(states), limit)
         boards: list[bytes] = []
         for done, index in enumerate(picked, start=1):
@@ -1176,13 +1179,18 @@ class GameService:
         clock_game = replace(game, turn_seat=None, turn_started_at=None) if fresh_turn else game
         moved = moved_on_turn(game, entries)
         last.extra_updates = await self._turn_fields(clock_game, rules, state, now, banks, moved=moved)
-        if outcome is None and not people_left(game, seat_updates):
+        casual = game.tournament_id is None
+        if game.has_bots and (outcome is None or casual) and not people_left(game, seat_updates):
             # the last person left: computer players do not play on alone.  At a tournament's table the
             # places of the people are settled already (those who leave rank below everyone still in, in
-            # the order they left), so its result is final now; a casual game simply ends.
-            if game.tournament_id is None:
+            # the order they left), so its result is final now, and a result the game gave itself stands
+            # (one person against one bot); a casual game simply ends, even where the game would have
+            # given the one bot left the win.
+            if casual:
                 lines = [*lines, ALL_PEOPLE_LEFT]
                 last.status = "aborted"
+                last.outcome = None
+                outcome = None
             else:  # the result says why: no line of its own
                 outcome = await self._table_left_outcome(game, entries)
                 last.status = "finished"
@@ -1314,8 +1322,9 @@ class Delivery:
 
 def stopped_early(game: GameRow, rules: Rules[S, M], state: S) -> bool:
     """True when ``game`` ended before its position did (stopped without a result, or a tournament table
-    every person left): its last position would still name a player to move."""
-    return game.status not in ACTIVE_STATUSES and rules.outcome(state) is None
+    every person left): its last position would still name a player to move, or, where the last person
+    left a casual table of one bot, the bot as the winner of a game that has no result."""
+    return game.status not in ACTIVE_STATUSES and (rules.outcome(state) is None or game.status == "aborted")
 
 
 def ended_early(game: GameRow, rules: Rules[S, M], state: S, outcome: Outcome | None) -> str | None:

@@ -152,7 +152,11 @@ class Timekeeper:
             )
         if len(active) <= 2 or missed >= self.missed_turns_limit:
             removed = f"missed {plural(missed, 'turn')} and is removed from the game"
-            verb = "loses on time" if len(active) <= 2 else removed
+            # the last person at a casual table of computer players: the game ends without a result
+            last_person = (
+                game.has_bots and game.tournament_id is None and all(r.is_bot for r in active if r.seat != seat)
+            )
+            verb = removed if len(active) > 2 else ("leaves the game" if last_person else "loses on time")
             line = f"{name} ran out of time and {verb}."
             state = rules.resign(state, seat)
             entries.append(NewMove(seat, "timeout", line, "removed", rules.to_json(state)))

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
+
 from tests.discord.helpers import accepted, button_labels, field, living_board
 from tests.discord.test_bots import QUICK, acting
 
@@ -191,3 +195,87 @@ async def test_an_agreement_waits_when_discord_cannot_tell_whether_the_player_le
     game = await simcord_env.bot.service.live_game(table.channel.id)
     assert game is not None and game.seat_of(bob.id) is None
     assert simcord_env.errors == []
+
+
+async def two_people_and_a_bot(table, simcord_env, make_bot, game: str, actions: int) -> tuple:
+    """alice and bob with one easy bot at a three-seat ``game``, started and played ``actions`` times by
+    whoever of them is to act (suggested moves, Roll, the standard order of Treasure Hunt's coins)."""
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, f"{game} new", players=3, bots=1, bot_level="easy")
+    await bob.click(opened.response.message, label="Join")
+    await alice.click(opened.response.message, label="Start")
+    await play_people(table, simcord_env, game, actions, random.Random(4))
+    return alice, bob
+
+
+async def play_people(table, simcord_env, game: str, actions: int, rng: random.Random) -> None:
+    """Play ``actions`` actions of the people at the table, whoever is to act, while the game runs."""
+    for _ in range(actions):
+        await simcord_env.bot.autoplay.wait()
+        board = living_board(table.env, table.channel.id)
+        member, kind, _text = acting(board, table.members)
+        if not kind:
+            return
+        assert member is not None
+        if kind == "roll":
+            await member.click(board, label="Roll")
+            continue
+        choices = await member.autocomplete(table.channel, f"{game} move", "notation", "")
+        if choices:
+            await member.slash(table.channel, f"{game} move", notation=rng.choice(choices)["value"])
+        else:  # Treasure Hunt's coins: set out in their own command
+            await member.slash(table.channel, "treasure arrange", order="default")
+
+
+@pytest.mark.parametrize("game", ["hedgehog", "combat", "treasure"])
+async def test_the_last_person_leaving_a_table_of_one_bot_ends_it_without_a_result(table, simcord_env, make_bot, game):
+    """docs/commands.md, /game resign: "When the last person leaves a table of computer players, the game
+    ends there: without a result", also where the game itself would give the one bot left the win."""
+    alice, bob = await two_people_and_a_bot(table, simcord_env, make_bot, game, actions=12)
+    await bob.slash(table.channel, "game resign")
+    await simcord_env.bot.autoplay.wait()
+    await alice.slash(table.channel, "game resign")
+    await simcord_env.bot.autoplay.wait()
+    game_row = await simcord_env.bot.service.latest_game(table.channel.id)
+    assert game_row is not None and game_row.status == "aborted" and game_row.outcome is None
+    board = living_board(table.env, table.channel.id)
+    said = board.embeds[0].description or ""
+    assert said.endswith("Nobody is left to play against the computer players: the game ends here, without a result.")
+    assert field(board.embeds[0], "Result") == "The game ended without a result; it is unrated."
+    assert not board.attachments  # no picture of the position, whose engine would name the bot the winner
+    status = await alice.slash(table.channel, "game status")
+    assert status.response is not None
+    assert field(status.response.embeds[0], "Result") == "The game ended without a result; it is unrated."
+
+
+@pytest.mark.parametrize("game", ["hedgehog", "combat", "treasure"])
+async def test_a_table_the_other_person_left_is_a_practice_game_from_then_on(table, simcord_env, make_bot, game):
+    """docs/commands.md: one person against bots is a practice game, which the board's title says; after
+    bob resigns, alice is one person against a bot, as after his seat was handed to one."""
+    _alice, bob = await two_people_and_a_bot(table, simcord_env, make_bot, game, actions=12)
+    await bob.slash(table.channel, "game resign")
+    await simcord_env.bot.autoplay.wait()
+    await play_people(table, simcord_env, game, 3, random.Random(5))
+    board = living_board(table.env, table.channel.id)
+    assert board.embeds[0].title.endswith("· practice")
+    assert board.embeds[0].footer.text.endswith("practice game, unrated")
+
+
+async def test_the_one_person_of_a_practice_game_whose_clock_runs_out_leaves_it_without_a_result(
+    table, simcord_env, make_bot
+):
+    """docs/ai.md: bots do not play on alone once every person has left the game; the person is told they
+    left on time, not that they lost to the bot, and the game ends without a result."""
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    alice = table.members[0]
+    opened = await alice.slash(table.channel, "hedgehog new", players=2, bots=1, clock=1)
+    await alice.click(opened.response.message, label="Start")
+    await simcord_env.bot.autoplay.wait()
+    await table.env.advance_time(25 * 3600)
+    await simcord_env.bot.autoplay.wait()
+    game = await simcord_env.bot.service.latest_game(table.channel.id)
+    assert game is not None and game.status == "aborted" and game.outcome is None
+    said = living_board(table.env, table.channel.id).embeds[0].description or ""
+    assert "alice ran out of time and leaves the game." in said and "wins" not in said
+    assert said.endswith("Nobody is left to play against the computer players: the game ends here, without a result.")
