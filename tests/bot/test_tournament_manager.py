@@ -170,6 +170,23 @@ async def two_round_swiss(manager, name, players, game="whist"):
     return cup
 
 
+async def swiss_with_checkin(manager, name, players, minutes, **options):
+    """A Swiss of Martian Whist with a check-in window of ``minutes``, created here by the organiser, with
+    ``players`` registered."""
+    cup = await manager.create(
+        guild_id=GUILD,
+        channel_id=CHANNEL,
+        actor=ORGANISER,
+        name=name,
+        game="whist",
+        format="swiss",
+        checkin_minutes=minutes,
+        **options,
+    )
+    await register(manager, cup, players)
+    return cup
+
+
 @contextlib.asynccontextmanager
 async def two_processes(db_url):
     """Two bot processes on one database: their stores, hosts, services and tournament managers."""
@@ -678,16 +695,7 @@ async def test_an_announcement_discord_refused_is_posted_at_the_next_check_once(
 async def test_a_check_in_opening_lost_to_a_stop_is_posted_at_the_next_check_once_before_the_seeds(env):
     store, service, manager, host, clock = env
     players = people(4)
-    cup = await manager.create(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        actor=ORGANISER,
-        name="Roll call",
-        game="whist",
-        format="swiss",
-        checkin_minutes=30,
-    )
-    await register(manager, cup, players)
+    cup = await swiss_with_checkin(manager, "Roll call", players, 30)
     host.failing = {"checkin_opened"}  # stored, then the bot stops (or Discord refuses) before the post
     assert await manager.start(cup.id, ORGANISER) == "checkin"
     t = await manager.get(cup.id)
@@ -844,16 +852,7 @@ async def test_an_adjudication_racing_a_games_end_in_a_round_still_running_is_re
 async def test_a_checkin_that_lands_as_the_window_closes_is_either_counted_or_refused(env):
     _store, _service, manager, _host, clock = env
     players = people(3)
-    cup = await manager.create(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        actor=ORGANISER,
-        name="Late",
-        game="whist",
-        format="swiss",
-        checkin_minutes=10,
-    )
-    await register(manager, cup, players)
+    cup = await swiss_with_checkin(manager, "Late", players, 10)
     assert await manager.start(cup.id, ORGANISER) == "checkin"
     await manager.checkin(cup.id, players[0])
     await manager.checkin(cup.id, players[1])
@@ -1065,17 +1064,7 @@ async def test_a_nine_player_table_swiss(env, game):
 async def test_check_in_opens_before_the_start_time_and_absentees_are_left_out(env):
     _store, _service, manager, host, clock = env
     players = people(4)
-    cup = await manager.create(
-        guild_id=GUILD,
-        channel_id=CHANNEL,
-        actor=ORGANISER,
-        name="Timed",
-        game="whist",
-        format="swiss",
-        start_at=NOW + timedelta(hours=2),
-        checkin_minutes=60,
-    )
-    await register(manager, cup, players)
+    cup = await swiss_with_checkin(manager, "Timed", players, 60, start_at=NOW + timedelta(hours=2))
     with pytest.raises(CheckinNotOpen, match=r"^Check-in for Timed opens at 2026-04-01 13:00 UTC\.$") as early:
         await manager.checkin(cup.id, players[0])
     assert early.value.opens_at == NOW + timedelta(hours=1)
