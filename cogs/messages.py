@@ -187,7 +187,9 @@ def report_payload(
         )
     elif ping and report.turn_changed and report.game.ply == 0 and (person := sole_person(report.game)) is not None:
         # the computer players move first: their player is called now, and their turn follows on this board
-        payload["content"] = f"{mention(person)}, the computer players move first; your turn follows here."
+        bots = sum(1 for row in report.game.seats if row.is_bot)
+        first = "the computer player moves" if bots == 1 else "the computer players move"
+        payload["content"] = f"{mention(person)}, {first} first; your turn follows here."
         payload["allowed_mentions"] = discord.AllowedMentions(
             everyone=False, roles=False, users=[discord.Object(person)], replied_user=False
         )

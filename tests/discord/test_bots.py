@@ -560,3 +560,27 @@ async def test_at_a_table_of_two_people_the_second_is_called_by_a_new_board_when
     await simcord_env.bot.autoplay.wait()
     assert [pinged for _id, pinged in posted if other.id in pinged]  # a new board called them
     assert simcord_env.errors == []
+
+
+async def test_the_opening_call_of_a_practice_game_against_one_bot_speaks_of_one(table, simcord_env, make_bot):
+    await simcord_env.restart_bot(make_bot(**QUICK))
+    alice = table.members[0]
+    said: list[str] = []
+
+    def listen(event, payload):
+        if event == "MESSAGE_CREATE" and int(payload["channel_id"]) == table.channel.id:
+            said.append(payload.get("content") or "")
+
+    table.env.backend.subscribers.append(listen)
+    for _ in range(6):  # open games until the bot moves first
+        opened = await alice.slash(table.channel, "whist new", bots=1)
+        said.clear()
+        await alice.click(opened.response.message, label="Start")
+        await simcord_env.bot.autoplay.wait()
+        game, log = await simcord_env.bot.service.history(table.channel.id)
+        if log and game.bot_at(log[0].seat) is not None:
+            break
+        await alice.slash(table.channel, "game resign")
+    else:
+        raise AssertionError("no game of six had the computer player moving first")
+    assert said == [f"<@{alice.id}>, the computer player moves first; your turn follows here."]
