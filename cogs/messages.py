@@ -48,11 +48,13 @@ def players_line(game: GameRow, shown: Callable[[str], str] = escape_user_text) 
 
 def is_practice(game: GameRow) -> bool:
     """True for one person against computer players outside a tournament: a practice game.  A table the
-    other people left (by resigning or on time) is one from then on, as after a seat handed to a bot."""
+    other people left (by resigning or on time) is one from then on, as after a seat handed to a bot, and
+    stays one once its last person has left."""
     if not game.has_bots or game.tournament_id is not None:
         return False
     playing = [row for row in game.humans if not row.removed]
-    return len(playing or game.humans) == 1
+    # none left playing at the end: the last person left it, at a table that was practice by then
+    return len(playing) == 1 or (not playing and game.status in ("finished", "aborted"))
 
 
 def practice_mark(game: GameRow) -> str:

@@ -72,7 +72,7 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
         elif follows_on(record, report) or await called_on_the_opening(bot, record, report):
             assert record is not None
             lines = [*record.lines, *report.lines]
-            payload = followed_on(report, lines)
+            payload = followed_on(report, lines, opening=await bots_opening(bot, record, report))
             if not await edit_pressed(interaction, record, lambda: payload):
                 await tell(interaction, done_line(report))
                 if not await edit(bot, record, payload, raw=True):  # deleted, or out of the bot's reach: post it anew
@@ -123,6 +123,17 @@ def follows_on(record: TableMessage | None, report: Report) -> bool:
     return not report.turn_changed or (seat is not None and report.game.bot_at(seat) is not None)
 
 
+async def bots_opening(bot: PyramidBot, record: TableMessage | None, report: Report) -> bool:
+    """True while the computer players of a practice game take their first turns on the opening board that
+    called its person, before that person has acted: the call stays on it (``followed_on``)."""
+    if record is None or not report.turn_changed or not opening_board(record.lines):
+        return False
+    person = sole_person(report.game)
+    if person is None or report.game.bot_at(report.to_move_seat) is None:
+        return False
+    return not await bot.service.has_acted(report.game, person)
+
+
 async def called_on_the_opening(bot: PyramidBot, record: TableMessage | None, report: Report) -> bool:
     """True when the turn comes for the first time to the one person of a practice game while the living
     board ``record`` is still the opening board, the computer players having moved first: that board
@@ -135,17 +146,18 @@ async def called_on_the_opening(bot: PyramidBot, record: TableMessage | None, re
     return person is not None and report.to_move_user == person and not await bot.service.has_acted(report.game, person)
 
 
-def followed_on(report: Report, lines: list[str]) -> dict[str, Any]:
+def followed_on(report: Report, lines: list[str], *, opening: bool = False) -> dict[str, Any]:
     """The edit of the living board that shows ``report`` after ``lines``; once the turn has passed to a
-    computer player, the call of the person whose turn it was ("@alice, your turn.") goes from it.  In a
-    phase played at the same time, the call names those still to play their part (not a ping: they were
-    called when it began); on an opening board the bots moved on, the one person's call is written in
-    (not a ping: they have just started the game)."""
+    computer player, the call of the person whose turn it was ("@alice, your turn.") goes from it, but
+    not the ``opening`` call of a practice game whose bots move first ("the computer players move
+    first"), which stays until the person's turn.  In a phase played at the same time, the call names
+    those still to play their part (not a ping: they were called when it began); on an opening board the
+    bots moved on, the one person's call is written in (not a ping: the board called them already)."""
     payload = as_edit(report_payload(report, report_view(report), lines=lines, ping=False))
     if report.together:
         acting = report.acting_users
         payload["content"] = call(acting) if acting else None
-    elif report.turn_changed:
+    elif report.turn_changed and not opening:
         person = report.to_move_user if report.game.bot_at(report.to_move_seat) is None else None
         payload["content"] = call([person]) if person is not None else None
     return payload
@@ -188,7 +200,8 @@ async def _shown_in_channel(bot: PyramidBot, report: Report) -> Report | None:
         if follows_on(record, report) or await called_on_the_opening(bot, record, report):
             assert record is not None
             lines = [*record.lines, *report.lines]
-            if await edit(bot, record, followed_on(report, lines), raw=True):
+            opening = await bots_opening(bot, record, report)
+            if await edit(bot, record, followed_on(report, lines, opening=opening), raw=True):
                 await remember(bot, record, lines, report.delivery_id)
                 return report
         channel = await announcer_of(bot).channel(report.game.channel_id)

@@ -513,10 +513,18 @@ async def test_a_practice_game_whose_bots_move_first_calls_its_player_on_the_ope
     olga, _members = club
     await simcord_env.restart_bot(make_bot(**QUICK))
     alice = table.members[0]
+    calls: list[tuple[int, str]] = []  # each message edited in the channel, with its text after the edit
+
+    def listen(event, payload):
+        if event == "MESSAGE_UPDATE" and int(payload["channel_id"]) == table.channel.id:
+            calls.append((int(payload["id"]), payload.get("content") or ""))
+
+    table.env.backend.subscribers.append(listen)
     for _ in range(6):  # the seats are drawn from each game's seed: open games until the bots move first
         opened = await alice.slash(table.channel, "hedgehog new", players=3, bots=2)
         before = {m.id for m in table.channel.history()}
         posted = record_pings(table)
+        calls.clear()
         await olga.click(opened.response.message, label="Start")
         await simcord_env.bot.autoplay.wait()
         game, log = await simcord_env.bot.service.history(table.channel.id)
@@ -528,6 +536,9 @@ async def test_a_practice_game_whose_bots_move_first_calls_its_player_on_the_ope
     (board,) = [m for m in table.channel.history() if m.id not in before]
     assert posted == [(board.id, [alice.id])]  # alice was called as the board was posted
     assert board.content == f"<@{alice.id}>, your turn."
+    opening = f"<@{alice.id}>, the computer players move first; your turn follows here."
+    edits = [said for message, said in calls if message == board.id]
+    assert edits and all(said in (opening, board.content) for said in edits)  # the call stays while bots play
     said = board.embeds[0].description or ""
     assert said.startswith("The game begins.") and all(row.description in said for row in log)
     assert field(board.embeds[0], "To roll") is not None and "Roll" in button_labels(board)

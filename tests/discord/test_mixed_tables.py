@@ -242,6 +242,8 @@ async def test_the_last_person_leaving_a_table_of_one_bot_ends_it_without_a_resu
     board = living_board(table.env, table.channel.id)
     said = board.embeds[0].description or ""
     assert said.endswith("Nobody is left to play against the computer players: the game ends here, without a result.")
+    assert board.embeds[0].title.endswith("· practice")  # alice was one person against a bot once bob left
+    assert board.embeds[0].footer.text.endswith("practice game, unrated")
     assert field(board.embeds[0], "Result") == "The game ended without a result; it is unrated."
     assert not board.attachments  # no picture of the position, whose engine would name the bot the winner
     status = await alice.slash(table.channel, "game status")
