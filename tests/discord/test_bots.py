@@ -502,6 +502,37 @@ async def test_a_board_on_a_computer_players_turn_offers_nothing_to_press(table,
         simcord_env.bot.autoplay.running = True
 
 
+def record_texts(table, event: str) -> list[tuple[int, str]]:
+    """Every message of ``event`` (``MESSAGE_CREATE`` or ``MESSAGE_UPDATE``) in the table's channel from now
+    on: its id and its text as posted or edited."""
+    texts: list[tuple[int, str]] = []
+
+    def listen(kind, payload):
+        if kind == event and int(payload["channel_id"]) == table.channel.id:
+            texts.append((int(payload["id"]), payload.get("content") or ""))
+
+    table.env.backend.subscribers.append(listen)
+    return texts
+
+
+async def bots_moving_first(table, simcord_env, starter, game: str, starting=lambda: None, **options):
+    """Open practice games of alice's in ``game`` (``options``), started by ``starter``, until one's computer
+    players move first (the seats are drawn from each game's seed); ``starting()`` runs before each Start.
+    Returns the ids of the channel's messages before that start, the game and its log."""
+    alice = table.members[0]
+    for _ in range(6):
+        opened = await alice.slash(table.channel, f"{game} new", **options)
+        before = {m.id for m in table.channel.history()}
+        starting()
+        await starter.click(opened.response.message, label="Start")
+        await simcord_env.bot.autoplay.wait()
+        row, log = await simcord_env.bot.service.history(table.channel.id)
+        if log and row.bot_at(log[0].seat) is not None:
+            return before, row, log
+        await alice.slash(table.channel, "game resign")
+    raise AssertionError("no game of six had its computer players moving first")
+
+
 async def test_a_practice_game_whose_bots_move_first_calls_its_player_on_the_opening_board(
     table, simcord_env, make_bot, club
 ):
@@ -513,31 +544,14 @@ async def test_a_practice_game_whose_bots_move_first_calls_its_player_on_the_ope
     olga, _members = club
     await simcord_env.restart_bot(make_bot(**QUICK))
     alice = table.members[0]
-    calls: list[tuple[int, str]] = []  # each message edited in the channel, with its text after the edit
-
-    def listen(event, payload):
-        if event == "MESSAGE_UPDATE" and int(payload["channel_id"]) == table.channel.id:
-            calls.append((int(payload["id"]), payload.get("content") or ""))
-
-    table.env.backend.subscribers.append(listen)
-    for _ in range(6):  # the seats are drawn from each game's seed: open games until the bots move first
-        opened = await alice.slash(table.channel, "hedgehog new", players=3, bots=2)
-        before = {m.id for m in table.channel.history()}
-        posted = record_pings(table)
-        calls.clear()
-        await olga.click(opened.response.message, label="Start")
-        await simcord_env.bot.autoplay.wait()
-        game, log = await simcord_env.bot.service.history(table.channel.id)
-        if log and game.bot_at(log[0].seat) is not None:
-            break
-        await alice.slash(table.channel, "game resign")
-    else:
-        raise AssertionError("no game of six had a computer player moving first")
+    edited = record_texts(table, "MESSAGE_UPDATE")
+    posted = record_pings(table)
+    before, _game, log = await bots_moving_first(table, simcord_env, olga, "hedgehog", players=3, bots=2)
     (board,) = [m for m in table.channel.history() if m.id not in before]
-    assert posted == [(board.id, [alice.id])]  # alice was called as the board was posted
+    assert [entry for entry in posted if entry[0] == board.id] == [(board.id, [alice.id])]  # called as posted
     assert board.content == f"<@{alice.id}>, your turn."
     opening = f"<@{alice.id}>, the computer players move first; your turn follows here."
-    edits = [said for message, said in calls if message == board.id]
+    edits = [said for message, said in edited if message == board.id]
     assert edits and all(said in (opening, board.content) for said in edits)  # the call stays while bots play
     said = board.embeds[0].description or ""
     assert said.startswith("The game begins.") and all(row.description in said for row in log)
@@ -576,22 +590,7 @@ async def test_at_a_table_of_two_people_the_second_is_called_by_a_new_board_when
 async def test_the_opening_call_of_a_practice_game_against_one_bot_speaks_of_one(table, simcord_env, make_bot):
     await simcord_env.restart_bot(make_bot(**QUICK))
     alice = table.members[0]
-    said: list[str] = []
-
-    def listen(event, payload):
-        if event == "MESSAGE_CREATE" and int(payload["channel_id"]) == table.channel.id:
-            said.append(payload.get("content") or "")
-
-    table.env.backend.subscribers.append(listen)
-    for _ in range(6):  # open games until the bot moves first
-        opened = await alice.slash(table.channel, "whist new", bots=1)
-        said.clear()
-        await alice.click(opened.response.message, label="Start")
-        await simcord_env.bot.autoplay.wait()
-        game, log = await simcord_env.bot.service.history(table.channel.id)
-        if log and game.bot_at(log[0].seat) is not None:
-            break
-        await alice.slash(table.channel, "game resign")
-    else:
-        raise AssertionError("no game of six had the computer player moving first")
+    posted = record_texts(table, "MESSAGE_CREATE")
+    before, _game, _log = await bots_moving_first(table, simcord_env, alice, "whist", posted.clear, bots=1)
+    said = [text for message, text in posted if message not in before]
     assert said == [f"<@{alice.id}>, the computer player moves first; your turn follows here."]
