@@ -65,14 +65,15 @@ async def show(interaction: discord.Interaction, report: Report) -> None:
     async with bot.living_messages.hold(report.game.id):
         record = await bot.service.table_message(report.game.id)
         current = await bot.service.game(report.game.id)
+        waiting = await opening_waits_for(bot, record, report)
         if current is not None and moved_on(report.game, current):  # another action was shown first
             await tell(interaction, done_line(report))
             if (on_board := await _told_late(bot, report, record, current)) is not None:
                 report = on_board
-        elif follows_on(record, report) or await called_on_the_opening(bot, record, report):
+        elif follows_on(record, report) or (waiting is not None and report.to_move_user == waiting):
             assert record is not None
             lines = [*record.lines, *report.lines]
-            payload = followed_on(report, lines, opening=await bots_opening(bot, record, report))
+            payload = followed_on(report, lines, waiting=waiting)
             if not await edit_pressed(interaction, record, lambda: payload):
                 await tell(interaction, done_line(report))
                 if not await edit(bot, record, payload, raw=True):  # deleted, or out of the bot's reach: post it anew
@@ -111,7 +112,7 @@ def follows_on(record: TableMessage | None, report: Report) -> bool:
     comes to a person (a new message pings them) or the game ends (a new message pings everyone).  In a
     phase everyone plays at the same time (Treasure Hunt's coins), everyone in it was called when it
     began: each part played in it follows on, until the phase is over.  (A game with one person whose
-    computer players move first also calls that person on its opening board, ``called_on_the_opening``:
+    computer players move first also calls that person on its opening board, ``opening_waits_for``:
     they have just started it, or were called to it by their tournament match's greeting, so one message
     shows the start, the bots' first turns and the call.)
     """
@@ -123,41 +124,33 @@ def follows_on(record: TableMessage | None, report: Report) -> bool:
     return not report.turn_changed or (seat is not None and report.game.bot_at(seat) is not None)
 
 
-async def bots_opening(bot: PyramidBot, record: TableMessage | None, report: Report) -> bool:
-    """True while the computer players of a practice game take their first turns on the opening board that
-    called its person, before that person has acted: the call stays on it (``followed_on``)."""
-    if record is None or not report.turn_changed or not opening_board(record.lines):
-        return False
-    person = sole_person(report.game)
-    if person is None or report.game.bot_at(report.to_move_seat) is None:
-        return False
-    return not await bot.service.has_acted(report.game, person)
-
-
-async def called_on_the_opening(bot: PyramidBot, record: TableMessage | None, report: Report) -> bool:
-    """True when the turn comes for the first time to the one person of a practice game while the living
-    board ``record`` is still the opening board, the computer players having moved first: that board
-    called them when the game started (``report_payload``), and their turn follows on it (``follows_on``)."""
+async def opening_waits_for(bot: PyramidBot, record: TableMessage | None, report: Report) -> int | None:
+    """The one person of a practice game while ``report`` comes to its opening board ``record`` before they
+    have acted, the computer players having moved first: that board called them when it was posted
+    (``report_payload``), so it carries the bots' first turns, keeping the call, and then the person's own
+    call (``followed_on``); None otherwise."""
     if record is None or record.kind != "board" or not report.turn_changed or not opening_board(record.lines):
-        return False
+        return None
     if report.outcome is not None or report.game.status != "active":
-        return False
+        return None
     person = sole_person(report.game)
-    return person is not None and report.to_move_user == person and not await bot.service.has_acted(report.game, person)
+    if person is None or await bot.service.has_acted(report.game, person):
+        return None
+    return person
 
 
-def followed_on(report: Report, lines: list[str], *, opening: bool = False) -> dict[str, Any]:
+def followed_on(report: Report, lines: list[str], *, waiting: int | None = None) -> dict[str, Any]:
     """The edit of the living board that shows ``report`` after ``lines``; once the turn has passed to a
     computer player, the call of the person whose turn it was ("@alice, your turn.") goes from it, but
-    not the ``opening`` call of a practice game whose bots move first ("the computer players move
-    first"), which stays until the person's turn.  In a phase played at the same time, the call names
-    those still to play their part (not a ping: they were called when it began); on an opening board the
-    bots moved on, the one person's call is written in (not a ping: the board called them already)."""
+    not the opening call of a practice game whose bots move first ("the computer players move first"),
+    which stays until the turn of the person ``waiting`` on it (``opening_waits_for``), whose call is
+    then written in (not a ping: the board called them already).  In a phase played at the same time,
+    the call names those still to play their part (not a ping: they were called when it began)."""
     payload = as_edit(report_payload(report, report_view(report), lines=lines, ping=False))
     if report.together:
         acting = report.acting_users
         payload["content"] = call(acting) if acting else None
-    elif report.turn_changed and not opening:
+    elif report.turn_changed and (waiting is None or report.to_move_user == waiting):
         person = report.to_move_user if report.game.bot_at(report.to_move_seat) is None else None
         payload["content"] = call([person]) if person is not None else None
     return payload
@@ -197,11 +190,11 @@ async def _shown_in_channel(bot: PyramidBot, report: Report) -> Report | None:
         current = await bot.service.game(report.game.id)
         if current is not None and moved_on(report.game, current):
             return await _told_late(bot, report, record, current)
-        if follows_on(record, report) or await called_on_the_opening(bot, record, report):
+        waiting = await opening_waits_for(bot, record, report)
+        if follows_on(record, report) or (waiting is not None and report.to_move_user == waiting):
             assert record is not None
             lines = [*record.lines, *report.lines]
-            opening = await bots_opening(bot, record, report)
-            if await edit(bot, record, followed_on(report, lines, opening=opening), raw=True):
+            if await edit(bot, record, followed_on(report, lines, waiting=waiting), raw=True):
                 await remember(bot, record, lines, report.delivery_id)
                 return report
         channel = await announcer_of(bot).channel(report.game.channel_id)
