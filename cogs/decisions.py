@@ -230,4 +230,4 @@ def needs_typing(options: list[MoveOption]) -> bool:
     return len(quick) + sum(len(menu) for menu in menus) < len(options)
 
 
-DYNAMIC_ITEMS = (PickButton, RollButton, MoveMenu)
+DECISION_CONTROLS = (PickButton, RollButton, MoveMenu)

@@ -16,6 +16,7 @@ from bot.session import GameRow, ServiceError, rules_for
 from cogs import buttons as game_buttons
 from cogs import permissions, table
 from cogs.buttons import ELSEWHERE, pressed_elsewhere
+from cogs.decisions import DECISION_CONTROLS
 from cogs.replies import actor_of, answer, bot_of, channel_of, paced_here, run_guarded
 from cogs.seats import AddBotMenu
 from cogs.text import escape_user_text, without_direction_marks
@@ -249,6 +250,10 @@ class Lobby(commands.Cog):
         )
         for action, work in presses:
             game_buttons.on_press(action, work)
+        self.bot.add_dynamic_items(*PERSISTENT_CONTROLS)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(*PERSISTENT_CONTROLS)  # a press while the bot stops is refused (bot/client.py)
 
     async def _game(self, game_id: int, *, live: bool = True) -> GameRow:
         game = await self.bot.service.game(game_id)
@@ -317,9 +322,9 @@ class Lobby(commands.Cog):
         await run_guarded(interaction, f"rematch button of game {game_id}", paced_here(interaction, work()))
 
 
+PERSISTENT_CONTROLS = (game_buttons.GameButton, StartNowButton, AddBotMenu, *DECISION_CONTROLS)
+
+
 async def setup(bot: PyramidBot) -> None:
     """Load the lobby."""
-    from cogs.decisions import DYNAMIC_ITEMS
-
-    bot.add_dynamic_items(game_buttons.GameButton, StartNowButton, AddBotMenu, *DYNAMIC_ITEMS)
     await bot.add_cog(Lobby(bot))

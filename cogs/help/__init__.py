@@ -120,6 +120,9 @@ class RulesCommand(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(SectionButton)
 
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(SectionButton)
+
     @app_commands.command(name="rules", description="How to play a game, and how to write its moves.")
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=game_choices())

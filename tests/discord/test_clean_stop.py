@@ -114,64 +114,122 @@ async def test_closing_stops_the_computer_players_before_disconnecting(
     assert running_at_disconnect == [False]  # no bot acts once Discord can no longer be told
 
 
+class StopDuringRoll:
+    """A two-player Der Marsigelwettkampf in #games whose first player's roll is held in flight while the bot
+    stops; ``command`` and ``press`` send an interaction meanwhile, without waiting for the bot."""
+
+    def __init__(self, table: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.table, self.monkeypatch, self.env = table, monkeypatch, table.env
+        self.held, self.release = asyncio.Event(), asyncio.Event()
+
+    async def begin(self) -> None:
+        """Start the game, hold the first player's roll in flight and begin stopping the bot."""
+        from contextlib import asynccontextmanager
+
+        from tests.discord.helpers import next_actor
+
+        table, env = self.table, self.env
+        alice, bob = table.members[:2]
+        await alice.slash(table.channel, "hedgehog new", players=2)
+        await bob.slash(table.channel, "hedgehog join")
+        actor, _ = next_actor(await alice.slash(table.channel, "hedgehog start"), [alice, bob])
+        assert actor is not None
+        self.actor, self.other = actor, (bob if actor is alice else alice)
+        unit = env.bot.service.unit
+
+        @asynccontextmanager
+        async def slow_unit(channel_id: int) -> Any:
+            async with unit(channel_id):
+                if not self.held.is_set():
+                    self.held.set()
+                    await env.external_wait(self.release.wait(), reason="a move held in flight by the test")
+                yield
+
+        self.monkeypatch.setattr(env.bot.service, "unit", slow_unit)
+        self.rolling = self.command(actor.id, "hedgehog roll")
+        await asyncio.wait_for(self.held.wait(), 30)
+        self.closing = asyncio.create_task(env.bot.close())
+        for _ in range(50):
+            await asyncio.sleep(0)
+        assert not self.closing.done()  # waiting for the roll
+
+    def _emit(self, user_id: int, kind: Any, data: dict, extra: dict | None = None, source: int | None = None) -> Any:
+        from simcord import interactions as wire
+        from simcord.results import InteractionResult
+
+        env, table = self.env, self.table
+        record, payload = wire.base_payload(
+            env.backend, type=kind, channel_id=table.channel.id, guild_id=table.guild.id, user_id=user_id, data=data
+        )
+        payload.update(extra or {})
+        if source is not None:
+            record.source_message_id = source
+        env._notify_dispatch_observers(record)
+        env.backend.emit("INTERACTION_CREATE", payload)
+        return InteractionResult(env, record)
+
+    def command(self, user_id: int, name: str) -> Any:
+        """Send the slash command ``name`` (no options) as ``user_id``."""
+        from simcord import interactions as wire
+        from simcord.enums import InteractionType
+
+        root = self.env.backend.find_command(name.split()[0], self.table.guild.id, type=1)
+        _leaf, nesting = wire.walk_to_subcommand(root, name.split()[1:])
+        data = {"id": root["id"], "name": root["name"], "type": 1, "options": wire.nest_options(root, nesting, [])}
+        return self._emit(user_id, InteractionType.APPLICATION_COMMAND, data)
+
+    def press(self, user_id: int, message: Any, control: dict) -> Any:
+        """Press ``control``, a button under ``message`` as the bot sent it, as ``user_id``."""
+        from simcord.backend import serializers
+        from simcord.enums import InteractionType
+
+        raw = self.env.backend.get_message(message.channel_id, message.id)
+        payload = dict(serializers.message_payload(self.env.backend, raw))
+        data = {"custom_id": control["custom_id"], "component_type": 2}
+        return self._emit(user_id, InteractionType.MESSAGE_COMPONENT, data, {"message": payload}, message.id)
+
+    async def finish(self) -> None:
+        """Let the roll go on and the stop end; the roll was played and answered, its board shown."""
+        from tests.discord.helpers import living_board
+
+        self.release.set()
+        await asyncio.wait_for(self.closing, 30)
+        assert self.rolling.acknowledged
+        assert " rolls " in (living_board(self.env, self.table.channel.id).embeds[0].description or "")
+
+
+async def told_stopping(result: Any) -> None:
+    from bot.client import STOPPING
+
+    for _ in range(200):
+        await asyncio.sleep(0)
+    assert result.acknowledged and result.ephemeral and result.response is not None
+    assert result.response.content == STOPPING
+
+
 async def test_a_command_sent_while_the_bot_finishes_a_move_in_flight_to_stop_is_told_to_try_again(
     table: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Stopping waits for a move being played; the commands went with their extensions, so a command sent
     meanwhile is answered privately that the bot is restarting instead of being left unanswered."""
-    from contextlib import asynccontextmanager
+    stop = StopDuringRoll(table, monkeypatch)
+    await stop.begin()
+    await told_stopping(stop.command(stop.other.id, "game status"))
+    await stop.finish()
 
-    from simcord import interactions as wire
-    from simcord.enums import InteractionType
-    from simcord.results import InteractionResult
 
-    from bot.client import STOPPING
-    from tests.discord.helpers import living_board, next_actor
+async def test_a_button_pressed_while_the_bot_stops_is_told_to_try_again_and_plays_nothing(
+    table: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A press on a game's control while the bot stops is answered privately that the bot is restarting,
+    like a command, and is not played: the game's controls are no longer handled once stopping begins."""
+    from tests.discord.helpers import living_board
 
-    env = table.env
-    bot = env.bot
-    alice, bob = table.members[:2]
-    await alice.slash(table.channel, "hedgehog new", players=2)
-    await bob.slash(table.channel, "hedgehog join")
-    actor, _ = next_actor(await alice.slash(table.channel, "hedgehog start"), [alice, bob])
-    assert actor is not None
-    other = bob if actor is alice else alice
-    held, release = asyncio.Event(), asyncio.Event()
-    unit = bot.service.unit
-
-    @asynccontextmanager
-    async def slow_unit(channel_id: int) -> Any:
-        async with unit(channel_id):
-            if not held.is_set():
-                held.set()
-                await env.external_wait(release.wait(), reason="a move held in flight by the test")
-            yield
-
-    def send(user_id: int, name: str) -> InteractionResult:
-        root = env.backend.find_command(name.split()[0], table.guild.id, type=1)
-        _leaf, nesting = wire.walk_to_subcommand(root, name.split()[1:])
-        data = {"id": root["id"], "name": root["name"], "type": 1, "options": wire.nest_options(root, nesting, [])}
-        kind = InteractionType.APPLICATION_COMMAND
-        record, payload = wire.base_payload(
-            env.backend, type=kind, channel_id=table.channel.id, guild_id=table.guild.id, user_id=user_id, data=data
-        )
-        env._notify_dispatch_observers(record)
-        env.backend.emit("INTERACTION_CREATE", payload)
-        return InteractionResult(env, record)
-
-    monkeypatch.setattr(bot.service, "unit", slow_unit)
-    rolling = send(actor.id, "hedgehog roll")
-    await asyncio.wait_for(held.wait(), 30)
-    closing = asyncio.create_task(bot.close())
-    for _ in range(50):
-        await asyncio.sleep(0)
-    assert not closing.done()  # waiting for the roll
-    status = send(other.id, "game status")
-    for _ in range(200):
-        await asyncio.sleep(0)
-    assert status.acknowledged and status.ephemeral and status.response is not None
-    assert status.response.content == STOPPING
-    release.set()
-    await asyncio.wait_for(closing, 30)
-    assert rolling.acknowledged  # the move in flight was played and answered, and its board shown before the stop
-    assert " rolls " in (living_board(env, table.channel.id).embeds[0].description or "")
+    stop = StopDuringRoll(table, monkeypatch)
+    await stop.begin()
+    board = living_board(table.env, table.channel.id)  # the opening board, its roll in flight
+    [roll] = [c for row in board.components for c in row["components"] if c.get("label") == "Roll"]
+    await told_stopping(stop.press(stop.actor.id, board, roll))
+    await stop.finish()
+    shown = living_board(table.env, table.channel.id).embeds[0].description or ""
+    assert shown.count(" rolls ") == 1  # the roll in flight, and no second one
