@@ -910,18 +910,32 @@ class Store:
         self,
         guild_id: int | None,
         user_id: int,
+        read: dict[str, Any],
         prefs: dict[str, Any],
         pushes: Sequence[tuple[GameRow, dict[str, Any]]],
         now: datetime,
     ) -> None:
         """Record a player's vacation (``prefs``) and push their games' clocks (``pushes``: each game with
-        its new columns) in ONE transaction, under every game's version check: the days are spent only
-        with the deadlines they pay for."""
-        row = {"guild_id": guild_id or 0, "user_id": user_id, **prefs}
-        statement = self.upsert(players, ["guild_id", "user_id"], sorted(prefs))
+        its new columns) in ONE transaction, under every game's version check and a check that the
+        player's vacation is still as ``read`` (``player_prefs``): the days are spent only with the
+        deadlines they pay for, and two vacations asked at once are not both counted from the same days.
+        Raises ``StaleVersion`` when either changed meanwhile."""
+        key = and_(players.c.guild_id == (guild_id or 0), players.c.user_id == user_id)
+        # every vacation spends at least one day of its last year, so the year and the days spent in it
+        # change with each one granted: together they are the player's vacation version
+        unchanged = and_(
+            players.c.vacation_year.is_not_distinct_from(read["vacation_year"]),
+            players.c.vacation_used_days == int(read["vacation_used_days"] or 0),
+        )
 
         def work(conn: Connection) -> None:
-            conn.execute(statement, row)
+            if conn.execute(update(players).where(key, unchanged).values(**prefs)).rowcount != 1:
+                if conn.execute(select(players.c.user_id).where(key)).first() is not None:
+                    raise StaleVersion("Your vacation changed at the same moment.")
+                try:
+                    conn.execute(insert(players).values(guild_id=guild_id or 0, user_id=user_id, **prefs))
+                except IntegrityError:  # another request created the row first
+                    raise StaleVersion("Your vacation changed at the same moment.") from None
             for game, values in pushes:
                 self._bump(conn, game, now, **values)
 

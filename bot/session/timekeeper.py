@@ -243,6 +243,23 @@ class Timekeeper:
         wake = clocks.next_wake(fresh.turn_started_at, deadline, fresh.reminders_sent, until)
         return fresh, {"deadline": deadline, "wake_at": wake}
 
+    def _vacation_days(self, prefs: dict[str, Any], now: datetime, days: int) -> tuple[datetime, int, int]:
+        """A vacation of ``days`` after the player's vacation so far (``prefs``): when it ends, the calendar
+        year it ends in and the days spent in that year with it.  Refused past the yearly allowance."""
+
+        def used_in(year: int) -> int:
+            return int(prefs["vacation_used_days"] or 0) if prefs.get("vacation_year") == year else 0
+
+        start = max(now, prefs["vacation_until"] or now)
+        needed = days_by_year(start, days)
+        for year, count in sorted(needed.items()):
+            left = self.vacation_days_per_year - used_in(year)
+            if count > left:
+                when = "this year" if year == now.year else f"in {year}"
+                raise ServiceError(f"You have {left} vacation day{'s' if left != 1 else ''} left {when}.")
+        year = max(needed)
+        return start + timedelta(days=days), year, used_in(year) + needed[year]
+
     async def vacation(self, guild_id: int | None, user_id: int, days: int) -> tuple[list[GameRow], int, int]:
         """Pause ``user_id``'s clocks for ``days``; returns their running games with a clock in the guild
         (those whose players are told), the days left and the calendar year they are left in (the year
@@ -252,37 +269,25 @@ class Timekeeper:
         Each day counts against the calendar year it falls in, so a vacation asked for on 31 December
         spends the next year's days; a new vacation starts where the current one ends, so the days
         already counted are always of an earlier year or of the year it starts in."""
-        now = self.service.clock()
-        store = self.service.store
-        prefs = await store.player_prefs(guild_id, user_id)
         if days < 1:
             raise ServiceError("A vacation lasts at least one day.")
         allowance = self.vacation_days_per_year
         if allowance <= 0:
             raise ServiceError("Vacations are turned off on this bot: move clocks cannot be paused.")
-
-        def used_in(year: int) -> int:
-            return int(prefs["vacation_used_days"] or 0) if prefs.get("vacation_year") == year else 0
-
-        start = max(now, prefs["vacation_until"] or now)
-        until = start + timedelta(days=days)
-        needed = days_by_year(start, days)
-        for year, count in sorted(needed.items()):
-            left = allowance - used_in(year)
-            if count > left:
-                when = "this year" if year == now.year else f"in {year}"
-                raise ServiceError(f"You have {left} vacation day{'s' if left != 1 else ''} left {when}.")
-        year = max(needed)
-        used = used_in(year) + needed[year]
+        now = self.service.clock()
+        store = self.service.store
         affected = [g for g in await store.games_of_user(user_id, guild_id) if g.status == "active" and g.clock_days]
-        prefs_now = {"vacation_until": until, "vacation_year": year, "vacation_used_days": used}
         for _attempt in range(VACATION_ATTEMPTS):
+            # read again each time: another vacation granted meanwhile starts this one where it ends
+            prefs = await store.player_prefs(guild_id, user_id)
+            until, year, used = self._vacation_days(prefs, now, days)
             pushes = [push for game in affected if (push := await self._vacation_push(game, user_id, days, until))]
+            granted = {"vacation_until": until, "vacation_year": year, "vacation_used_days": used}
             try:
-                await store.grant_vacation(guild_id, user_id, prefs_now, pushes, now)
+                await store.grant_vacation(guild_id, user_id, prefs, granted, pushes, now)
                 break
             except StaleVersion:
-                continue  # a game moved while its push was worked out: work it out again
+                continue  # a game moved, or another vacation was granted, while this one was worked out
             except StoreError as error:
                 raise ServiceError(str(error)) from None
         else:

@@ -348,7 +348,10 @@ class TournamentManager:
         async with self._locks[tournament.id]:  # not while the window closes: counted, or told it closed
             if (await self.get(tournament.id)).status != CHECKIN:
                 raise TournamentError(f"Check-in for {tournament.name} is closed.")
-            await self.records.update_player(tournament.id, actor.user_id, checked_in=1)
+            if not await self.records.update_player(tournament.id, actor.user_id, {"checked_in": 0}, checked_in=1):
+                if await self.records.player(tournament.id, actor.user_id) is None:  # left at the same moment
+                    raise TournamentError(f"You are not registered for {tournament.name}; use /tournament join.")
+                raise TournamentError(f"You are already checked in for {tournament.name}.")  # a second press
         return tournament
 
     async def start(self, tournament_id: int, actor: Actor) -> str:
@@ -424,9 +427,8 @@ class TournamentManager:
         entrant = await self.records.player(tournament.id, actor.user_id)
         if entrant is None or entrant.status == ABSENT:
             raise TournamentError(f"You are not playing in {tournament.name}.")
-        if not entrant.active:
+        if not entrant.active or not await self._withdraw(tournament, entrant, DROPPED):
             raise TournamentError(f"You have already left {tournament.name}.")
-        await self._withdraw(tournament, entrant, DROPPED)
         return tournament
 
     async def kick(self, tournament_id: int, actor: Actor, user_id: int) -> tuple[TournamentRow, str]:
@@ -445,20 +447,23 @@ class TournamentManager:
             entrant = await self.records.player(tournament.id, user_id) or entrant
         if tournament.status != RUNNING:
             raise TournamentError(f"{tournament.name} is over.")
-        if not entrant.active:
+        if not entrant.active or not await self._withdraw(tournament, entrant, KICKED):
             raise TournamentError(f"{entrant.display_name} is no longer playing in {tournament.name}.")
-        await self._withdraw(tournament, entrant, KICKED)
         return tournament, entrant.display_name
 
-    async def _withdraw(self, tournament: TournamentRow, entrant: EntrantRow, status: str) -> None:
+    async def _withdraw(self, tournament: TournamentRow, entrant: EntrantRow, status: str) -> bool:
+        """Mark ``entrant`` as having left with ``status`` and resign their game; False when they had
+        already left (a second drop, or a drop and a kick, at the same moment): nothing is done twice."""
         async with self._locks[tournament.id]:
             fresh = await self.get(tournament.id)
-            await self.records.update_player(
+            if not await self.records.update_player(
                 tournament.id, entrant.user_id, {"status": ACTIVE}, status=status, left_round=fresh.current_round
-            )
+            ):
+                return False
         # outside the lock: resigning reports the game's end, which may pair the next round
         await self._resign_withdrawn(tournament.id)
         await self.schedule_advance(tournament.id)
+        return True
 
     async def _resign_withdrawn(self, tournament_id: int) -> None:
         """Resign every seat a player who has left still holds in a running game of the current round.

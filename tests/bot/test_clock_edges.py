@@ -142,6 +142,24 @@ async def test_a_vacation_whose_game_moved_meanwhile_is_worked_out_again(world, 
     ]
 
 
+async def test_two_vacations_asked_at_the_same_instant_push_the_clocks_only_for_the_days_spent(world):
+    """Two `/game vacation days:10` at once (a double submit): the second starts where the first ends, so
+    with 14 days a year it is refused; never 20 days of pause for 10 days spent."""
+    import asyncio
+
+    session, _clock = world
+    user, games = await _on_turn_in_two_games(session)
+    asked = [session.timekeeper.vacation(1, user, 10), session.timekeeper.vacation(1, user, 10)]
+    results = await asyncio.gather(*asked, return_exceptions=True)
+    refused = [str(r) for r in results if isinstance(r, ServiceError)]
+    assert refused == ["You have 4 vacation days left this year."]
+    prefs = await session.games.player_prefs(1, user)
+    assert prefs["vacation_used_days"] == 10
+    assert [(await session.games.live_game(g.channel_id)).deadline for g in games] == [
+        g.deadline + timedelta(days=10) for g in games
+    ]
+
+
 async def test_a_player_never_has_more_vacation_days_in_a_calendar_year_than_the_allowance(world):
     """README: VACATION_DAYS_PER_YEAR is "vacation days each player may take per calendar year" (14).  Days
     are charged to the year the vacation is asked for, and a second vacation starts where the first

@@ -89,6 +89,27 @@ async def _components_at_once(env: Any, guild_id: int, uses: list[tuple[Any, Any
     return [InteractionResult(env, record) for record in await emit_at_once(env, guild_id, emitted)]
 
 
+def command_data(env: Any, guild_id: int, name: str) -> dict[str, Any]:
+    """The interaction data of the slash command ``name`` ("group sub") sent with no options."""
+    from simcord import interactions as wire
+
+    root = env.backend.find_command(name.split()[0], guild_id, type=1)
+    _leaf, nesting = wire.walk_to_subcommand(root, name.split()[1:])
+    return {"id": root["id"], "name": root["name"], "type": 1, "options": wire.nest_options(root, nesting, [])}
+
+
+async def slash_at_once(env: Any, guild_id: int, channel_id: int, sends: list[tuple[Any, str]]) -> list[Any]:
+    """Send slash commands with no options at the same instant: each (member, "group sub"); the results."""
+    from simcord.enums import InteractionType
+    from simcord.results import InteractionResult
+
+    kind = InteractionType.APPLICATION_COMMAND
+    emitted: list[Emitted] = [
+        (member.id, kind, channel_id, command_data(env, guild_id, name), None, None) for member, name in sends
+    ]
+    return [InteractionResult(env, record) for record in await emit_at_once(env, guild_id, emitted)]
+
+
 def custom_id(message: Any, label: str) -> str:
     """The custom id of the button labelled ``label`` under ``message``."""
     for row in message.components:

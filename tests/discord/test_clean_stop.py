@@ -170,12 +170,11 @@ class StopDuringRoll:
 
     def command(self, user_id: int, name: str) -> Any:
         """Send the slash command ``name`` (no options) as ``user_id``."""
-        from simcord import interactions as wire
         from simcord.enums import InteractionType
 
-        root = self.env.backend.find_command(name.split()[0], self.table.guild.id, type=1)
-        _leaf, nesting = wire.walk_to_subcommand(root, name.split()[1:])
-        data = {"id": root["id"], "name": root["name"], "type": 1, "options": wire.nest_options(root, nesting, [])}
+        from tests.discord.helpers import command_data
+
+        data = command_data(self.env, self.table.guild.id, name)
         return self._emit(user_id, InteractionType.APPLICATION_COMMAND, data)
 
     def press(self, user_id: int, message: Any, control: dict) -> Any:

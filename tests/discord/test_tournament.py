@@ -480,3 +480,40 @@ async def test_a_status_shown_during_registration_loses_its_join_at_the_start_to
         await member.slash(table.channel, "tournament join")
     await olga.slash(table.channel, "tournament start")
     assert live_buttons(table, status.response.message.id) == []
+
+
+async def test_check_in_pressed_twice_at_the_same_instant_checks_in_once_and_says_so_once(table, club):
+    """A double click on Check in is one check-in: the channel is told once, and the second press is
+    told privately that the player is already checked in."""
+    from tests.discord.helpers import custom_id, press_at_once
+
+    olga, members = club
+    alice = members[0]
+    await create(olga, table, name="Window Cup", game="hedgehog", format="swiss", checkin=30)
+    for member in members[:3]:
+        await member.slash(table.channel, "tournament join")
+    await olga.slash(table.channel, "tournament start")
+    (call,) = announcements(table, "check-in is open")
+    press = (alice, call, custom_id(call, "Check in"))
+    answers = await press_at_once(table.env, table.guild.id, [press, press])
+    told = [m for m in announcements(table, "alice is checked in") if not m.flags.ephemeral]
+    assert len(told) == 1
+    assert [a.response.content for a in answers if a.ephemeral] == ["You are already checked in for Window Cup."]
+
+
+async def test_a_drop_sent_twice_at_the_same_instant_withdraws_once_and_says_so_once(table, club):
+    """Two `/tournament drop` at once (a double submit) withdraw the player once: the channel is told
+    once, and the second is told privately that they have already left."""
+    from tests.discord.helpers import slash_at_once
+
+    olga, members = club
+    await create(olga, table, name="Drop Cup", game="hedgehog", format="swiss", rounds=2)
+    for member in members[:4]:
+        await member.slash(table.channel, "tournament join")
+    await olga.slash(table.channel, "tournament start")
+    alice = members[0]
+    sends = [(alice, "tournament drop"), (alice, "tournament drop")]
+    answers = await slash_at_once(table.env, table.guild.id, table.channel.id, sends)
+    told = [m for m in announcements(table, "alice withdraws") if not m.flags.ephemeral]
+    assert len(told) == 1
+    assert [a.response.content for a in answers if a.ephemeral] == ["You have already left Drop Cup."]
