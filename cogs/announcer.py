@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from datetime import timedelta
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 import discord
 from discord.ext import commands, tasks
@@ -89,16 +89,16 @@ class Announcer(commands.Cog):
             for item in batch:
                 try:
                     await self._deliver(item)
-                except discord.Forbidden as error:  # retrying cannot help until an admin grants it: settled
-                    log.warning(
+                except Exception as error:
+                    if not refused_for_good(error):
+                        log.exception("could not deliver event %s of game %s", item.id, item.game.id)
+                        continue  # claimed, not marked: tried again once the claim lapses
+                    log.warning(  # retrying cannot help until an admin or a moderator acts: settled
                         "event %s of game %s not posted, the bot may not (%s); the next board shows the game",
                         item.id,
                         item.game.id,
                         error.text or error.status,
                     )
-                except Exception:  # claimed, not marked: tried again once the claim lapses
-                    log.exception("could not deliver event %s of game %s", item.id, item.game.id)
-                    continue
                 await self.bot.service.delivered(item.id)
                 delivered += 1
                 if item.report is not None:  # a seat removed on time may have been all a proposal waited for
@@ -185,6 +185,17 @@ class Announcer(commands.Cog):
         """A deleted thread takes its game with it: it ends with no result."""
         await self._channel_gone(payload.thread_id)
 
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from a server (or the server deleted): its games end with no result, so their
+        clocks stop timing out players who can no longer move there."""
+        try:
+            ended = await self.bot.service.guild_left(guild.id)
+        except Exception:
+            log.exception("could not end the games of server %s, which the bot left", guild.id)
+            return
+        log.info("server %s left: %s games ended with no result", guild.id, len(ended))
+
     async def _channel_gone(self, channel_id: int) -> None:
         try:
             ended = await self.bot.service.channel_deleted(channel_id)
@@ -193,6 +204,19 @@ class Announcer(commands.Cog):
             return
         for game in ended:
             log.info("game %s ended with no result: its channel %s was deleted", game.id, game.channel_id)
+
+
+# Discord's codes for a refusal that stays until someone changes the channel: posting in an archived
+# thread the bot may not reopen, or in a locked one
+LASTING_REFUSALS = {50083, 160005}
+
+
+def refused_for_good(error: Exception) -> TypeGuard[discord.HTTPException]:
+    """True when Discord refused and trying again later cannot help: the bot may not post there (403),
+    the channel or message is gone (404), or the thread is archived or locked by a moderator."""
+    if not isinstance(error, discord.HTTPException):
+        return False
+    return isinstance(error, discord.Forbidden | discord.NotFound) or error.code in LASTING_REFUSALS
 
 
 def announcer_of(bot: PyramidBot) -> Announcer:

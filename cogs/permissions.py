@@ -19,13 +19,31 @@ IN_THREADS = {
 }
 
 
+# what a game in a thread the bot did not open (a member's thread, a forum post) must let it do
+IN_A_THREAD = {
+    "view_channel": "view the channel",
+    "send_messages_in_threads": "send messages in threads",
+    "embed_links": "embed links",
+    "attach_files": "attach files",
+    "read_message_history": "read message history",
+}
+# the channels where a game can be played: text channels, forum posts' parents, voice and stage chats
+CHANNELS = (discord.TextChannel, discord.ForumChannel, discord.VoiceChannel, discord.StageChannel)
+
+
 def missing(channel: object, *, threads: bool) -> list[str]:
-    """What the bot may not do in ``channel`` (a thread is judged by its parent, where its permissions come
-    from) of what a table there needs; with ``threads``, what opening threads of it needs too.  Nothing
-    for a channel whose permissions cannot be read (a direct message)."""
+    """What the bot may not do in ``channel`` of what a table there needs; with ``threads``, what opening
+    threads of it needs too (a thread's threads open in its parent, which is judged instead).  A thread
+    the bot does not open (one a member opened, a forum post) needs only to be posted in.  Nothing for a
+    channel whose permissions cannot be read (a direct message)."""
     if isinstance(channel, discord.Thread):
-        channel, threads = channel.parent, True
-    if not isinstance(channel, (discord.TextChannel, discord.ForumChannel)):
+        if channel.parent is None:
+            return []
+        if not threads:
+            granted = channel.permissions_for(channel.guild.me)
+            return [words for name, words in IN_A_THREAD.items() if not getattr(granted, name)]
+        channel = channel.parent
+    if not isinstance(channel, CHANNELS):
         return []
     granted = channel.permissions_for(channel.guild.me)
     needed = {**TABLE, **IN_THREADS} if threads else TABLE

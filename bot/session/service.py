@@ -755,11 +755,24 @@ class GameService:
         its threads with it): nobody can play them there any more, and they would wait in everyone's
         ``/game mine`` for good.  A tournament match is left to the tournament (its round deadline, or an
         organiser's adjudication, settles it).  The games ended."""
+        return await self._end_all(await self.store.live_games_under(channel_id), tournaments=False)
+
+    async def guild_left(self, guild_id: int) -> list[GameRow]:
+        """End with no result every lobby and game of a server the bot was removed from (its tournament
+        matches too: the tournaments are cancelled): nobody can play them any more, and their clocks
+        would otherwise go on timing players out.  The games ended."""
+        return await self._end_all(await self.store.live_games_of_guild(guild_id), tournaments=True)
+
+    async def _end_all(self, found: Sequence[GameRow], *, tournaments: bool) -> list[GameRow]:
+        """End with no result each of ``found`` still open or running (a tournament's only if
+        ``tournaments``), each in its own unit of work; the games ended."""
         ended = []
-        for found in await self.store.live_games_under(channel_id):
-            async with self.unit(found.channel_id):
-                game = await self.store.game(found.id)
-                if game is None or game.status not in ACTIVE_STATUSES or game.tournament_id is not None:
+        for row in found:
+            async with self.unit(row.channel_id):
+                game = await self.store.game(row.id)
+                if game is None or game.status not in ACTIVE_STATUSES:
+                    continue
+                if game.tournament_id is not None and not tournaments:
                     continue
                 ended.append((await self._end_without_result(game))[0])
         return ended

@@ -599,6 +599,11 @@ class Store:
         async with self.engine.connect() as conn:
             return await self._load_all(conn, and_(here, games.c.status.in_(ACTIVE_STATUSES)))
 
+    async def live_games_of_guild(self, guild_id: int) -> list[GameRow]:
+        """The open or running games of the server ``guild_id``."""
+        async with self.engine.connect() as conn:
+            return await self._load_all(conn, and_(games.c.guild_id == guild_id, games.c.status.in_(ACTIVE_STATUSES)))
+
     async def games_due(self, moment: datetime) -> list[int]:
         """Ids of running games whose next reminder or deadline is at or before ``moment`` (of this process's
         guilds when the bot runs as several shard processes)."""

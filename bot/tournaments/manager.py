@@ -577,6 +577,18 @@ class TournamentManager:
                 await self._safely(self.host.match_stopped(tournament, stopped.channel_id))
         return tournament
 
+    async def guild_left(self, guild_id: int) -> list[TournamentRow]:
+        """Cancel the live tournaments of a server the bot was removed from, telling nobody (it can no
+        longer post there); their games are ended by the service.  The tournaments cancelled."""
+        cancelled = []
+        for tournament in await self.records.tournaments(guild_id=guild_id, statuses=LIVE_STATUSES):
+            async with self._locks[tournament.id]:
+                if await self.records.update_tournament(
+                    tournament.id, {"status": LIVE_STATUSES}, status=CANCELLED, updated_at=self.clock()
+                ):
+                    cancelled.append(tournament)
+        return cancelled
+
     async def _stop_game(self, game_id: int, actor: Actor) -> GameRow | None:
         """Abort a match's game while it is open or running; the stopped game, else None."""
         game = await self.service.game(game_id)

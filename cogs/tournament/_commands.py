@@ -115,6 +115,18 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         except Exception:
             log.exception("tournament work failed")
 
+    @commands.Cog.listener()
+    async def on_guild_remove(self, guild: discord.Guild) -> None:
+        """The bot was removed from a server: its live tournaments are cancelled (their games end with no
+        result, by the announcer), so no deadline goes on deciding rounds nobody can play."""
+        try:
+            cancelled = await self.tournaments.guild_left(guild.id)
+        except Exception:
+            log.exception("could not cancel the tournaments of server %s, which the bot left", guild.id)
+            return
+        for tournament in cancelled:
+            log.info("tournament %s cancelled: the bot left its server %s", tournament.id, guild.id)
+
     @tasks.loop(seconds=60)
     async def scheduler(self) -> None:
         """Start times, check-in windows, round deadlines and catch-up (the first run is at start-up)."""

@@ -1,6 +1,9 @@
-"""A deleted channel or thread takes its games with it: they end with no result and leave `/game mine`."""
+"""A deleted channel or thread takes its games with it: they end with no result and leave `/game mine`.
+So does a server that removes the bot, with its tournaments."""
 
 from __future__ import annotations
+
+import discord
 
 from tests.discord.helpers import accepted
 
@@ -43,4 +46,36 @@ async def test_a_game_in_a_thread_ends_when_the_thread_or_its_channel_is_deleted
     table.env.backend.delete_channel(thread.id)
     await table.env.settle()
     assert (await simcord_env.bot.service.game(game.id)).status == "aborted"
+    assert simcord_env.errors == []
+
+
+async def test_a_server_that_removes_the_bot_ends_its_games_with_no_result_and_cancels_its_tournaments(
+    table, simcord_env
+):
+    """Nobody can play in a server the bot has left: its games end with no result, so a clock does not
+    go on handing a rated loss on time to the player whose turn it was, and its tournaments are cancelled.
+    Another server's games go on."""
+    other = simcord_env.create_guild("Elsewhere")
+    room = other.create_text_channel("games")
+    alice, bob = (other.add_member(m.user) for m in table.members[:2])
+    role = other.create_role("Organisers", permissions=discord.Permissions(manage_guild=True))
+    olga = other.add_member(simcord_env.create_user("olga"), roles=[role])
+    await alice.slash(room, "hedgehog new", players=2, clock=1)
+    await bob.slash(room, "hedgehog join")
+    assert accepted(await alice.slash(room, "hedgehog start"))
+    assert accepted(await olga.slash(room, "tournament create", name="Gone Cup", game="whist", format="swiss"))
+    here = await table.members[0].slash(table.channel, "whist new")  # this server's lobby is not touched
+    assert accepted(here)
+    service = simcord_env.bot.service
+    game = await service.live_game(room.id)
+    simcord_env.backend.remove_guild(other.id)
+    await simcord_env.settle()
+    ended = await service.game(game.id)
+    assert ended.status == "aborted" and ended.outcome is None and ended.deadline is None
+    await simcord_env.advance_time(26 * 3600)  # the turn's day is long over
+    assert (await service.game(game.id)).outcome is None
+    assert await simcord_env.bot.session.ratings.count_rated(other.id) == 0
+    [cup] = await simcord_env.bot.session.records.tournaments(guild_id=other.id)
+    assert cup.status == "cancelled"
+    assert (await service.live_game(table.channel.id)).status == "open"
     assert simcord_env.errors == []

@@ -8,9 +8,10 @@ import logging
 
 import discord
 from simcord.backend.models.channel import Overwrite
+from simcord.builders import ChannelHandle
 from simcord.enums import OverwriteType
 
-from tests.discord.helpers import close_dms, next_actor, refusal
+from tests.discord.helpers import accepted, close_dms, next_actor, refusal
 
 HOUR = 3600
 
@@ -261,3 +262,70 @@ async def test_a_move_whose_board_cannot_be_edited_is_not_only_told_privately(ta
     raw = table.env.backend.messages[table.channel.id].get(board_id) if board_id else None
     edited = raw is not None and raw.embeds and "roll" in str(raw.embeds[0]).lower() and raw.edited_timestamp
     assert public or edited or "view channel" in said.lower(), said
+
+
+# Threads the bot did not open, and voice channels' chats.
+
+
+async def test_a_game_in_a_thread_a_member_opened_needs_no_permission_to_create_threads(table):
+    """The bot may not create public threads (only `thread:True` needs it). A member opened a thread by
+    hand and opens a plain game in it: the bot opens no thread there, so the game opens."""
+    alice = table.members[0]
+    deny_bot(table, table.channel, create_public_threads=True)
+    thread = ChannelHandle(table.env, table.guild, table.env.backend.create_thread(table.channel.id, "chat", alice.id))
+    opened = await alice.slash(thread, "hedgehog new", players=2)
+    assert accepted(opened), opened.response.content
+
+
+async def test_a_game_in_a_thread_where_the_bot_may_not_post_in_threads_is_refused_in_one_sentence(table):
+    alice = table.members[0]
+    thread = ChannelHandle(table.env, table.guild, table.env.backend.create_thread(table.channel.id, "chat", alice.id))
+    deny_bot(table, table.channel, send_messages_in_threads=True)
+    opened = await alice.slash(thread, "hedgehog new", players=2)
+    assert "send messages in threads" in refusal(opened)
+    assert await table.env.bot.service.live_game(thread.id) is None
+
+
+async def test_a_game_in_a_voice_channels_chat_where_the_bot_may_not_post_is_refused_in_one_sentence(table):
+    """A voice channel's text chat is checked as a text channel is: the game is refused up front, naming
+    the permission, instead of opening a table whose clock and bots could never post there."""
+    alice = table.members[0]
+    voice = table.guild.create_voice_channel("lounge")
+    deny_bot(table, voice, send_messages=True)
+    opened = await alice.slash(voice, "hedgehog new", players=2, clock=1)
+    take_errors(table.env)
+    assert "send messages" in refusal(opened)
+    assert await table.env.bot.service.live_game(voice.id) is None
+
+
+async def test_a_game_thread_a_moderator_locked_is_not_retried_with_a_traceback_forever(table, caplog):
+    """A moderator locks (and so archives) a game's thread; the bot, without Manage Threads, may not
+    reopen it (Discord: 403) nor post there (Discord: 400, code 50083, "Operation cannot be performed on
+    an archived thread"). The loss on time that follows is logged once as a warning and settled, not
+    retried with a traceback at every check for ever."""
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "hedgehog new", players=2, thread=True, clock=1)
+    thread = table.channel.threads[0]
+    await bob.click(opened.response.message, label="Join")
+    started = await alice.slash(thread, "hedgehog start")
+    assert next_actor(started, table.members)[0] is not None
+    env = table.env
+    env.inject_error(
+        "PATCH", f"/channels/{thread.id}", status=403, code=50013, message="Missing Permissions", times=None
+    )
+    archived = {"status": 400, "code": 50083, "message": "Operation cannot be performed on an archived thread"}
+    env.inject_error("POST", f"/channels/{thread.id}/messages", times=None, **archived)
+    env.inject_error("PATCH", f"/channels/{thread.id}/messages/*", times=None, **archived)
+    caplog.clear()
+    with caplog.at_level(logging.INFO):
+        env.backend.edit_channel(thread.id, {}, thread_metadata={"archived": True, "locked": True})
+        env.backend.announce_channel_update(thread.id)
+        await env.settle()
+        for _ in range(30):
+            await env.advance_time(HOUR)
+    take_errors(env)
+    game = await env.bot.service.game((await env.bot.service.latest_game(thread.id)).id)
+    assert game.status == "finished"  # the loss on time stands
+    failures = [r for r in caplog.records if r.getMessage().startswith("could not deliver event")]
+    assert failures == []
+    assert any(r.levelno == logging.WARNING and "not posted" in r.getMessage() for r in caplog.records)
