@@ -189,10 +189,13 @@ class GameCog(commands.GroupCog):
 
     async def channel_here(self, interaction: discord.Interaction) -> int:
         """The channel of the interaction, once its game is of this cog's kind: another game's command
-        (``/whist move`` where Martian Combat is played) is refused, and changes nothing."""
+        (``/whist move`` where Martian Combat is played) is refused, and changes nothing, and so is one
+        where no game is open or running (with how to open one)."""
         channel_id = channel_of(interaction)
         game = await self.bot.service.live_game(channel_id)
-        if game is not None and game.game != self.game_name:
+        if game is None:
+            raise ServiceError(f"There is no game running in this channel: open one with /{self.game_name} new.")
+        if game.game != self.game_name:
             playing = rules_for(game.game)
             raise ServiceError(f"This channel is playing {playing.title}: use /{game.game}.")
         return channel_id

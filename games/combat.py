@@ -31,6 +31,7 @@ from games.base import (
     default_resign_ranks,
     frozen_replace,
     make_choice,
+    plural,
     quote_typed,
     resolve_options,
 )
@@ -687,7 +688,9 @@ class CombatRules:
     def status_line(self, s: CombatState) -> str:
         """Turn, whose decision it is and what is pending."""
         if s.phase == OVER:  # a game ended by the turn limit says its turns in the reason
-            return f"Game over. {s.reason}" if s.turn >= s.turn_limit else f"Game over after {s.turn} turns. {s.reason}"
+            if s.turn >= s.turn_limit:
+                return f"Game over. {s.reason}"
+            return f"Game over after {plural(s.turn, 'turn')}. {s.reason}"
         return f"Turn {s.turn}/{s.turn_limit} · {prompt(s)}"
 
     # -- storage -------------------------------------------------------------------------------
@@ -1773,7 +1776,7 @@ def _syntax(s: CombatState, t: str, resolve: bool) -> Move:
             full=full,
             colours=((colour, frm, pips),),
         )
-    raise BadNotation("That is not a Martian Combat move; try e.g. 'R3 c1-c2', 'no move' or 'roll 4'.")
+    raise BadNotation("That is not a Martian Combat move; try e.g. 'R3 c1-c2' or 'no move'.")
 
 
 def _example(word: str) -> str:

@@ -111,6 +111,21 @@ class Actor:
 GAME_BEGINS = "The game begins."  # the first line of a game's opening board
 
 
+NO_GAME_YET = "There is no game in this channel yet: open one with a game's new command, such as /hedgehog new."
+
+
+def asks_to_roll(text: str) -> bool:
+    """True for typed notation that asks for a roll ("roll", "roll 4"): the dice are the bot's to throw."""
+    return text.strip().lower().split()[:1] == ["roll"]
+
+
+def nothing_to_roll(rules: Rules[Any, Any], state: Any) -> str:
+    """The refusal of a roll asked for when none is due: what the game waits for instead."""
+    if acting_together(rules, state):  # e.g. Treasure Hunt's coins, set out by every player at once
+        return f"There is nothing to roll yet: {rules.status_line(state).split(' · ')[0]}."
+    return "There is nothing to roll now: make your move."
+
+
 def opening_board(lines: Sequence[str]) -> bool:
     """True when a living board's ``lines`` are the opening board's: its game's start and, at most, the
     computer players' turns after it (a board posted for a person's turn starts with what led to it)."""
@@ -689,8 +704,12 @@ class GameService:
                 raise ServiceError(BOARD_CHANGED)  # a computer player's choice, searched in another position
             mine = seat_state(rules, state, seat)  # where this seat's moves are read: ``state`` on its turn
             assert mine is not None  # ``_turn_of`` refused every other seat
+            if asks_to_roll(text):  # the bot throws the dice: a roll is asked for, never typed
+                if mine is state and rules.pending_roll(state):
+                    raise ServiceError(f"The bot throws the dice: use the Roll button or /{game.game} roll.")
+                raise ServiceError(nothing_to_roll(rules, state))
             if rules.pending_roll(mine):
-                raise ServiceError("Roll first: use the Roll button or the `roll` command.")
+                raise ServiceError(f"Roll first: use the Roll button or /{game.game} roll.")
             move = rules.parse_move(mine, text)
             if move not in rules.legal_moves(mine):  # e.g. a clock-only default typed by hand
                 raise ServiceError(f"{quote_typed(text)} is not one of your legal moves now.")
@@ -711,9 +730,10 @@ class GameService:
         must roll again (Martian Combat's Aim after an action roll, a tied combat), is refused.
         """
         async with self.unit(channel_id):
-            game, rules, state, seat = await self._turn_of(channel_id, actor, offered_at)
-            if not rules.pending_roll(state):
-                raise ServiceError("There is nothing to roll now: make your move.")
+            # out of turn too: at a phase all act in together, the seat not on the clock is told what it is
+            game, rules, state, seat = await self._turn_of(channel_id, actor, offered_at, out_of_turn=True)
+            if rules.to_move(state) != seat or not rules.pending_roll(state):
+                raise ServiceError(nothing_to_roll(rules, state))
             move = rules.roll(state, roll_rng(game.seed, await self.store.count_rolls(game.id)))
             return await self._commit(game, rules, state, [(seat, move, "roll")], token)
 
@@ -952,7 +972,7 @@ class GameService:
         if game is not None and game.state is None and game.status == "aborted":
             game = await self.store.last_started_game(channel_id)
         if game is None:
-            raise ServiceError("There is no game in this channel yet.")
+            raise ServiceError(NO_GAME_YET)
         rules = rules_for(game.game)
         if game.state is None:
             return Report(game, rules, None, ["Waiting for players."])
@@ -973,7 +993,7 @@ class GameService:
         played before it); refused while no game of the channel has started."""
         game = await self.store.latest_game(channel_id)
         if game is None:
-            raise ServiceError("There is no game in this channel yet.")
+            raise ServiceError(NO_GAME_YET)
         if game.state is None:
             game = await self.store.last_started_game(channel_id) or game
         if game.state is None:  # a lobby, open or closed, and no game before it: nothing has been played

@@ -171,7 +171,7 @@ async def test_four_players_play_to_the_end_with_a_capture_and_refused_input(tab
     assert outcome and ("wins" in outcome or "Draw" in outcome)
     assert captures >= 1 and bases_seen >= 1 and urgent_offered >= 1 and restarted and refused_moves == 3
     late = await players[0].slash(table.channel, "assassin roll")
-    assert refusal(late) == "There is no game running in this channel."
+    assert refusal(late) == "There is no game running in this channel: open one with /assassin new."
     only_refusals(simcord_env)
 
 

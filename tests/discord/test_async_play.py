@@ -100,7 +100,7 @@ async def test_a_two_player_game_is_lost_on_time(table):
     result = field(last.embeds[0], "Result")
     assert result.startswith(f"**{other.name} wins!**")
     late = await first.slash(table.channel, "hedgehog roll")
-    assert refusal(late) == "There is no game running in this channel."
+    assert refusal(late) == "There is no game running in this channel: open one with /hedgehog new."
 
 
 async def test_in_a_four_player_game_an_absent_player_is_skipped_then_removed_and_ranked_last(table, make_bot):
@@ -594,7 +594,9 @@ async def test_status_after_an_aborted_lobby_says_there_is_no_game_instead_of_sh
     await alice.slash(table.channel, "hedgehog new", players=2)
     await alice.slash(table.channel, "game abort")
     status = await alice.slash(table.channel, "game status")
-    assert refusal(status) == "There is no game in this channel yet."
+    assert refusal(status) == (
+        "There is no game in this channel yet: open one with a game's new command, such as /hedgehog new."
+    )
 
 
 async def test_rematch_never_seats_the_presser_in_a_different_game_opened_by_someone_else(table, simcord_env):

@@ -170,7 +170,7 @@ async def test_two_players_play_an_advanced_game_until_someone_wins(table, simco
     assert "for the action:" in text
     assert "roll" in player.refused
     late = await first.slash(table.channel, "combat move", notation="pass")
-    assert refusal(late) == "There is no game running in this channel."
+    assert refusal(late) == "There is no game running in this channel: open one with /combat new."
 
 
 async def test_four_players_play_an_advanced_game_until_someone_wins(table, simcord_env):

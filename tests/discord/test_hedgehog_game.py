@@ -41,7 +41,7 @@ async def test_three_players_play_a_whole_game_through_commands_and_buttons(tabl
     # a finished game offers a rematch and refuses further play
     assert any(c["components"][0]["label"] == "Rematch" for c in showing(final).components)
     late = await table.members[0].slash(table.channel, "hedgehog roll")
-    assert refusal(late) == "There is no game running in this channel."
+    assert refusal(late) == "There is no game running in this channel: open one with /hedgehog new."
 
 
 async def test_bad_input_is_refused_with_one_private_sentence(table):
