@@ -32,26 +32,13 @@ from cogs.replies import (
     tell,
     update_question,
 )
-from cogs.text import escape_user_text
+from cogs.text import escape_user_text, whole_items
 from renderers.replay import animate, frame_count, pick_frames
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
 
 log = logging.getLogger(__name__)
-
-
-def whole_lines(lines: list[str], limit: int) -> str:
-    """``lines`` joined, as many whole ones as fit in ``limit`` characters, then how many more there are."""
-    text = "\n".join(lines)
-    if len(text) <= limit:
-        return text
-    shown: list[str] = []
-    for line in lines:
-        if len("\n".join([*shown, line, f"…and {len(lines) - len(shown) - 1} more."])) > limit:
-            break
-        shown.append(line)
-    return "\n".join([*shown, f"…and {len(lines) - len(shown)} more."])
 
 
 class GameCommands(commands.GroupCog, group_name="game", group_description="Commands for any game"):
@@ -184,7 +171,7 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
             rows.append((0 if yours or together else 1, game.deadline, f"{where} {rules.title}: {label}{left}"))
         rows.sort(key=lambda r: (r[0], r[1] is None, r[1] or interaction.created_at))
         title = "Your games in every server" if everywhere else "Your games"
-        embed = discord.Embed(title=title, description=whole_lines([r[2] for r in rows], 3900))
+        embed = discord.Embed(title=title, description=whole_items([r[2] for r in rows], 3900))
         await answer(interaction, embed=embed, ephemeral=True)
 
     @app_commands.command(name="board", description="Show the board of this channel's game (anyone may look).")

@@ -21,7 +21,7 @@ from bot.session.ratings import RatingService, RecentResult
 from cogs.base import refusals
 from cogs.help import game_choices
 from cogs.replies import answer, defer_publicly
-from cogs.text import escape_user_text, without_backticks
+from cogs.text import FIELD_LIMIT, escape_user_text, whole_items, without_backticks
 from renderers.standings import render_leaderboard
 
 if TYPE_CHECKING:
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 COLOUR = discord.Colour(0xE69F00)
-FIELD_LIMIT = 1024  # Discord's characters per embed field
 OPPONENTS_ROOM = 40  # characters of opponents' names in one recent result, before "and 5 others"
 
 
@@ -68,16 +67,6 @@ def opponents_text(names: Sequence[str], room: int = OPPONENTS_ROOM) -> str:
     if more == 0:
         return listed
     return f"{listed} and {more} other{'s' if more != 1 else ''}"
-
-
-def whole_lines(lines: Sequence[str], limit: int = FIELD_LIMIT) -> str:
-    """As many of ``lines`` as fit in ``limit`` characters, whole, in order."""
-    kept: list[str] = []
-    for line in lines:
-        if len("\n".join([*kept, line])) > limit:
-            break
-        kept.append(line)
-    return "\n".join(kept)
 
 
 class RatingCommands(commands.Cog):
@@ -140,7 +129,9 @@ class RatingCommands(commands.Cog):
             )
         if recent:
             lines = [result_line(r, with_game=game is None) for r in recent]
-            embed.add_field(name="Recent results", value=whole_lines(lines), inline=False)
+            embed.add_field(
+                name="Recent results", value=whole_items(lines, FIELD_LIMIT, count_more=False), inline=False
+            )
         embed.set_footer(
             text="Rating = 1500 + 25 × (μ − 3σ), a cautious estimate that grows as the bot gets sure of you."
         )

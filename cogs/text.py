@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 
 import discord
+
+MESSAGE_LIMIT = 2000  # Discord's most characters in a message's content
+FIELD_LIMIT = 1024  # Discord's most characters in an embed field's value
 
 
 def clean(text: str) -> str:
@@ -27,9 +31,20 @@ def without_direction_marks(text: str) -> str:
     return clean(str(text)).translate(DIRECTION_MARKS)
 
 
+# what Discord draws from text in angle brackets besides mentions: channel links, timestamps, command
+# links and custom emoji (``<#1>``, ``<t:0:R>``, ``</tournament join:1>``, ``<:name:1>``, ``<a:name:1>``)
+MARKUP_OPENING = re.compile(r"<(?=#|t:|/|a?:)")
+
+
 def escape_user_text(text: str) -> str:
-    """Text a player typed, safe to show in a message: no markdown, no mentions, no lone surrogates, no
-    direction marks."""
+    """Text a player typed, safe to show in a message: no markdown, no mentions, no other Discord markup,
+    no lone surrogates, no direction marks."""
+    return MARKUP_OPENING.sub(r"\\<", without_markdown_or_mentions(text))
+
+
+def without_markdown_or_mentions(text: str) -> str:
+    """``text`` with markdown and mentions escaped (and no lone surrogates or direction marks); the bot's
+    own markup (a timestamp, a channel link) still shows."""
     return discord.utils.escape_mentions(discord.utils.escape_markdown(without_direction_marks(text)))
 
 
@@ -44,6 +59,40 @@ _CODE_SPAN = re.compile(r"(`[^`\n]*`)")
 
 def escape_outside_code(text: str) -> str:
     """``text`` with markdown and mentions escaped everywhere but inside its `code spans`, which Discord
-    shows as written already: for sentences that name players and quote what they typed."""
+    shows as written already: for sentences that name players and quote what they typed (and may hold
+    the bot's own timestamps and channel links)."""
     parts = _CODE_SPAN.split(text)
-    return "".join(part if index % 2 else escape_user_text(part) for index, part in enumerate(parts))
+    return "".join(part if index % 2 else without_markdown_or_mentions(part) for index, part in enumerate(parts))
+
+
+def whole_items(items: Sequence[str], limit: int, *, sep: str = "\n", count_more: bool = True) -> str:
+    """``items`` joined by ``sep``, as many whole ones as fit in ``limit`` characters, in order; with
+    ``count_more``, those left out are counted at the end ("…and 3 more")."""
+    text = sep.join(items)
+    if len(text) <= limit:
+        return text
+    shown: list[str] = []
+    for item in items:
+        left = len(items) - len(shown) - 1
+        tail = [f"…and {left} more"] if count_more and left else []
+        if len(sep.join([*shown, item, *tail])) > limit:
+            break
+        shown.append(item)
+    if count_more:
+        return sep.join([*shown, f"…and {len(items) - len(shown)} more"])
+    return sep.join(shown)
+
+
+def packed(items: Sequence[str], limit: int = MESSAGE_LIMIT, *, sep: str = "\n") -> list[str]:
+    """``items`` joined by ``sep`` into as few texts of at most ``limit`` characters as hold them all,
+    each item whole (one longer than ``limit`` alone is cut): a long list posted as several messages."""
+    texts: list[str] = []
+    current = ""
+    for item in items:
+        item = item[:limit]
+        if current and len(current) + len(sep) + len(item) > limit:
+            texts.append(current)
+            current = item
+        else:
+            current = f"{current}{sep}{item}" if current else item
+    return [*texts, current] if current else texts

@@ -84,11 +84,19 @@ def _rating_value(rating: Any) -> float:
     return float(getattr(rating, "ordinal", rating))
 
 
+DASHES = str.maketrans({"\u2014": "-", "\u2013": "-"})  # the font has no dashes: `Combat — leaderboard`
+
+
+def _plain(words: str | None) -> str:
+    """A title as the font can draw it, its dashes as hyphens rather than left out."""
+    return clean_name(str(words).translate(DASHES))
+
+
 def _title_lines(title: str, subtitle: str | None) -> tuple[list[str], list[str]]:
     """The title in up to two lines of ``TITLE_PX`` and the subtitle in up to two of ``SUBTITLE_PX``."""
     room = WIDTH - 2 * MARGIN
-    heading = wrap_text(clean_name(title), TITLE_PX, room, 2)
-    below = wrap_text(clean_name(subtitle), SUBTITLE_PX, room, 2) if subtitle else []
+    heading = wrap_text(_plain(title), TITLE_PX, room, 2)
+    below = wrap_text(_plain(subtitle), SUBTITLE_PX, room, 2) if subtitle else []
     return heading, below
 
 

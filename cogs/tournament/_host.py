@@ -101,7 +101,8 @@ class DiscordHost:
         self, tournament: TournamentRow, seeds: Sequence[int], absent: Sequence[int], names: Mapping[int, str]
     ) -> None:
         await self.refresh_cards(tournament)  # registration is over: Join and Check in go
-        await self._announce(tournament, wording.began(tournament, seeds, absent, names))
+        for text in wording.began(tournament, seeds, absent, names):
+            await self._announce(tournament, text)
 
     async def round_started(
         self,
@@ -111,7 +112,8 @@ class DiscordHost:
         names: Mapping[int, str],
         bracket: Bracket | None,
     ) -> None:
-        await self._announce(tournament, wording.round_started(tournament, number, matches, names, bracket))
+        for text in wording.round_started(tournament, number, matches, names, bracket):
+            await self._announce(tournament, text)
 
     async def tournament_finished(self, tournament: TournamentRow, standings: Standings) -> None:
         image = await standings_file(standings, "standings.png")

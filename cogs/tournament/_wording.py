@@ -30,7 +30,7 @@ from bot.tournaments.pairings import Bracket
 from bot.tournaments.results import ADJUDICATED, DRAW_NOTE
 from bot.tournaments.views import Standings, TournamentView
 from cogs.messages import options_line, plural
-from cogs.text import escape_user_text, without_direction_marks
+from cogs.text import FIELD_LIMIT, escape_user_text, packed, whole_items, without_direction_marks
 
 COLOUR = discord.Colour(0xCC79A7)
 STATUS_WORDS = {
@@ -125,11 +125,19 @@ def describe_match(match: MatchRecord, names: Names, fmt: str, *, cancelled: boo
     return f"Table {match.board}: {label} — {result}{adjudicated}{note}{where}"
 
 
+THREAD_TITLE_LIMIT = 100  # Discord's longest thread name
+
+
 def thread_title(tournament: TournamentRow, match: MatchRecord, names: Names) -> str:
-    """A match thread's name: ``Cup · R2 · alice vs bob`` (a table's number at bigger tables)."""
+    """A match thread's name: ``Cup · R2 · alice vs bob`` (a table's number at bigger tables); a long
+    tournament name is shortened so that the round and the players always show."""
     who = " vs ".join(name_of(names, p) for p in match.players) if len(match.players) == 2 else ""
-    title = f"{tournament.name} · R{match.round} · " + (who or f"table {match.board}")
-    return without_direction_marks(title)[:100]
+    rest = without_direction_marks(f" · R{match.round} · " + (who or f"table {match.board}"))[:THREAD_TITLE_LIMIT]
+    name = without_direction_marks(tournament.name)
+    room = THREAD_TITLE_LIMIT - len(rest)  # a long tournament name is shortened, never who plays
+    if len(name) > room:
+        name = name[: max(room - 1, 0)].rstrip() + "…" if room > 0 else ""
+    return (name + rest)[:THREAD_TITLE_LIMIT]
 
 
 def match_intro(tournament: TournamentRow, match: MatchRecord, title: str) -> str:
@@ -177,24 +185,31 @@ def checkin_opened(tournament: TournamentRow, until: datetime) -> str:
     )
 
 
-def began(tournament: TournamentRow, seeds: Sequence[int], absent: Sequence[int], names: Names) -> str:
-    """The start announcement: format, field, rounds, clock, who was left out and the seeding."""
+LEFT_OUT_LIMIT = 600  # characters of names left out at the start: the seeding follows in the same message
+
+
+def began(tournament: TournamentRow, seeds: Sequence[int], absent: Sequence[int], names: Names) -> list[str]:
+    """The start announcement: format, field, rounds, clock, who was left out and the seeding (in as
+    many messages as a big field needs)."""
     title = rules_for(tournament.game).title
-    seeding = ", ".join(f"{i}. {shown_name(names, u)}" for i, u in enumerate(seeds, start=1))
-    left_out = f" Not checked in, left out: {', '.join(shown_name(names, u) for u in absent)}." if absent else ""
+    seeding = [f"{i}. {shown_name(names, u)}" for i, u in enumerate(seeds, start=1)]
+    absent_names = [shown_name(names, u) for u in absent]
+    left_out = f" Not checked in, left out: {whole_items(absent_names, LEFT_OUT_LIMIT, sep=', ')}." if absent else ""
     clock = f"{plural(tournament.clock_days, 'day')} per move" if tournament.clock_days else "no move clock"
     assert tournament.rounds is not None, "a tournament's rounds are fixed when it begins"
     players, rounds = plural(len(seeds), "player"), plural(tournament.rounds, "round")
-    return (
+    heading = (
         f"{bold(named(tournament))} begins: {FORMAT_NAMES[tournament.format]} of {title}, {players}, "
-        f"{rounds}, {clock}.{left_out}\nSeeding: {seeding}"
-    )[:1900]
+        f"{rounds}, {clock}.{left_out}"
+    )
+    return packed([f"{heading}\nSeeding: {seeding[0]}", *seeding[1:]], sep=", ")
 
 
 def round_started(
     tournament: TournamentRow, number: int, matches: Sequence[MatchRecord], names: Names, bracket: Bracket | None
-) -> str:
-    """A round's pairings with links to the match threads (and the byes of a bracket's first round)."""
+) -> list[str]:
+    """A round's pairings with links to the match threads (and the byes of a bracket's first round), in as
+    many messages as a big round needs."""
     lines = [describe_match(m, names, tournament.format) for m in matches]
     if bracket is not None:
         heading = (
@@ -211,7 +226,7 @@ def round_started(
     if tournament.round_deadline:
         deadline = tournament.round_deadline
         lines.append(f"Round deadline: {timestamp(deadline)} ({timestamp(deadline, 'R')}).")
-    return (heading + "\n" + "\n".join(lines))[:1990]
+    return packed([heading, *lines])
 
 
 def finished(tournament: TournamentRow, standings: Standings) -> str:
@@ -358,8 +373,8 @@ def tournament_embed(view: TournamentView) -> discord.Embed:
     active = [p for p in view.players if p.status == "active"]
     shown = view.players if t.is_open else active  # once it started, those who withdrew are no longer in
     limit = f"/{t.max_players}" if t.max_players else ""
-    names = ", ".join(escape_user_text(p.display_name) for p in shown) or "nobody yet"
-    embed.add_field(name=f"Players ({len(shown)}{limit})", value=names[:1024], inline=False)
+    names = whole_items([escape_user_text(p.display_name) for p in shown], FIELD_LIMIT, sep=", ") or "nobody yet"
+    embed.add_field(name=f"Players ({len(shown)}{limit})", value=names, inline=False)
     if t.status == RUNNING:
         embed.add_field(name="Round", value=f"{t.current_round} of {t.rounds}", inline=True)
     else:
@@ -380,9 +395,12 @@ def tournament_embed(view: TournamentView) -> discord.Embed:
         embed.add_field(name="Check-in", value=value, inline=True)
     if view.matches:
         lines = [describe_match(m, view.names, t.format, cancelled=t.status == CANCELLED) for m in view.matches]
-        if t.round_deadline and t.status == RUNNING:
-            lines.append(f"Round deadline: {timestamp(t.round_deadline)}")
-        embed.add_field(name=f"Round {t.current_round}", value="\n".join(lines)[:1024], inline=False)
+        deadline = (
+            [f"Round deadline: {timestamp(t.round_deadline)}"] if t.round_deadline and t.status == RUNNING else []
+        )
+        room = FIELD_LIMIT - sum(len(line) + 1 for line in deadline)  # the deadline always shows
+        value = "\n".join([whole_items(lines, room), *deadline])
+        embed.add_field(name=f"Round {t.current_round}", value=value, inline=False)
     command = "/tournament join" if t.is_open else "/tournament standings"  # join only while one can
     embed.set_footer(text=f"Tournament #{t.id} · {command}")
     return embed

@@ -12,7 +12,7 @@ from typing import Any
 
 import simcord
 
-from cogs.core import whole_lines
+from cogs.text import whole_items
 from renderers.replay import frame_count
 from tests.discord.helpers import (
     accepted,
@@ -583,10 +583,10 @@ async def test_another_games_commands_are_refused_where_a_game_is_played(table):
 
 def test_my_games_keeps_whole_lines_and_says_how_many_more():
     lines = [f"<#{i}> Der Marsigelwettkampf: **your turn**" for i in range(200)]
-    shown = whole_lines(lines, 3900).splitlines()
-    assert len("\n".join(shown)) <= 3900 and shown[-1] == f"…and {200 - (len(shown) - 1)} more."
+    shown = whole_items(lines, 3900).splitlines()
+    assert len("\n".join(shown)) <= 3900 and shown[-1] == f"…and {200 - (len(shown) - 1)} more"
     assert shown[:-1] == lines[: len(shown) - 1]
-    assert whole_lines(lines[:3], 3900) == "\n".join(lines[:3])
+    assert whole_items(lines[:3], 3900) == "\n".join(lines[:3])
 
 
 async def test_status_after_an_aborted_lobby_says_there_is_no_game_instead_of_showing_it(table):

@@ -183,3 +183,67 @@ def test_players_names_are_shown_as_written_and_a_thread_title_keeps_them_plain(
     assert wording.joined("*ann*", cup(), 3).startswith("\\*ann\\* joins Cup")
     assert wording.kicked("*ann*", cup(), "__olga__") == "\\*ann\\* was removed from Cup by \\_\\_olga\\_\\_."
     assert wording.thread_title(cup(), played, names) == "Cup · R1 · *ann* vs bo_"
+
+
+# ------------------------------------------------------------------ big fields: Discord's limits
+
+
+def long_name(i: int) -> str:
+    return f"Player{i:02d}" + "x" * 24  # 32 characters: Discord's longest nickname
+
+
+def test_a_long_tournament_name_is_shortened_in_a_thread_title_so_the_players_still_show():
+    name = "The Grand Annual Pyramid Club Championship of Martian Whist, Spring Season, Northern Division"
+    names = {1: long_name(1), 2: long_name(2)}
+    title = wording.thread_title(cup(name=name), match((1, 2)), names)
+    assert len(title) <= 100
+    assert title.endswith(f"… · R1 · {long_name(1)} vs {long_name(2)}")
+    assert title.startswith("The Grand Annual")
+
+
+def test_a_big_fields_seeding_is_posted_whole_in_as_many_messages_as_it_needs():
+    names = {i: long_name(i) for i in range(1, 57)}
+    texts = wording.began(cup(), list(range(1, 57)), [], names)
+    assert len(texts) > 1 and all(len(text) <= 2000 for text in texts)
+    assert texts[0].startswith("**Cup** begins: ") and "\nSeeding: 1. Player01" in texts[0]
+    joined = ", ".join(texts)
+    assert all(f"{i}. {wording.escape_user_text(names[i])}" in joined for i in range(1, 57))
+
+
+def test_a_big_rounds_pairings_are_posted_whole_in_as_many_messages_as_they_need():
+    names = {i: long_name(i) for i in range(1, 41)}
+    deadline = NOW + timedelta(days=3)
+    matches = [match((i, i + 1), board=i // 2 + 1, status=PLAYING, thread_id=9000 + i) for i in range(1, 41, 2)]
+    texts = wording.round_started(cup(round_deadline=deadline), 1, matches, names, None)
+    assert len(texts) > 1 and all(len(text) <= 2000 for text in texts)
+    joined = "\n".join(texts)
+    assert all(f"<#{9000 + i}>" in joined for i in range(1, 41, 2))
+    assert texts[-1].endswith(f"({wording.timestamp(deadline, 'R')}).")  # the deadline comes last, whole
+
+
+def test_the_card_lists_whole_names_and_whole_matches_and_counts_those_it_leaves_out():
+    from bot.session import rules_for
+    from bot.session.tournament_records import EntrantRow
+    from bot.tournaments.views import TournamentView
+
+    players = [EntrantRow(7, i, long_name(i), i, False, "active", None, NOW) for i in range(1, 41)]
+    matches = [match((i, i + 1), board=i // 2 + 1, status=PLAYING, thread_id=9000 + i) for i in range(1, 41, 2)]
+    deadline = NOW + timedelta(days=3)
+    view = TournamentView(cup(round_deadline=deadline), rules_for("whist"), players, matches, 3)
+    embed = wording.tournament_embed(view)
+    listed = next(f.value for f in embed.fields if f.name == "Players (40)")
+    assert len(listed) <= 1024
+    shown = listed.split(", ")
+    assert shown[-1] == f"…and {40 - len(shown) + 1} more"
+    assert shown[:-1] == [wording.escape_user_text(long_name(i)) for i in range(1, len(shown))]
+    round_field = next(f.value for f in embed.fields if f.name == "Round 1")
+    lines = round_field.split("\n")
+    assert len(round_field) <= 1024 and lines[-1] == f"Round deadline: {wording.timestamp(deadline)}"
+    assert lines[-2].startswith("…and ") and all(line.startswith("Table ") for line in lines[:-2])
+
+
+def test_discord_markup_typed_in_a_tournament_name_is_shown_as_written():
+    name = "Cup <t:0:R> in <#1> </tournament join:1> <:pyr:1>"
+    shown = wording.named(cup(name=name))
+    assert "<t:" not in shown.replace("\\<t:", "") and "<#" not in shown.replace("\\<#", "")
+    assert "</" not in shown.replace("\\</", "") and "<:" not in shown.replace("\\<:", "")
