@@ -290,7 +290,8 @@ def draw_legend(pen: Pen, state: HedgehogState, names: Sequence[str] | None) -> 
         x = MARGIN + (seat % 2) * column
         y = HEADER + 4 + (seat // 2) * LEGEND_ROW
         left = " (left)" if seat in state.out else ""
-        label = who(seat, names, left, size, column - 30)
+        alone = seat % 2 == 0 and seat == state.players - 1  # the last row's only seat has the whole row
+        label = who(seat, names, left, size, (2 * column if alone else column) - 30)
         colour_swatch(pen.draw, (x, y + 2), LETTERS[seat], size=17)
         text(pen.image, (x + 24, y), label, size=size)
         end = x + 24 + text_width(label, size) + 4

@@ -12,10 +12,12 @@ from collections.abc import Sequence
 
 from PIL import Image, ImageDraw
 
-from renderers.pyramids import BACKGROUND, text
+from renderers.pyramids import BACKGROUND, text, wrap_text
 
 DISCORD_LIMIT = 8 * 1024 * 1024
-CAPTION_HEIGHT = 30
+CAPTION_PX = 18
+CAPTION_LINE = 22  # a caption's line height: two lines hold a long move's description
+CAPTION_HEIGHT = 2 * CAPTION_LINE + 8
 MAX_FRAMES = 120  # at 900 ms a frame, a replay of two minutes at most
 
 
@@ -39,7 +41,11 @@ def _frame(png: bytes, caption: str, width: int, frame_height: int = 0) -> Image
     board = board.resize((width, height), Image.Resampling.LANCZOS) if board.width != width else board
     frame = Image.new("RGB", (width, max(height + CAPTION_HEIGHT, frame_height)), BACKGROUND)
     frame.paste(board, (0, CAPTION_HEIGHT))
-    text(ImageDraw.Draw(frame), (10, CAPTION_HEIGHT // 2), caption, size=18, anchor="lm")
+    pen = ImageDraw.Draw(frame)
+    lines = wrap_text(caption, CAPTION_PX, width - 20, 2)
+    top = (CAPTION_HEIGHT - len(lines) * CAPTION_LINE) // 2
+    for k, line in enumerate(lines):
+        text(pen, (10, top + k * CAPTION_LINE + CAPTION_LINE // 2), line, size=CAPTION_PX, anchor="lm")
     return frame
 
 

@@ -1024,9 +1024,10 @@ class GameService:
         for row, before, state in replayed(game, rules, log_rows):
             played = row.kind not in LEAVING_KINDS and not passed_over(rules, before, row)
             states.append((state, rules.parse_move(before, row.notation) if played else None))
-        captions = ["Start"] + [f"{row.ply + 1}/{len(log_rows)}: {row.description}"[:90] for row in log_rows]
+        # each caption is fitted to its frame, on two lines at most (renderers/replay.py)
+        captions = ["Start"] + [f"{row.ply + 1}/{len(log_rows)}: {row.description}" for row in log_rows]
         if early := ended_early(game, rules, state, outcome_from_json(game.outcome)):
-            captions[-1] = f"{captions[-1]} {early}"[:90]
+            captions[-1] = f"{captions[-1]} {early}"
             if rules.outcome(state) is not None and len(states) > 1:
                 # the last person left a table of one bot: the game, not the position, says who won (nobody)
                 states[-1] = (states[-2][0], None)

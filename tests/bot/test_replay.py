@@ -127,3 +127,22 @@ async def test_replay_of_an_old_combat_game_with_an_aim_roll_and_no_step_draws_i
         assert len(boards) == 3 and len(captions) == 3
     finally:
         await session.close()
+
+
+def test_a_long_caption_is_wrapped_on_two_lines_inside_the_frame():
+    """A move's whole description is its frame's caption: a long one takes two lines and is shortened
+    only past them, never running off the frame's right edge."""
+    from renderers.pyramids import BACKGROUND
+    from renderers.replay import CAPTION_HEIGHT
+
+    board = render_game("combat", REGISTRY["combat"].new_game(2, {}, random.Random(1)), names=["Alice", "Bob"])
+    caption = "2/1666: Yellow rolls 1 for the action: Tip. Every stack is tipped over: c1 R3/R2/R1, d1 R3/R2/R1"
+    frame = Image.open(io.BytesIO(animate([board, board], [caption, "Start"], width=560))).convert("RGB")
+
+    def ink(box: tuple[int, int, int, int]) -> int:
+        pixels = frame.crop(box).getdata()
+        return sum(1 for p in pixels if max(abs(a - b) for a, b in zip(p, BACKGROUND, strict=True)) > 24)
+
+    assert ink((frame.width - 8, 0, frame.width, CAPTION_HEIGHT)) == 0  # clear of the right edge
+    half = CAPTION_HEIGHT // 2
+    assert ink((0, 0, frame.width, half)) > 0 and ink((0, half, frame.width, CAPTION_HEIGHT)) > 0  # two lines

@@ -256,3 +256,21 @@ def test_the_last_action_line_uses_the_channel_logs_word_for_a_pass():
     assert ended.description.startswith("Red ends the turn with")
     texts = layout_for("hedgehog", ended.state, last_move=Pass()).joined_text()
     assert "Last: Red ended the turn." in texts and "passed" not in texts
+
+
+@pytest.mark.parametrize("players", [1, 5])
+def test_a_player_alone_on_the_legends_last_row_has_the_whole_row_for_their_name(players):
+    """The legend sets the players two to a row; one alone on the last row (solitaire, the fifth of
+    five) has the whole row, so a long name is not cut to half of it."""
+    long = [
+        "Bartholomew Featherstonehaugh",
+        "Christopher Montgomery",
+        "Guinevere Applethwaite",
+        "Maximilian Vandersloot",
+        "Alexandria Konstantinopoulou",
+    ]
+    state = next(iter(playout(RULES, players, seed=3)))
+    names = long[:players]
+    colour = ["Red", "Yellow", "Green", "Blue", "Black"][players - 1]
+    shown = [t.text for t in layout_for("hedgehog", state, names=names).texts if t.text.startswith(f"{colour} (")]
+    assert f"{colour} ({names[-1]})" in shown
