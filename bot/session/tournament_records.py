@@ -26,7 +26,14 @@ from typing import Any
 from sqlalchemy import and_, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
-from bot.session.schema import tournament_cards, tournament_matches, tournament_players, tournaments
+from bot.session.schema import (
+    ACTIVE_STATUSES,
+    games,
+    tournament_cards,
+    tournament_matches,
+    tournament_players,
+    tournaments,
+)
 from bot.session.store import Store, aware
 
 REGISTRATION = "registration"
@@ -285,6 +292,18 @@ class TournamentRecords:
         async with self.engine.connect() as conn:
             rows = (await conn.execute(query.order_by(tournaments.c.id.desc()))).mappings().all()
         return [_tournament(r) for r in rows]
+
+    async def live_games_of_cancelled(self) -> list[int]:
+        """Ids of the games still open or running in cancelled tournaments (of this process's guilds): a
+        cancel cut short after its tournament was marked, before it stopped them all."""
+        cancelled = select(tournaments.c.id).where(tournaments.c.status == CANCELLED)
+        query = select(games.c.id).where(
+            games.c.tournament_id.in_(cancelled),
+            games.c.status.in_(ACTIVE_STATUSES),
+            self.store.owned(games.c.guild_id),
+        )
+        async with self.engine.connect() as conn:
+            return list((await conn.execute(query.order_by(games.c.id))).scalars())
 
     async def update_tournament(
         self, tournament_id: int, expect: Mapping[str, Any] | None = None, **values: Any

@@ -102,7 +102,7 @@ from bot.tournaments.formats import (
     table_range,
 )
 from bot.tournaments.host import Host
-from bot.tournaments.launcher import MatchLauncher
+from bot.tournaments.launcher import REFEREE, MatchLauncher
 from bot.tournaments.pairings import seed_players
 from bot.tournaments.results import (
     ADJUDICATED,
@@ -782,6 +782,22 @@ class TournamentManager:
         for tournament in await self.records.tournaments(statuses=(FINISHED,), told_other_than="finished"):
             async with self._locks[tournament.id]:
                 await self._tell(tournament.id)
+        await self._finish_cancels()
+
+    async def _finish_cancels(self) -> None:
+        """Stop the games a cancel cut short left running (the tournament is marked cancelled first, then
+        its games are stopped one by one): a cancelled tournament's games do not play on."""
+        for game_id in await self.records.live_games_of_cancelled():
+            try:
+                game = await self.service.game(game_id)
+                if game is None or game.tournament_id is None:
+                    continue
+                tournament = await self.get(game.tournament_id)
+                stopped = await self._stop_game(game_id, REFEREE)
+                if stopped is not None:
+                    await self._safely(self.host.match_stopped(tournament, stopped.channel_id))
+            except Exception:
+                log.exception("tournament game %s: could not stop it after its tournament's cancel", game_id)
 
     async def _tick_one(self, tournament: TournamentRow, now: datetime) -> None:
         if tournament.status == REGISTRATION:

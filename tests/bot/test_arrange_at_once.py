@@ -62,7 +62,7 @@ async def test_the_last_in_turn_arranges_first_and_the_clock_of_the_seat_to_move
         await games.move(4, second, f"arrange 543210 {first_colour}")
     with pytest.raises(ServiceError, match="You have already played your part of this phase"):
         await games.move(4, third, "arrange 012345")
-    with pytest.raises(ServiceError, match="^There is nothing to roll yet: Black and Red to set out their coins"):
+    with pytest.raises(ServiceError, match=r"^There is nothing to roll yet: Black and Red to set out their coins"):
         await games.roll(4, second)  # arranging out of turn is all a seat not to move may do
 
     report = await games.move(4, first, "arrange default")  # the seat to move: the turn skips third

@@ -1482,3 +1482,35 @@ async def test_the_card_invites_joining_only_while_registration_is_open_and_list
     card = tournament_embed(await manager.view(cup.id))
     listed = next(f for f in card.fields if f.name.startswith("Players"))
     assert listed.name == "Players (3)" and card.footer.text.endswith("/tournament standings")
+
+
+async def test_a_cancel_interrupted_after_its_first_write_leaves_no_match_game_running_after_a_restart(
+    env, monkeypatch
+):
+    """/tournament cancel marks the tournament, then stops its games one by one: a cancel cut short
+    between the two (the process stopped) is finished at the next check, so no match game plays on."""
+    class Died(BaseException):
+        """The process dies here (not an error any handler catches)."""
+
+    store, service, manager, host, _clock = env
+    cup = await two_round_swiss(manager, "Stopped", people(4))
+    await manager.start(cup.id, ORGANISER)
+    _t, matches = await current(manager, cup.id)
+    assert [m.status for m in matches] == [PLAYING, PLAYING]
+
+    async def dies(*_args, **_kwargs):
+        raise Died
+
+    # the tournament is stored as cancelled, then the process stops before its games are stopped
+    monkeypatch.setattr(manager, "_stop_game", dies)
+    with pytest.raises(Died):
+        await manager.cancel(cup.id, ORGANISER)
+    assert (await manager.get(cup.id)).status == CANCELLED
+
+    # a restart: a fresh manager over the same database runs its start-up check
+    fresh = TournamentManager(service, TournamentRecords(store), host, clock=service.clock)
+    service.listeners[:] = [fresh.on_report]
+    await fresh.tick()
+    statuses = [(await store.game(m.game_id)).status for m in matches]
+    # expected: a cancelled tournament's games are stopped, as /tournament cancel promises
+    assert statuses == ["aborted", "aborted"], statuses
