@@ -27,6 +27,7 @@ from renderers.pyramids import (
     LAST_INNER,
     LAST_OUTER,
     MARK,
+    OUTLINE_PX,
     PANEL,
     RGB,
     TEXT,
@@ -139,9 +140,8 @@ def _draw_background(size: int) -> Image.Image:
         r = cell * 0.3
         draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=COIN, outline=TEXT_SHADOW, width=2)
         draw.text((cx, cy + 1), "A", font=font(coin_px), fill=TEXT_SHADOW, anchor="mm")
-        geometry_record.note_text(
-            "A", coin_px, (cx - coin_px / 2, cy - coin_px / 2, cx + coin_px / 2, cy + coin_px / 2)
-        )
+        gl, gt, gr, gb = font(coin_px).getbbox("A", anchor="mm")  # the glyph's own box, as text() notes one
+        geometry_record.note_text("A", coin_px, (cx + gl, cy + 1 + gt, cx + gr, cy + 1 + gb))
     for k in range(size):
         x = left + (k + 0.5) * cell
         text(image, (x, top + px + 18), "abcdefghijkl"[k], size=MIN_PX + 1, anchor="mm")
@@ -179,22 +179,62 @@ def _safehouse_gap(size: int) -> tuple[float, float]:
     return boxes["SAFE"][3] + 2, boxes["HOUSE"][1] - 2
 
 
-def _draw_piece(image: Image.Image, draw: ImageDraw.ImageDraw, size: int, square: int, seat: int, victim: bool) -> None:
+LETTER_PX = MIN_PX  # the seat's colour letter beside its piece: 12 px on a phone
+LETTER_GAP = 3  # pixels between a piece and its letter (the letter's outline not counted)
+SAFE_OVAL = 0.7  # the victim's oval in the safehouse: its half-width in squares, room for piece and letter
+
+
+def piece_place(size: int, square: int, seat: int) -> tuple[float, float, float, tuple[float, float]]:
+    """Where a seat's pyramid and colour letter go on ``square``: (centre x, base y, scale, letter's right-baseline).
+
+    The letter stands at the bottom right of the square, beside the pyramid's base, and the pyramid is
+    centred in the room left of it; clear of the base coin's ``A`` (the victim may stand on a base), of the
+    base markers along the top and of the crosshair's ticks.  In the safehouse the two sit side by side
+    between the words SAFE and HOUSE, the letter level with the oval's middle, inside its ticks.
+    """
     cell = _cell(size)
     cx, cy = square_centre(size, square)
+    letter = SEAT_COLOURS[seat]
+    glyph = font(LETTER_PX).getbbox(letter, anchor="rs")
+    letter_w = glyph[2] - glyph[0]
     scale = cell * 0.46
-    base_y = cy + scale * 0.8
+    width, height = scale, scale * 1.75  # a large pyramid
     if square == SAFE:
-        # between the words SAFE and HOUSE: the piece centred in the gap, the victim's mark an oval clear of both
         top, bottom = _safehouse_gap(size)
         middle = (top + bottom) / 2
         scale = min(scale, (bottom - top - 14) / 1.75)  # inside the oval on the small squares of 12x12
-        base_y = middle + scale * 1.75 / 2
-        if victim:
-            _crosshair(draw, (cx, middle), cell * 0.62, (bottom - top) / 2 - 2)
+        width, height = scale, scale * 1.75
+        base_y = middle + height / 2
+        baseline = middle - (glyph[1] + glyph[3]) / 2  # the letter's middle on the oval's middle row
+        rise = base_y - baseline  # the pyramid's half-width where the letter's foot is
+        half_there = width / 2 * (1 - rise / height)
+        # the pyramid's base and the letter centred together in the oval
+        centre = cx - (half_there + LETTER_GAP + OUTLINE_PX + letter_w - width / 2) / 2
+        right = centre + half_there + LETTER_GAP + OUTLINE_PX + letter_w
+        return centre, base_y, scale, (right, baseline)
+    right = cx + cell / 2 - 3 - OUTLINE_PX
+    baseline = cy + cell / 2 - 3.5  # below the base coin's A on a base square (12x12 too)
+    room_left = cx - cell / 2 + 3
+    room_right = right - letter_w - OUTLINE_PX - LETTER_GAP
+    return min(cx, (room_left + room_right) / 2), cy + scale * 0.8, scale, (right, baseline)
+
+
+def _draw_piece(image: Image.Image, draw: ImageDraw.ImageDraw, size: int, square: int, seat: int, victim: bool) -> None:
+    """A seat's pyramid with its colour letter beside it: nine colours are more than hue alone can tell apart."""
+    cell = _cell(size)
+    cx, cy = square_centre(size, square)
+    centre, base_y, scale, (right, baseline) = piece_place(size, square, seat)
+    if square == SAFE and victim:  # an oval clear of the words SAFE and HOUSE, round piece and letter
+        top, bottom = _safehouse_gap(size)
+        _crosshair(draw, (cx, (top + bottom) / 2), cell * SAFE_OVAL, (bottom - top) / 2 - 2)
     elif victim:  # ring and ticks inside the square: the ticks stop CROSSHAIR_CLEAR short of its edge
         _crosshair(draw, (cx, cy), cell / 2 - CROSSHAIR_CLEAR - TICK)
-    paste_pyramid(image, cx, base_y, 3, SEAT_COLOURS[seat], scale)
+    letter = SEAT_COLOURS[seat]
+    paste_pyramid(image, centre, base_y, 3, letter, scale)
+    text(image, (right, baseline), letter, size=LETTER_PX, anchor="rs")
+    geometry_record.note_piece(
+        letter, board(size).name(square), (centre - scale / 2, base_y - scale * 1.75, centre + scale / 2, base_y)
+    )
 
 
 def _draw_markers(image: Image.Image, draw: ImageDraw.ImageDraw, s: State) -> None:
@@ -381,7 +421,7 @@ def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, s: State, names: 
     y += 28
     draw.line([(x0, y), (WIDTH - 20, y)], fill=GRID_LINE, width=2)
     y += 16
-    text(image, (x0 + 34, y), "players", size=MIN_PX, fill=DIM, anchor="lm", shadow=False)
+    text(image, (x0 + NAME_DX, y), "players", size=MIN_PX, fill=DIM, anchor="lm", shadow=False)
     text(image, (BASES_X - 8, y), "bases", size=MIN_PX, fill=DIM, anchor="rm", shadow=False)
     for k, base in enumerate(s.board.bases):
         text(image, (BASES_X + 16 + k * BASE_STEP, y), s.board.name(base), size=MIN_PX, fill=DIM, anchor="mm")
@@ -399,6 +439,7 @@ def _draw_panel(image: Image.Image, draw: ImageDraw.ImageDraw, s: State, names: 
 KEY = "pink crosshair: the victim · filled box: base marked"
 BASES_X = WIDTH - 4 * 40 - 14  # the base-marker columns of the player rows
 BASE_STEP = 40
+NAME_DX = 48  # where a player row's name and role start, right of the pyramid and its letter
 
 
 def _ordinal(n: int) -> str:
@@ -422,23 +463,25 @@ def _draw_row(
     if not gone and seat == s.turn and s.phase != "over":
         draw.rounded_rectangle([x0 - 6, y + 1, WIDTH - 16, y + row - 2], radius=6, outline=HIGHLIGHT, width=3)
     paste_pyramid(image, x0 + 12, y + row - 7, 3, colour, 20)
+    # the seat's letter beside its pyramid, as on the board
+    text(image, (x0 + 33, y + row - 7), colour, size=LETTER_PX, fill=DIM if gone else TEXT, anchor="ms")
     # the name has the first line to itself; role, place and captures share the second
     name, colour_word = _player_parts(seat, names)
-    label = fit_name("", name, colour_word, MIN_PX + 1, BASES_X - 8 - (x0 + 34))
-    text(image, (x0 + 34, mid - row * 0.22), label, size=MIN_PX + 1, fill=DIM if gone else TEXT, anchor="lm")
+    label = fit_name("", name, colour_word, MIN_PX + 1, BASES_X - 8 - (x0 + NAME_DX))
+    text(image, (x0 + NAME_DX, mid - row * 0.22), label, size=MIN_PX + 1, fill=DIM if gone else TEXT, anchor="lm")
     if gone:
         role, tint = "left the game", DIM
     elif seat == s.victim:
         role, tint = "VICTIM", MARK
     else:
         role, tint = "assassin", DIM
-    text(image, (x0 + 34, mid + row * 0.24), role, size=MIN_PX, fill=tint, anchor="lm")
+    text(image, (x0 + NAME_DX, mid + row * 0.24), role, size=MIN_PX, fill=tint, anchor="lm")
     captures = s.captures[seat]
     note = f"{captures} capture{'s' if captures != 1 else ''}" if captures else ""
     if rank is not None:
         note = f"{_ordinal(rank)} place" + (f", {note}" if note else "")
     if note:
-        room = BASES_X - 8 - (x0 + 34 + text_width(role, MIN_PX) + 12)
+        room = BASES_X - 8 - (x0 + NAME_DX + text_width(role, MIN_PX) + 12)
         note = fit_text(note, MIN_PX, room)
         fill = HIGHLIGHT if rank == 1 else TEXT
         text(image, (BASES_X - 8, mid + row * 0.24), note, size=MIN_PX, fill=fill, anchor="rm")

@@ -28,6 +28,7 @@ from typing import Any
 from ai import LEVELS as AI_LEVELS
 from bot.session.service import Actor, GameService, Report, ServiceError, bot_name, report_event, rules_for
 from bot.session.store import GameRow, SeatRow
+from bot.session.table_questions import SEAT
 
 IDLE_TURN = timedelta(days=3)  # in a game without a clock, a turn waiting this long may go to a bot
 STILL_PLAYING = (
@@ -140,6 +141,8 @@ class HandoverDesk:
             if not must_agree:
                 raise ServiceError("A table of only computer players does not play: someone must stay at it.")
             stored = await service.store.seat_request(game.id)
+            if stored is not None and await service.questions.never_asked(game.id, SEAT, stored, service.clock()):
+                stored = None  # stored, never asked (a stop in between): asked again, as new
             if still_open(game, stored) and stored is not None:
                 if not waiting_on(game, stored):  # those who had not answered have left the game since
                     named = next(row.display_name for row in game.seats if row.seat == stored["seat"])

@@ -10,13 +10,15 @@ that no longer stand, so no old question keeps buttons that would only be refuse
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
+from typing import Any
 
 from sqlalchemy import Connection, delete, select
 
 from bot.session.schema import table_questions
-from bot.session.store import Store
+from bot.session.store import Store, aware
 
+ASKING_GRACE = timedelta(minutes=1)  # from storing a request to posting its question, at most
 UNDO = "undo"
 SEAT = "seat"
 
@@ -49,6 +51,16 @@ class TableQuestions:
                 rows = (await conn.execute(select(table_questions.c.game_id).distinct())).all()
             self._asking = {row.game_id for row in rows}
         return self._asking
+
+    async def never_asked(self, game_id: int, kind: str, stored: dict[str, Any], now: datetime) -> bool:
+        """True when the request ``stored`` for ``game_id`` (an undo request or a seat proposal, by
+        ``kind``) was stored a while ago and no question of ``kind`` was ever posted for it: the bot
+        stopped, or Discord refused the question, in between, and nothing can answer it.  A request just
+        stored is given ``ASKING_GRACE`` for its question to be posted."""
+        created = stored.get("created_at")
+        if created is None or now - aware(created) < ASKING_GRACE:
+            return False
+        return not any(question.kind == kind for question in await self.of_game(game_id))
 
     async def of_game(self, game_id: int) -> list[Question]:
         """The open questions of ``game_id``, by kind."""

@@ -23,6 +23,7 @@ from typing import Any
 
 from bot.session.service import LEAVING_KINDS, Actor, GameService, Report, ServiceError, report_event, rules_for
 from bot.session.store import GameRow, MoveRow
+from bot.session.table_questions import UNDO
 from bot.session.timekeeper import BY_THE_CLOCK
 from games.base import acting_together
 
@@ -103,6 +104,8 @@ class UndoDesk:
             if target is None:
                 raise ServiceError("There is no move to take back.")
             pending = await service.store.undo_request(game.id)
+            if pending is not None and await service.questions.never_asked(game.id, UNDO, pending, service.clock()):
+                pending = None  # stored, never asked (a stop in between): asked again, as new
             if pending is not None and pending["ply"] == target.ply:
                 if _waiting_on(game, pending) or actor.user_id not in pending["accepted"]:
                     raise ServiceError("An undo request is already waiting for answers.")

@@ -1489,6 +1489,7 @@ async def test_a_cancel_interrupted_after_its_first_write_leaves_no_match_game_r
 ):
     """/tournament cancel marks the tournament, then stops its games one by one: a cancel cut short
     between the two (the process stopped) is finished at the next check, so no match game plays on."""
+
     class Died(BaseException):
         """The process dies here (not an error any handler catches)."""
 

@@ -657,3 +657,54 @@ async def test_a_player_removed_at_a_missed_turns_limit_of_one_missed_one_turn(t
     await table.env.advance_time(25 * HOUR)
     said = table.channel.last_message.embeds[0].description or ""
     assert "ran out of time and missed 1 turn and is removed from the game." in said
+
+
+async def test_an_undo_request_stored_but_never_asked_can_be_asked_again_after_a_restart(table, make_bot, monkeypatch):
+    """The bot stopped between storing an undo request and posting its question (with the buttons): a
+    minute on, asking again posts the question, instead of being refused for a request nobody can see."""
+    import cogs.questions
+
+    started, members = await start_game(table, clock=0)
+    first, _ = next_actor(started, table.members)
+    other = next(m for m in members if m is not first)
+    await finish_turn(first, table)
+
+    def dies(*_args, **_kwargs):
+        raise RuntimeError("the process stops between storing the request and posting its question")
+
+    monkeypatch.setattr(cogs.questions, "ask", dies)
+    await first.slash(table.channel, "game undo")  # stored; its question (with the buttons) never posted
+    monkeypatch.undo()
+    await table.env.restart_bot(make_bot())
+    assert not [m for m in table.channel.history() if "do you agree?" in (m.content or "")]  # nothing to press
+    await table.env.advance_time(120)  # a question is posted within a minute of its request, or never
+
+    again = await first.slash(table.channel, "game undo")
+    theirs = await other.slash(table.channel, "game undo")
+    answers = [again.response.content, theirs.response.content]
+    asked = [m for m in table.channel.history() if "do you agree?" in (m.content or "") and m.components]
+    assert len(asked) == 1 and "An undo request is already waiting for answers." in answers
+
+
+async def test_a_seat_proposal_stored_but_never_asked_can_be_asked_again_after_a_restart(table, make_bot, monkeypatch):
+    """The same for a proposal to hand a seat to a computer player, which play alone would never let lapse."""
+    import cogs.questions
+
+    started, members = await start_game(table, players=3, clock=0)
+    asker = members[0]
+
+    def dies(*_args, **_kwargs):
+        raise RuntimeError("the process stops between storing the proposal and posting its question")
+
+    monkeypatch.setattr(cogs.questions, "ask", dies)
+    await asker.slash(table.channel, "game bot", player=str(asker.id), level="easy")
+    monkeypatch.undo()
+    await table.env.restart_bot(make_bot())
+    assert not [m for m in table.channel.history() if m.components and "Agree" in str(m.components)]
+    await table.env.advance_time(120)
+
+    first, _ = next_actor(started, table.members)
+    await finish_turn(first, table)  # the game goes on: the unseen proposal does not lapse
+    again = await asker.slash(table.channel, "game bot", player=str(asker.id), level="easy")
+    asked = [m for m in table.channel.history() if m.components and "Agree" in str(m.components)]
+    assert asked, again.response.content
