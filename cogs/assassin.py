@@ -12,7 +12,7 @@ from cogs.base import (
     DiceGameCog,
     new_command,
 )
-from cogs.replies import refusals
+from cogs.replies import refusals, shorten
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -66,15 +66,16 @@ class AssassinCog(
         game = await self.bot.service.live_game(interaction.channel_id)
         if game is not None and game.game != self.game_name:  # another game's moves are not this one's
             return []
-        moves = await self.bot.service.legal_moves(interaction.channel_id, interaction.user.id)
-        labelled = sorted(
+        typed = str(current)
+        moves = await self.bot.service.legal_moves(interaction.channel_id, interaction.user.id, typed)
+        labelled = sorted(  # what was typed reads as first, then captures and new bases
             ((option, suggestion(option.label, option.notation, option.hint)) for option in moves),
-            key=lambda pair: 0 if pair[0].label.endswith(URGENT) else 1,
+            key=lambda pair: (not pair[0].as_typed, not pair[0].label.endswith(URGENT)),
         )
         return [
-            app_commands.Choice(name=label[:100], value=option.value)
+            app_commands.Choice(name=shorten(label, 100), value=option.value)
             for option, label in labelled
-            if matches(str(current), option.notation, label)
+            if option.as_typed or matches(typed, option.notation, label)
         ][:AUTOCOMPLETE_LIMIT]
 
 

@@ -19,7 +19,7 @@ from discord.ext import commands
 from bot.session import MoveOption, OptionSpec, ServiceError, TableRefused, catalogue, rules_for
 from cogs import lobby, seats, table
 from cogs.messages import NO_PINGS, players_line, plural, report_payload
-from cogs.replies import actor_of, answer, channel_of, paced_here, refusals
+from cogs.replies import actor_of, answer, channel_of, paced_here, refusals, shorten
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -248,8 +248,12 @@ class GameCog(commands.GroupCog):
         interaction: discord.Interaction,
         current: str,
         keep: Callable[[MoveOption], bool] | None = None,
+        *,
+        read_as: str | None = None,
     ) -> list[app_commands.Choice[str]]:
-        """Up to 25 of the caller's legal moves (those ``keep`` accepts) that fit what they typed.
+        """Up to 25 of the caller's legal moves (those ``keep`` accepts) that fit what they typed; the move
+        what they typed reads as (``read_as`` when the command reads it so), in any form the game
+        accepts, comes first.
 
         Each choice's value carries the ply it was offered at, so a stale choice is refused.
         """
@@ -258,15 +262,15 @@ class GameCog(commands.GroupCog):
         game = await self.bot.service.live_game(interaction.channel_id)
         if game is not None and game.game != self.game_name:  # another game's moves are not this one's
             return []
-        moves = await self.bot.service.legal_moves(interaction.channel_id, interaction.user.id)
         typed = current if isinstance(current, str) else str(current)
+        moves = await self.bot.service.legal_moves(interaction.channel_id, interaction.user.id, read_as or typed)
         out: list[app_commands.Choice[str]] = []
         for option in moves:
             if keep is not None and not keep(option):
                 continue
             label = self.choice_label(option.notation, option.description)
-            if self.matches(typed, option.notation, label):
-                out.append(app_commands.Choice(name=label[:100], value=option.value[:100]))
+            if option.as_typed or self.matches(typed, option.notation, label):
+                out.append(app_commands.Choice(name=shorten(label, 100), value=option.value[:100]))
                 if len(out) >= AUTOCOMPLETE_LIMIT:
                     break
         return out

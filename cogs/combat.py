@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 def choice_label(notation: str, description: str) -> str:
     """``R1 c1-c2 — moves the stack R1/R2/R3 from c1 to c2``: the notation, then what it does."""
     what = description.split(" ", 1)[1] if " " in description else description
-    return f"{notation} — {what}"[:100]
+    return f"{notation} — {what}"
 
 
 class CombatCog(DiceGameCog, group_name="combat", group_description="Martian Combat: bring both nests home as trees"):

@@ -23,11 +23,11 @@ def choice_label(notation: str, description: str) -> str:
     """A short suggestion label: ``3:c2xd3 — takes a medium yellow pyramid (+2)``, ``arrange 012345 — null ace …``."""
     if notation.startswith("arrange"):  # the channel sentence never names an arrangement: spell the digits
         words = " ".join(("null", "ace", "2", "3", "4", "5")[int(d)] for d in notation.split()[-1] if d in "012345")
-        return f"{notation} — {words}"[:100]
+        return f"{notation} — {words}"
     for verb, shown in ((", taking ", "takes "), (", capturing ", "captures ")):
         if verb in description:
-            return f"{notation} — {shown}{description.split(verb, 1)[1].split('. Scores')[0]}"[:100]
-    return notation[:100]
+            return f"{notation} — {shown}{description.split(verb, 1)[1].split('. Scores')[0]}"
+    return notation
 
 
 def arrangement_typed(current: str) -> str:
@@ -91,10 +91,13 @@ class TreasureCog(
     ) -> list[app_commands.Choice[str]]:
         if not arranging:
             return await self.suggestions(interaction, current)
+        typed = current if isinstance(current, str) else str(current)
+        as_command = typed if typed.strip().lower().startswith("arrange") else f"arrange {typed}"  # as /arrange
         return await self.suggestions(
             interaction,
-            arrangement_typed(current if isinstance(current, str) else str(current)),
+            arrangement_typed(typed),
             keep=lambda option: option.notation.startswith("arrange"),
+            read_as=as_command,
         )
 
 

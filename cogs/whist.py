@@ -24,13 +24,13 @@ def choice_label(notation: str, description: str) -> str:
     first, _, outcome = description.partition(". ")
     shown = (first[first.find(rest) :] if rest in first else rest).rstrip(".")
     if not outcome:
-        return shown[:100]
+        return shown
     outcome = outcome.split(" Scores:")[0]
     winner = outcome.split(" wins", 1)[0]
     why = outcome.rsplit(": ", 1)[-1].rstrip(".")
     if "segments tied" in outcome:
         why = "segments tied 1 to 1 (the leader wins ties)"
-    return f"{shown} — {winner} wins, {why}"[:100]
+    return f"{shown} — {winner} wins, {why}"
 
 
 def matches(typed: str, notation: str, label: str) -> bool:

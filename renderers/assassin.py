@@ -140,8 +140,8 @@ def _draw_background(size: int) -> Image.Image:
         r = cell * 0.3
         draw.ellipse([cx - r, cy - r, cx + r, cy + r], fill=COIN, outline=TEXT_SHADOW, width=2)
         draw.text((cx, cy + 1), "A", font=font(coin_px), fill=TEXT_SHADOW, anchor="mm")
-        gl, gt, gr, gb = font(coin_px).getbbox("A", anchor="mm")  # the glyph's own box, as text() notes one
-        geometry_record.note_text("A", coin_px, (cx + gl, cy + 1 + gt, cx + gr, cy + 1 + gb))
+        a_left, a_top, a_right, a_bottom = font(coin_px).getbbox("A", anchor="mm")  # its glyph's box, as text() notes
+        geometry_record.note_text("A", coin_px, (cx + a_left, cy + 1 + a_top, cx + a_right, cy + 1 + a_bottom))
     for k in range(size):
         x = left + (k + 0.5) * cell
         text(image, (x, top + px + 18), "abcdefghijkl"[k], size=MIN_PX + 1, anchor="mm")

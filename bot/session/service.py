@@ -224,6 +224,7 @@ class MoveOption:
     hint: str = ""
     index: int = 0
     quick: bool = False  # a yes/no sort of decision, shown as a button of its own
+    as_typed: bool = False  # what the player typed reads as this move (``legal_moves`` with ``typed``)
 
 
 @dataclass(frozen=True)
@@ -235,6 +236,20 @@ class GameInfo:
     min_players: int
     max_players: int
     options: tuple[OptionSpec, ...]
+
+
+def read_as_typed(rules: Rules[S, M], state: S, typed: str) -> int | None:
+    """The index among ``state``'s legal moves of the one ``typed`` reads as, as the move command would
+    read it; None when it reads as none (a part of a move, a typo, nothing typed)."""
+    text, _offered_at = unstamp(typed)  # a suggestion chosen, then edited
+    if not text.strip() or asks_to_roll(text):
+        return None
+    try:
+        move = rules.parse_move(state, text)
+    except GameError:
+        return None
+    legal = rules.legal_moves(state)
+    return legal.index(move) if move in legal else None
 
 
 def move_options(rules: Rules[S, M], state: S, mark: Mark, *, describe: bool = True) -> list[MoveOption]:
@@ -860,9 +875,11 @@ class GameService:
             ],
         )
 
-    async def legal_moves(self, channel_id: int, user_id: int) -> list[MoveOption]:
+    async def legal_moves(self, channel_id: int, user_id: int, typed: str = "") -> list[MoveOption]:
         """Every move ``user_id`` may make now (on their turn, or out of turn where the game allows it),
-        each stamped with the mark of the position; empty when they may not act."""
+        each stamped with the mark of the position; empty when they may not act.  When ``typed`` reads as
+        one of them, in any form the game accepts (``c1 c2`` for ``c1-c2``, pieces in another order),
+        that one comes first, marked ``as_typed``: the suggestions offer what the move command would play."""
         game = await self.store.live_game(channel_id)
         if game is None or game.status != "active":
             return []
@@ -873,7 +890,12 @@ class GameService:
         mine = seat_state(rules, self.state_of(game), seat)
         if mine is None or rules.pending_roll(mine):
             return []
-        return move_options(rules, mine, mark_of(game))
+        options = move_options(rules, mine, mark_of(game))
+        read = read_as_typed(rules, mine, typed)
+        if read is None:
+            return options
+        found = replace(options[read], as_typed=True)
+        return [found, *(option for option in options if option.index != read)]
 
     async def choose(
         self, channel_id: int, actor: Actor, mark: Mark, index: int, *, token: str | None = None

@@ -12,8 +12,9 @@ from PIL import Image
 from games.assassin import RULES, SAFE, SEAT_COLOURS, Phase, Roll, State
 from games.playout import playout
 from renderers import layout_for
-from renderers.assassin import SAFEHOUSE, WIDTH, _cell, render, square_centre
-from renderers.pyramids import COLOURS, HIGHLIGHT, LAST_INNER, MARK
+from renderers.assassin import HEADER, LEFT, SAFEHOUSE, WIDTH, _box, _cell, piece_place, render, square_centre
+from renderers.layout import MIN_PHONE_TEXT
+from renderers.pyramids import COLOURS, HIGHLIGHT, LAST_INNER, MARK, OUTLINE_PX, TEXT, TEXT_SHADOW
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 NAMES = ["alice", "bob", "a_rather_long_display_name", "dan", "eve", "frank", "gina", "hal", "ivy"]
@@ -164,7 +165,8 @@ def test_a_capture_rings_the_victim_and_leaves_it_in_sight():
     cell = _cell(10)
     assert not _mint_pixels(image, sq("c3"), cell * 0.3)  # nothing mint over the victim's piece
     cx, cy = square_centre(10, sq("c3"))
-    assert close(at(image, (cx, cy + cell * 0.2)), COLOURS[SEAT_COLOURS[0]], 30)  # the red pyramid shows
+    piece_x = piece_place(10, sq("c3"), 0)[0]  # the pyramid stands left of its letter
+    assert close(at(image, (piece_x, cy + cell * 0.2)), COLOURS[SEAT_COLOURS[0]], 30)  # the red pyramid shows
     ring = _mint_pixels(image, sq("c3"), cell * 0.75)
     assert len(ring) > 300  # a ring round it, far more than a dot
     assert min((x - cx) ** 2 + (y - cy) ** 2 for x, y in ring) ** 0.5 > cell * 0.44  # outside the crosshair
@@ -276,3 +278,107 @@ def test_a_long_name_in_the_die_line_is_cut_with_an_ellipsis_and_keeps_the_roll(
     texts = [t.text for t in layout_for("assassin", state, names=["W" * 32] * 3).texts]
     rolled = [t for t in texts if " rolled " in t]
     assert rolled and "…" in rolled[0] and not rolled[0].endswith("…"), rolled
+
+
+# ---------------------------------------------------------------- colour letters
+# Nine seat colours cannot all be told apart by hue: with some colour vision red, green and orange look
+# alike (deuteranopia), or blue, cyan and green (tritanopia).  Each piece carries its seat's letter.
+
+
+def _board_area(size: int) -> tuple[float, float, float, float]:
+    cell = _cell(size)
+    return LEFT, HEADER, LEFT + size * cell, HEADER + size * cell
+
+
+def _room(size: int, square: int) -> tuple[float, float, float, float]:
+    """Where a piece's letter must stay: its square, or the safehouse inside its frame."""
+    if square != SAFE:
+        return _box(size, square)
+    cx, cy = square_centre(size, SAFE)
+    cell = _cell(size)
+    return cx - cell + 4, cy - cell + 4, cx + cell - 4, cy + cell - 4
+
+
+def _check_letters(state: State) -> int:
+    """Each piece's letter on its square, large, whole inside it, and no two texts on the board overlapping."""
+    drawn = layout_for("assassin", state, names=NAMES[: state.players])
+    checked = 0
+    for seat, square in enumerate(state.positions):
+        if square is None:
+            continue
+        letter = SEAT_COLOURS[seat]
+        on_square = [t for t in drawn.texts_in(_box(state.size, square)) if t.text == letter]
+        assert len(on_square) == 1, (letter, state.board.name(square), drawn.texts_in(_box(state.size, square)))
+        mark = on_square[0]
+        assert drawn.phone_px(mark.px) >= MIN_PHONE_TEXT
+        left, top, right, bottom = _room(state.size, square)
+        pad = OUTLINE_PX  # the letter's dark outline stays inside too
+        assert left <= mark.box[0] - pad and mark.box[2] + pad <= right, (letter, mark.box, (left, right))
+        assert top <= mark.box[1] - pad and mark.box[3] + pad <= bottom, (letter, mark.box, (top, bottom))
+        assert [p.code for p in drawn.pieces if p.square == state.board.name(square)] == [letter]
+        checked += 1
+    assert _overlapping(drawn.texts_in(_board_area(state.size))) == []
+    return checked
+
+
+@pytest.mark.parametrize("size", [10, 12])
+def test_every_piece_carries_its_colour_letter_on_its_square(size):
+    checked = 0
+    for seed in (3, 5):
+        game = list(playout(RULES, 9, {"board": size} if size == 12 else {}, seed=seed))
+        for state in [*game[:: max(1, len(game) // 40)], game[-1]]:
+            checked += _check_letters(state)
+    assert checked > 500
+
+
+@pytest.mark.parametrize("size", [10, 12])
+def test_letters_of_adjacent_pieces_and_of_a_victim_on_a_marked_base_stay_apart(size):
+    """Nine pieces packed round a base, the victim (White, the widest letter) on it with every marker."""
+    start = RULES.new_game(9, {"board": size} if size == 12 else {}, random.Random(1))
+    base = start.board.bases[0]
+    file, rank = base % size, base // size
+    block = [
+        (rank + dr) * size + file + df
+        for dr in (0, 1, 2)
+        for df in (-1, 0, 1)
+        if 0 <= file + df < size and 0 <= rank + dr < size
+    ]
+    block.remove(base)
+    for victim in (8, 3):  # W and G
+        others = [seat for seat in range(9) if seat != victim]
+        positions = [0] * 9
+        positions[victim] = base
+        for seat, square in zip(others, block, strict=True):
+            positions[seat] = square
+        state = dataclasses.replace(
+            start, victim=victim, positions=tuple(positions), markers=tuple((base,) for _ in range(9)), turn=victim
+        )
+        assert _check_letters(state) == 9
+        image = pixels(render(state))
+        drawn = layout_for("assassin", state)
+        for seat in range(9):
+            mark = next(t for t in drawn.texts_in(_box(size, positions[seat])) if t.text == SEAT_COLOURS[seat])
+            x0, y0, x1, y1 = (round(v) for v in mark.box)
+            ink = [at(image, (x, y)) for x in range(x0, x1) for y in range(y0, y1)]
+            assert sum(close(p, TEXT, 20) for p in ink) >= 12, SEAT_COLOURS[seat]  # white letter drawn there
+            assert sum(close(p, TEXT_SHADOW, 20) for p in ink) >= 12, SEAT_COLOURS[seat]  # with its dark outline
+
+
+@pytest.mark.parametrize("size", [10, 12])
+def test_the_victims_letter_shows_in_the_safehouse(size):
+    state = RULES.new_game(9 if size == 12 else 4, {"board": size} if size == 12 else {}, random.Random(1))
+    assert state.positions[state.victim] == SAFE
+    _check_letters(state)
+    words = [t for t in layout_for("assassin", state).texts if t.text in ("SAFE", "HOUSE")]
+    mark = next(t for t in layout_for("assassin", state).texts if t.text == SEAT_COLOURS[state.victim])
+    assert all(_overlapping([word, mark]) == [] for word in words)
+
+
+def test_each_player_row_shows_the_seat_letter_beside_its_pyramid():
+    state = RULES.new_game(9, {}, random.Random(2))
+    drawn = layout_for("assassin", state, names=LONG_NAMES)
+    panel = [t for t in drawn.texts if t.box[1] > _board_area(10)[3] + 40]
+    letters = [t.text for t in panel if len(t.text) == 1 and t.text in SEAT_COLOURS]
+    assert letters == list(SEAT_COLOURS)
+    assert all(drawn.phone_px(t.px) >= MIN_PHONE_TEXT for t in panel)
+    assert _overlapping(panel) == []

@@ -113,3 +113,34 @@ def test_picture_edge_stands_out_on_both_discord_themes(theme):
     state = combat.RULES.new_game(2, {}, random.Random(0))
     image = Image.open(io.BytesIO(render_game("combat", state))).convert("RGB")
     assert image.getpixel((0, 0)) == BORDER and image.getpixel((image.width - 1, image.height - 1)) == BORDER
+
+
+LOOK_ALIKE = 20.0  # CAM02-UCS: suits closer than this, under some colour vision, need another cue on the coin
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_treasure_coin_numbers_take_the_ink_of_higher_contrast_and_tell_look_alike_suits_apart(players):
+    """The number on a coin is in the light or the dark ink, whichever contrasts more (WCAG) with the coin.
+
+    With four players green and blue coins are 11.7 apart under tritanopia; by that rule blue takes light
+    ink (4.2:1) and green dark (4.7:1), so their numbers tell the suits apart where the colours do not.
+    """
+    from games.treasure import SIDES, geometry
+    from renderers.treasure import NUMBER_INKS, number_ink
+
+    suits = [SIDES[side].letter for side in geometry(players).sides]
+    for letter in suits:
+        fill = COLOURS[letter]
+        ink = number_ink(fill)
+        assert contrast(ink, fill) == max(contrast(other, fill) for other in NUMBER_INKS), letter
+        assert contrast(ink, fill) >= 4, (letter, contrast(ink, fill))
+    for x, y in itertools.combinations(suits, 2):
+        closest = min(distance(COLOURS[x], COLOURS[y], cvd) for cvd in VISION)
+        if closest < LOOK_ALIKE:
+            assert number_ink(COLOURS[x]) != number_ink(COLOURS[y]), (x, y, round(closest, 1))
+
+
+def test_blue_coins_number_in_light_ink_and_green_in_dark():
+    from renderers.treasure import number_ink
+
+    assert sum(number_ink(COLOURS["B"])) > 3 * 200 and sum(number_ink(COLOURS["G"])) < 3 * 60

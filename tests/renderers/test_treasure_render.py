@@ -284,3 +284,23 @@ def test_the_last_move_line_uses_the_players_words_not_the_notation() -> None:
                 assert words.endswith(moved.split()[-1]), (said, words)
                 seen["plain"] += 1
     assert all(seen.values()), seen
+
+
+def test_blue_coins_show_light_numbers_and_green_coins_dark_ones() -> None:
+    """Green and blue look alike under tritanopia: the ink of higher contrast on each tells them apart."""
+    state = RULES.new_game(4, {"arrange": False}, setup_rng(0))
+    image = pixels(render(state))
+    seats = {SIDES[side].letter: seat for seat, side in enumerate(geometry(4).sides)}
+    radius = int(_box(4, sq("a1"))[2] - _box(4, sq("a1"))[0]) * 0.4
+    for letter, light in (("B", True), ("G", False)):
+        for where in state.coins[seats[letter]]:
+            assert where is not None
+            cx, cy = _centre(4, where)
+            inside = [
+                rgb(image, (round(cx + dx), round(cy + dy)))
+                for dx in range(-int(radius * 0.5), int(radius * 0.5) + 1)
+                for dy in range(-int(radius * 0.6), int(radius * 0.6) + 1)
+            ]
+            lit = sum(1 for p in inside if sum(p) > 3 * 200)
+            dark = sum(1 for p in inside if sum(p) < 3 * 70)
+            assert (lit > 15 and dark < 5) if light else (dark > 15 and lit < 5), (letter, where, lit, dark)
