@@ -315,7 +315,11 @@ class GameCommands(commands.GroupCog, group_name="game", group_description="Comm
         await answer(
             interaction,
             content=f"{rules.title} — replay of game #{game.id} ({plural(len(moves), 'move')}{sampled}).",
-            file=discord.File(io.BytesIO(gif), filename=f"game-{game.id}.gif"),
+            file=discord.File(
+                io.BytesIO(gif),
+                filename=f"game-{game.id}.gif",
+                description=f"Replay of {rules.title} game #{game.id}: {plural(shown, 'position')} and their moves.",
+            ),
         )
 
 

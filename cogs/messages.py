@@ -196,10 +196,20 @@ def report_payload(
             everyone=False, roles=False, users=[discord.Object(person)], replied_user=False
         )
     if report.png is not None:
-        payload["file"] = discord.File(_bytes_io(report.png), filename=BOARD_FILE)
+        payload["file"] = discord.File(_bytes_io(report.png), filename=BOARD_FILE, description=board_alt_text(report))
     if view is not None:
         payload["view"] = view
     return payload
+
+
+ALT_TEXT_LIMIT = 1024  # Discord's most characters in an attachment's description
+
+
+def board_alt_text(report: Report) -> str:
+    """The board picture's description, read out by screen readers in place of the picture: the game and
+    where it stands, as its status line says."""
+    where = report.rules.status_line(report.state) if report.state is not None else "waiting for players"
+    return f"{report.rules.title} board. {where}"[:ALT_TEXT_LIMIT]
 
 
 def sole_person(game: GameRow) -> int | None:

@@ -17,7 +17,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.session import ServiceError, rules_for
-from bot.session.ratings import RatingService, RecentResult
+from bot.session.ratings import PlayerRating, RatingService, RecentResult
 from cogs.base import refusals
 from cogs.help import game_choices
 from cogs.replies import answer, defer_publicly
@@ -158,8 +158,14 @@ class RatingCommands(commands.Cog):
         await answer(
             interaction,
             content=f"**{rules.title}** — top {len(rows)} on this server.",
-            file=discord.File(io.BytesIO(png), filename="leaderboard.png"),
+            file=discord.File(io.BytesIO(png), filename="leaderboard.png", description=alt_text(rules.title, rows)),
         )
+
+
+def alt_text(title: str, rows: Sequence[PlayerRating]) -> str:
+    """What the leaderboard picture shows, in words: the game and the leading players with their ratings."""
+    leaders = ", ".join(f"{row.rank}. {row.name} ({row.rating.display})" for row in rows[:5])
+    return f"{title} leaderboard. Leading: {leaders}."[:1024]
 
 
 async def setup(bot: PyramidBot) -> None:

@@ -21,5 +21,23 @@ async def standings_png(standings: Standings) -> bytes:
 
 
 async def standings_file(standings: Standings, filename: str) -> discord.File:
-    """The standings image as an attachment called ``filename``."""
-    return discord.File(io.BytesIO(await standings_png(standings)), filename=filename)
+    """The standings image as an attachment called ``filename``, described for screen readers."""
+    return discord.File(io.BytesIO(await standings_png(standings)), filename=filename, description=alt_text(standings))
+
+
+def alt_text(standings: Standings) -> str:
+    """What the standings picture shows, in words: its title and the leading places."""
+    leaders = [
+        f"{row.place}. {name_of(standings, row.player)} ({row.points:g})" for row in standings.rows[:ALT_TEXT_ROWS]
+    ]
+    led = f" Leading: {', '.join(leaders)}." if leaders else ""
+    return f"{standings.title}. {standings.subtitle}.{led}"[:ALT_TEXT_LIMIT]
+
+
+def name_of(standings: Standings, player: object) -> str:
+    """The name the standings show for ``player``."""
+    return standings.names.get(player, str(player)) if isinstance(player, int) else str(player)
+
+
+ALT_TEXT_ROWS = 5  # places named in the standings picture's description
+ALT_TEXT_LIMIT = 1024  # Discord's most characters in an attachment's description

@@ -125,6 +125,9 @@ async def test_two_players_play_an_advanced_game_until_someone_wins(table, simco
     started = await open_game(table, 2, variant="advanced")
     assert embed_of(started).image.url == "attachment://board.png"
     assert showing(started).attachments[0].filename == "board.png"
+    # read out by screen readers in place of the picture: the game and where it stands
+    alt = showing(started).attachments[0].description
+    assert alt.startswith("Martian Combat board. Turn 1/300 · ") and "to move" in alt
     first, kind = next_actor(started, table.members)
     second = bob if first is alice else alice
     assert kind == "move" and "step a pyramid" in status(started)

@@ -45,6 +45,7 @@ async def test_a_finished_game_moves_the_ratings_and_the_leaderboard_shows_them(
     assert picture.filename == "leaderboard.png" and data.startswith(b"\x89PNG") and len(data) < 200_000
     width, height = Image.open(io.BytesIO(data)).size
     assert width == 560 and height > 100  # as wide as the boards: read on a phone (docs/boards.md)
+    assert picture.description.startswith("Der Marsigelwettkampf leaderboard. Leading: 1. ")  # for screen readers
 
 
 async def test_an_aborted_game_changes_no_rating(table):

@@ -98,6 +98,7 @@ async def test_an_eight_player_swiss_of_martian_whist_is_played_to_the_end(table
     standings = await members[3].slash(table.channel, "tournament standings")
     image = standings.response.attachments[0]
     assert image.filename == "standings.png" and (await image.read()).startswith(b"\x89PNG")
+    assert " Leading: 1. " in image.description  # the picture in words, for screen readers
     exported = await members[3].slash(table.channel, "tournament export")
     data = json.loads(await exported.response.attachments[0].read())
     assert data["tournament"]["status"] == "finished" and data["tournament"]["options"]["variant"] == "short"
