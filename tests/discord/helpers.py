@@ -272,3 +272,24 @@ def close_dms(env: Any, member: Any) -> None:
         message="Cannot send messages to this user",
         times=None,
     )
+
+
+async def started_game(table: Any, game: str, players: int, **options: Any) -> Any:
+    """A game of ``game`` opened in #games by the first ``players`` members, the others joining by button,
+    started by its opener; the start's result."""
+    members = table.members[:players]
+    if game != "whist":  # Martian Whist is always two players
+        options["players"] = players
+    opened = await members[0].slash(table.channel, f"{game} new", **options)
+    for member in members[1:]:
+        await member.click(opened.response.message, label="Join")
+    return await members[0].click(opened.response.message, label="Start")
+
+
+def board_now(table: Any) -> Any:
+    """The living board of #games, read like a command's result (for ``next_actor``)."""
+
+    class Read:
+        response = living_board(table.env, table.channel.id)
+
+    return Read()

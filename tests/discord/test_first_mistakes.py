@@ -3,27 +3,14 @@ is wrong and what to do instead, with commands that exist (docs/commands.md, doc
 
 from __future__ import annotations
 
-from tests.discord.helpers import embed_of, next_actor, refusal, showing
-
-
-async def open_and_start(table, game: str, players: int):
-    """Open ``game`` for the first ``players`` members, seat them all and start; the start's result and them."""
-    members = table.members[:players]
-    options = {} if game == "whist" else {"players": players}
-    opened = await members[0].slash(table.channel, f"{game} new", **options)
-    for member in members[1:]:
-        await member.click(opened.response.message, label="Join")
-    started = await members[0].click(opened.response.message, label="Start")
-    return started, members
-
-
-# -- typing "roll" in the move box: players never say what the dice show -----------------------------
+from tests.discord.helpers import embed_of, next_actor, refusal, showing, started_game
 
 
 async def test_combat_roll_typed_as_a_move_is_not_told_to_name_its_dice(table):
     # a newcomer who thinks a turn starts with a roll types `roll` in /combat move: the dice are the bot's
     # (docs/rules/combat.md: "The bot rolls these when you press Roll"), so "e.g. 'roll 4'" is no way forward
-    started, members = await open_and_start(table, "combat", 2)
+    started = await started_game(table, "combat", 2)
+    members = table.members[:2]
     actor, kind = next_actor(started, members)
     assert kind == "move"
     typed = refusal(await actor.slash(table.channel, "combat move", notation="roll"))
@@ -33,7 +20,8 @@ async def test_combat_roll_typed_as_a_move_is_not_told_to_name_its_dice(table):
 
 
 async def test_assassin_roll_typed_after_the_roll_is_not_told_to_say_what_the_die_shows(table):
-    started, members = await open_and_start(table, "assassin", 3)
+    started = await started_game(table, "assassin", 3)
+    members = table.members[:3]
     actor, kind = next_actor(started, members)
     assert kind == "roll"
     await actor.click(showing(started), label="Roll")
@@ -42,7 +30,8 @@ async def test_assassin_roll_typed_after_the_roll_is_not_told_to_say_what_the_di
 
 
 async def test_treasure_roll_typed_while_setting_out_coins_is_not_told_to_name_both_dice(table):
-    started, members = await open_and_start(table, "treasure", 2)
+    started = await started_game(table, "treasure", 2)
+    members = table.members[:2]
     actor, _ = next_actor(started, members)
     typed = refusal(await actor.slash(table.channel, "treasure move", notation="roll"))
     assert typed.startswith("There is nothing to roll yet: Red and Black to set out their coins")
@@ -53,7 +42,8 @@ async def test_treasure_roll_typed_while_setting_out_coins_is_not_told_to_name_b
 
 async def test_roll_first_names_the_games_own_roll_command(table):
     # there is no `/roll`: the command is `/hedgehog roll` (docs/commands.md, "Every game")
-    started, members = await open_and_start(table, "hedgehog", 2)
+    started = await started_game(table, "hedgehog", 2)
+    members = table.members[:2]
     actor, kind = next_actor(started, members)
     assert kind == "roll"
     typed = refusal(await actor.slash(table.channel, "hedgehog move", notation="pass"))
@@ -68,7 +58,8 @@ async def test_roll_first_names_the_games_own_roll_command(table):
 async def test_treasure_roll_before_the_coins_are_set_out_says_to_arrange_them(table):
     # the board calls both players at once ("Red and Black to set out their coins face down"), so the
     # player not on the clock is not told "It is not your turn", and neither is told to "make your move"
-    started, members = await open_and_start(table, "treasure", 2)
+    started = await started_game(table, "treasure", 2)
+    members = table.members[:2]
     on_clock, _ = next_actor(started, members)
     other = next(m for m in members if m is not on_clock)
     for member in (other, on_clock):
@@ -81,7 +72,8 @@ async def test_treasure_roll_before_the_coins_are_set_out_says_to_arrange_them(t
 
 
 async def test_combat_ended_in_its_first_turn_says_one_turn(table):
-    started, members = await open_and_start(table, "combat", 2)
+    started = await started_game(table, "combat", 2)
+    members = table.members[:2]
     actor, _ = next_actor(started, members)
     leaver = next(m for m in members if m is not actor)
     await leaver.slash(table.channel, "game resign")

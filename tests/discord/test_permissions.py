@@ -196,6 +196,17 @@ async def test_a_game_with_a_computer_player_where_the_bot_may_not_post_is_refus
 # The bot's role is removed mid-game, in a game's own thread.
 
 
+async def thread_game_started(table):
+    """A two-player Der Marsigelwettkampf with a one-day clock, in a thread of #games, started; its thread."""
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "hedgehog new", players=2, thread=True, clock=1)
+    thread = table.channel.threads[0]
+    await bob.click(opened.response.message, label="Join")
+    started = await alice.slash(thread, "hedgehog start")
+    assert next_actor(started, table.members)[0] is not None
+    return thread
+
+
 def remove_bot_role(table) -> None:
     """The admin takes the bot's own (managed) role away: it keeps @everyone's permissions only."""
     backend = table.env.backend
@@ -211,12 +222,7 @@ async def test_a_game_thread_archived_after_the_bot_lost_its_role_raises_nothing
     the bot tries to reopen the thread and, refused, logs it once (info/warning); no
     exception escapes an event handler.
     """
-    alice, bob = table.members[:2]
-    opened = await alice.slash(table.channel, "hedgehog new", players=2, thread=True, clock=1)
-    thread = table.channel.threads[0]
-    await bob.click(opened.response.message, label="Join")
-    started = await alice.slash(thread, "hedgehog start")
-    assert next_actor(started, table.members)[0] is not None
+    thread = await thread_game_started(table)
 
     remove_bot_role(table)
     table.env.backend.set_overwrite(
@@ -303,12 +309,7 @@ async def test_a_game_thread_a_moderator_locked_is_not_retried_with_a_traceback_
     reopen it (Discord: 403) nor post there (Discord: 400, code 50083, "Operation cannot be performed on
     an archived thread"). The loss on time that follows is logged once as a warning and settled, not
     retried with a traceback at every check for ever."""
-    alice, bob = table.members[:2]
-    opened = await alice.slash(table.channel, "hedgehog new", players=2, thread=True, clock=1)
-    thread = table.channel.threads[0]
-    await bob.click(opened.response.message, label="Join")
-    started = await alice.slash(thread, "hedgehog start")
-    assert next_actor(started, table.members)[0] is not None
+    thread = await thread_game_started(table)
     env = table.env
     env.inject_error(
         "PATCH", f"/channels/{thread.id}", status=403, code=50013, message="Missing Permissions", times=None

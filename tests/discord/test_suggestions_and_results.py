@@ -8,24 +8,7 @@ from typing import Any
 
 from bot.client import PyramidBot
 from games.assassin import RULES
-from tests.discord.helpers import accepted, field, living_board, next_actor, notation
-
-
-async def open_game(table: Any, game: str, players: int, **options: Any) -> Any:
-    members = table.members[:players]
-    opened = await members[0].slash(table.channel, f"{game} new", players=players, **options)
-    for member in members[1:]:
-        await member.click(opened.response.message, label="Join")
-    return await members[0].click(opened.response.message, label="Start")
-
-
-def board_now(table: Any) -> Any:
-    """The living board read like a command's result (for ``next_actor``)."""
-
-    class Read:
-        response = living_board(table.env, table.channel.id)
-
-    return Read()
+from tests.discord.helpers import accepted, board_now, field, next_actor, notation, started_game
 
 
 async def state_of(bot: PyramidBot, channel_id: int) -> Any:
@@ -55,7 +38,7 @@ async def test_a_failed_solitaire_says_there_is_no_winner_and_why(table):
 async def test_assassin_move_suggests_nothing_while_another_game_is_played_here(table):
     # /treasure move and /hedgehog move suggest nothing in a channel playing another game; /assassin move
     # (cogs/assassin.py move_squares, no game-kind check) lists that game's moves, each refused when picked.
-    started = await open_game(table, "hedgehog", 3)
+    started = await started_game(table, "hedgehog", 3)
     first, _ = next_actor(started, table.members)
     assert accepted(await first.slash(table.channel, "hedgehog roll"))
     assert await first.autocomplete(table.channel, "treasure move", "notation", "") == []
@@ -83,7 +66,7 @@ async def test_assassin_typed_reroll_is_suggested_after_a_null(table, simcord_en
     # docs/rules/assassin.md, "Moves and notation": you type `reroll` after a null.  The suggestion box
     # matches what is typed against the label only ("Re-roll — Roll the die again; ..."), never the
     # notation (cogs/assassin.py matches).
-    await open_game(table, "assassin", 4)
+    await started_game(table, "assassin", 4)
     victim, _ = await _to_phase(table, simcord_env.bot, "null", random.Random(5))
     assert [notation(c) for c in await victim.autocomplete(table.channel, "assassin move", "notation", "")] == [
         "reroll",
@@ -97,7 +80,7 @@ async def test_assassin_typed_reroll_is_suggested_after_a_null(table, simcord_en
 async def test_assassin_square_typed_with_a_space_is_suggested(table, simcord_env):
     # docs/rules/assassin.md: "Text is forgiving about case and spaces"; /assassin move accepts "d 4" typed
     # in full, but the suggestion box (cogs/assassin.py matches) keeps the inner space and offers nothing.
-    await open_game(table, "assassin", 4)
+    await started_game(table, "assassin", 4)
     actor, state = await _to_phase(table, simcord_env.bot, "move", random.Random(2))
     offered = await actor.autocomplete(table.channel, "assassin move", "notation", "")
     square = notation(offered[0])
@@ -115,7 +98,7 @@ async def test_treasure_arrange_suggests_the_standard_order_for_default(table):
     # /treasure arrange's own hint: "Coin values left to right from your seat, e.g. 543210 (0 null, 1 ace);
     # or default", and docs/rules/treasure.md: "`arrange default` (= `arrange 012345`)".  Typed and sent,
     # "default" is accepted, but the suggestion box matches neither it nor "arrange default".
-    started = await open_game(table, "treasure", 2)
+    started = await started_game(table, "treasure", 2)
     first, _ = next_actor(started, table.members)
     for typed in ("default", "Default", "arrange default"):
         offered = await first.autocomplete(table.channel, "treasure arrange", "order", typed)

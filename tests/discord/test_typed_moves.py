@@ -11,24 +11,7 @@ from games.combat import RULES as COMBAT
 from games.hedgehog import RULES as HEDGEHOG
 from games.treasure import RULES as TREASURE
 from games.whist import RULES as WHIST
-from tests.discord.helpers import accepted, living_board, next_actor, notation, refusal
-
-
-async def open_game(table: Any, game: str, players: int, **options: Any) -> Any:
-    members = table.members[:players]
-    if game != "whist":
-        options["players"] = players
-    opened = await members[0].slash(table.channel, f"{game} new", **options)
-    for member in members[1:]:
-        await member.click(opened.response.message, label="Join")
-    return await members[0].click(opened.response.message, label="Start")
-
-
-def board_now(table: Any) -> Any:
-    class Read:
-        response = living_board(table.env, table.channel.id)
-
-    return Read()
+from tests.discord.helpers import accepted, board_now, next_actor, notation, refusal, started_game
 
 
 async def state_of(table: Any) -> Any:
@@ -64,7 +47,7 @@ async def to_phase(table: Any, game: str, wanted: Any, seed: int, limit: int = 1
 
 async def test_combat_step_typed_with_a_space_as_the_rules_show_is_suggested(table):
     """A step typed `R1 c1 c2` ("also `c1 c2`")."""
-    await open_game(table, "combat", 2)
+    await started_game(table, "combat", 2)
     actor, _ = next_actor(board_now(table), table.members)
     step = next(n for n in await suggest(actor, table, "combat", "") if re.fullmatch(r"[RY][123] \w\d-\w\d", n))
     piece, squares = step.split(" ")
@@ -77,7 +60,7 @@ async def test_combat_step_typed_with_a_space_as_the_rules_show_is_suggested(tab
 
 async def test_combat_attack_typed_as_the_rules_show_is_suggested(table):
     """An attack typed `attack b3`, and `pass` for declining it."""
-    await open_game(table, "combat", 2)
+    await started_game(table, "combat", 2)
     actor, state = await to_phase(table, "combat", lambda s: s.phase.value == "attack", seed=1)
     attacks = [n for n in await suggest(actor, table, "combat", "") if "x" in n]
     target = attacks[0].split("x")[1]
@@ -91,7 +74,7 @@ async def test_combat_attack_typed_as_the_rules_show_is_suggested(table):
 
 async def test_combat_piece_size_letter_typed_as_the_rules_show_is_suggested(table):
     """A piece named by its size letter, `l c1-b1`."""
-    await open_game(table, "combat", 2)
+    await started_game(table, "combat", 2)
     actor, _ = next_actor(board_now(table), table.members)
     state = await state_of(table)
     step = next(n for n in await suggest(actor, table, "combat", "") if re.fullmatch(r"[RY]3 \w\d-\w\d", n))
@@ -104,7 +87,7 @@ async def test_combat_piece_size_letter_typed_as_the_rules_show_is_suggested(tab
 
 async def test_combat_hop_typed_by_its_target_as_the_rules_show_is_suggested(table):
     """A hop typed by its target, `hop e4`."""
-    await open_game(table, "combat", 2)
+    await started_game(table, "combat", 2)
     actor, state = await to_phase(
         table,
         "combat",
@@ -126,7 +109,7 @@ async def test_combat_hop_typed_by_its_target_as_the_rules_show_is_suggested(tab
 
 async def test_treasure_arrangement_typed_with_coin_names_as_the_rules_show_is_suggested(table):
     """An arrangement typed with the coins' names, `null ace 2 3 4 5`, with the verb or without."""
-    await open_game(table, "treasure", 2)
+    await started_game(table, "treasure", 2)
     first, _ = next_actor(board_now(table), table.members)
     seen = {}
     for typed in ("arrange null ace 2 3 4 5", "null ace 2 3 4 5"):
@@ -139,7 +122,7 @@ async def test_treasure_arrangement_typed_with_coin_names_as_the_rules_show_is_s
 
 async def test_treasure_capture_typed_with_a_dash_is_suggested(table):
     """A capture typed with a dash ("`-` and `x` are both accepted")."""
-    await open_game(table, "treasure", 2)
+    await started_game(table, "treasure", 2)
     actor, state = await to_phase(
         table,
         "treasure",
@@ -159,7 +142,7 @@ async def test_treasure_capture_typed_with_a_dash_is_suggested(table):
 
 async def test_whist_moves_typed_in_the_other_accepted_orders_are_suggested(table):
     """A draft pick typed tree first, `take c R1`."""
-    await open_game(table, "whist", 2)
+    await started_game(table, "whist", 2)
     actor, state = await to_phase(table, "whist", lambda s: True, seed=1)
     take = (await suggest(actor, table, "whist", ""))[0]  # "take G1 a"
     _, piece, tree = take.split(" ")
@@ -170,7 +153,7 @@ async def test_whist_moves_typed_in_the_other_accepted_orders_are_suggested(tabl
 
 async def test_whist_tree_typed_small_first_is_suggested(table):
     """A tree typed small first ("pieces in any order")."""
-    await open_game(table, "whist", 2)
+    await started_game(table, "whist", 2)
     actor, state = await to_phase(table, "whist", lambda s: s.phase.value == "tricks", seed=1)
     tree = (await suggest(actor, table, "whist", ""))[0]  # "play K3 K2 K1"
     reverse = " ".join(reversed(tree.split(" ")[1:]))
@@ -184,7 +167,7 @@ async def test_whist_tree_typed_small_first_is_suggested(table):
 
 async def test_hedgehog_step_typed_with_a_typographic_minus_is_suggested(table):
     """A step typed with a phone's minus sign (U+2212, U+2013)."""
-    await open_game(table, "hedgehog", 3)
+    await started_game(table, "hedgehog", 3)
     actor, state = await to_phase(
         table, "hedgehog", lambda s: any("-" in HEDGEHOG.format_move(s, m) for m in HEDGEHOG.legal_moves(s)), seed=5
     )
@@ -200,7 +183,7 @@ async def test_hedgehog_step_typed_with_a_typographic_minus_is_suggested(table):
 
 
 async def test_hedgehog_stale_suggestion_in_a_multi_step_turn_is_refused_and_plays_nothing(table):
-    await open_game(table, "hedgehog", 3)
+    await started_game(table, "hedgehog", 3)
     actor, state = await to_phase(table, "hedgehog", lambda s: len(HEDGEHOG.legal_moves(s)) > 3 and not s.moved, seed=7)
     before = await actor.autocomplete(table.channel, "hedgehog move", "notation", "")
     first = await actor.slash(table.channel, "hedgehog move", notation=before[0]["value"])
@@ -217,7 +200,7 @@ LABEL_CUT = re.compile(r"\w$")
 
 async def test_suggestion_labels_are_not_cut_in_the_middle_of_a_word(table):
     """Discord shows 100 characters of a suggestion: a longer label is shortened at a word, with "…"."""
-    await open_game(table, "hedgehog", 3)
+    await started_game(table, "hedgehog", 3)
     actor, _ = next_actor(board_now(table), table.members)
     assert accepted(await actor.slash(table.channel, "hedgehog roll"))
     names = [c["name"] for c in await actor.autocomplete(table.channel, "hedgehog move", "notation", "")]
