@@ -19,7 +19,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from bot.keyed_locks import KeyedLocks
 from bot.memory import can_release_memory, release_free_memory
-from bot.pacing import Pacer
+from bot.pacing import STOPPING, Pacer
 from bot.render_pool import RenderPool, auto_workers, shutdown_pools, start_search_workers
 from bot.session import Autoplayer, GameService, HandoverDesk, Session, Thinking, Timekeeper, UndoDesk, open_session
 from bot.settings import DatabaseUnavailable, Settings, database_problem
@@ -71,12 +71,7 @@ class PyramidBot(commands.AutoShardedBot):
         self.new_seed = new_seed  # games' dice seeds; random unless given (tests fix them)
         self._session: Session | None = None
         self._upkeep: tasks.Loop[Any] | None = None  # gives freed memory back to the system (bot/memory.py)
-        self._controls: set[type[discord.ui.DynamicItem[Any]]] = set()  # every kind of persistent control added
-
-    def add_dynamic_items(self, *items: type[discord.ui.DynamicItem[Any]]) -> None:
-        """Handle presses on these kinds of persistent control (remembered, to stop handling them at close)."""
-        self._controls.update(items)
-        super().add_dynamic_items(*items)
+        self.stopping = False  # set when stopping begins: commands and presses are then told to come back
 
     @property
     def session(self) -> Session:
@@ -172,10 +167,7 @@ class PyramidBot(commands.AutoShardedBot):
         if self._upkeep is not None:
             self._upkeep.cancel()
             self._upkeep = None
-        # from here a press or a menu choice is answered "restarting" (the work under way still finishes)
-        self.remove_dynamic_items(*self._controls)
-        self.remove_listener(refuse_press_while_stopping, "on_interaction")  # once, however often close is called
-        self.add_listener(refuse_press_while_stopping, "on_interaction")
+        self.stopping = True  # from here every control answers a press that the bot is restarting (cogs/buttons.py)
         for name in list(self.extensions):
             await self.unload_extension(name)
         self.tree.interaction_check = refuse_while_stopping  # type: ignore[method-assign]
@@ -196,22 +188,12 @@ class PyramidBot(commands.AutoShardedBot):
         log.info("connected as %s to %s servers", self.user, len(self.guilds))
 
 
-STOPPING = "The bot is restarting: try again in a minute."
-
-
 async def refuse_while_stopping(interaction: discord.Interaction) -> bool:
     """The command tree's check while the bot stops: its commands are gone with their extensions, and
     the moves in flight are being finished; a command sent meanwhile is told so privately, in time."""
     if interaction.type is discord.InteractionType.application_command:
         await tell_stopping(interaction)
     return False
-
-
-async def refuse_press_while_stopping(interaction: discord.Interaction) -> None:
-    """Listens while the bot stops, when no persistent control handles presses any more: a press or a
-    menu choice sent meanwhile is told privately, like a command, instead of being left unanswered."""
-    if interaction.type is discord.InteractionType.component:
-        await tell_stopping(interaction)
 
 
 async def tell_stopping(interaction: discord.Interaction) -> None:

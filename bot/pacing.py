@@ -30,6 +30,7 @@ Acknowledge = Callable[[str], Awaitable[None]]
 QUEUED = "Busy: your action is queued ({ahead} ahead of it in this channel); the answer follows here."
 OVERLOADED = "Busy: your action is queued; the answer follows here in a moment."
 WORKING = "Working on it; the answer follows here."
+STOPPING = "The bot is restarting: try again in a minute."
 
 
 @dataclass

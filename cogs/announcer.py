@@ -196,6 +196,21 @@ class Announcer(commands.Cog):
             return
         log.info("server %s left: %s games ended with no result", guild.id, len(ended))
 
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Connected (again): a server that removed the bot while it was stopped sent no word of it, so its
+        games end now as at ``on_guild_remove``.  Nothing is ended while the bot sees no server at all."""
+        present = [guild.id for guild in self.bot.guilds]
+        if not present:
+            return
+        try:
+            ended = await self.bot.service.guilds_gone(present)
+        except Exception:
+            log.exception("could not end the games of servers the bot has left")
+            return
+        for game in ended:
+            log.info("game %s ended with no result: the bot is no longer in server %s", game.id, game.guild_id)
+
     async def _channel_gone(self, channel_id: int) -> None:
         try:
             ended = await self.bot.service.channel_deleted(channel_id)

@@ -15,6 +15,8 @@ from typing import Any
 
 import discord
 
+from bot.pacing import STOPPING
+
 log = logging.getLogger(__name__)
 
 MAX_ID = 2**63 - 1  # the database's integer range
@@ -66,8 +68,25 @@ def on_press(action: str, handler: Handler) -> None:
     HANDLERS[action] = handler
 
 
+class Control:
+    """What every persistent control (a ``DynamicItem`` of the bot's) checks before its callback: while the
+    bot stops, a press or a menu choice is told privately that the bot is restarting, and nothing is
+    played.  The controls stay registered to the end, so no press goes unanswered."""
+
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """False (and the presser told) while the bot stops."""
+        if not getattr(interaction.client, "stopping", False):
+            return True
+        if not interaction.response.is_done():
+            try:
+                await interaction.response.send_message(STOPPING, ephemeral=True)
+            except discord.HTTPException:
+                log.info("could not tell a press sent while stopping")
+        return False
+
+
 class GameButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"pg:(?P<action>[a-z-]{1,20}):(?P<game_id>[0-9]{1,24})"
+    Control, discord.ui.DynamicItem[discord.ui.Button], template=r"pg:(?P<action>[a-z-]{1,20}):(?P<game_id>[0-9]{1,24})"
 ):
     """A button bound to one game and one action."""
 

@@ -14,7 +14,7 @@ from typing import Any, cast
 import discord
 
 from bot.session import MARK, Actor, GameService, Mark, MoveOption, Report, mark_of
-from cogs.buttons import ELSEWHERE, STALE, GameButton, pressed_elsewhere, valid_id
+from cogs.buttons import ELSEWHERE, STALE, Control, GameButton, pressed_elsewhere, valid_id
 
 MENU_LIMIT = 25  # Discord's options per select menu
 BUTTON_ROW = 5
@@ -31,6 +31,7 @@ MESSAGE_ROWS = 5  # Discord's rows of controls per message
 
 
 class PickButton(
+    Control,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"pg:pick:(?P<game_id>[0-9]{{1,19}}):{MARK}:(?P<index>[0-9]{{1,4}})",
 ):
@@ -57,6 +58,7 @@ class PickButton(
 
 
 class RollButton(
+    Control,
     discord.ui.DynamicItem[discord.ui.Button],
     template=rf"pg:roll:(?P<game_id>[0-9]{{1,19}}):{MARK}",
 ):
@@ -81,6 +83,7 @@ class RollButton(
 
 
 class MoveMenu(
+    Control,
     discord.ui.DynamicItem[discord.ui.Select],
     template=rf"pg:menu:(?P<game_id>[0-9]{{1,19}}):{MARK}(?::(?P<part>[0-9]))?",
 ):

@@ -15,7 +15,7 @@ from discord.ext import commands
 from bot.session import GameRow, ServiceError, rules_for
 from cogs import buttons as game_buttons
 from cogs import permissions, table
-from cogs.buttons import ELSEWHERE, pressed_elsewhere
+from cogs.buttons import ELSEWHERE, Control, pressed_elsewhere
 from cogs.decisions import DECISION_CONTROLS
 from cogs.replies import actor_of, answer, bot_of, channel_of, paced_here, run_guarded
 from cogs.seats import AddBotMenu
@@ -179,7 +179,9 @@ async def start(interaction: discord.Interaction, channel_id: int, *, confirmed:
 
 
 class StartNowButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"pg:start-now:(?P<game_id>[0-9]{1,19}):(?P<seats>[0-9]{1,3})"
+    Control,
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"pg:start-now:(?P<game_id>[0-9]{1,19}):(?P<seats>[0-9]{1,3})",
 ):
     """ "Start now" under the question of a short table: its id carries the table size asked about."""
 
@@ -251,9 +253,6 @@ class Lobby(commands.Cog):
         for action, work in presses:
             game_buttons.on_press(action, work)
         self.bot.add_dynamic_items(*PERSISTENT_CONTROLS)
-
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(*PERSISTENT_CONTROLS)  # a press while the bot stops is refused (bot/client.py)
 
     async def _game(self, game_id: int, *, live: bool = True) -> GameRow:
         game = await self.bot.service.game(game_id)

@@ -17,7 +17,7 @@ from discord import app_commands
 
 from bot.session import GameRow, HandoverStatus, Report, ServiceError
 from bot.session.table_questions import SEAT
-from cogs.buttons import ELSEWHERE, STALE, pressed_elsewhere, valid_id
+from cogs.buttons import ELSEWHERE, STALE, Control, pressed_elsewhere, valid_id
 from cogs.messages import mention, plural, told
 from cogs.text import escape_user_text
 
@@ -37,6 +37,7 @@ LEVEL_CHOICES = [app_commands.Choice(name=f"{level}: {what}", value=level) for l
 
 
 class AddBotMenu(
+    Control,
     discord.ui.DynamicItem[discord.ui.Select],
     template=r"pg:seat:(?P<game_id>[0-9]{1,19}):bot(?::(?P<seats>[0-9]{1,3}))?",
 ):

@@ -17,6 +17,7 @@ marks dropped, other scripts and emoji left out; a name with nothing left shows 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -31,6 +32,7 @@ from renderers.pyramids import (
     TEXT,
     clean_name,
     draw_pyramid_side,
+    fit_name,
     fit_names,
     fit_text,
     new_canvas,
@@ -78,6 +80,18 @@ def format_number(value: float | None) -> str:
     if float(value).is_integer():
         return str(int(value))
     return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+MARKED = re.compile(r"(.+?)( \([^()]*\))")  # a name with what is said about it: `alice (withdrew)`
+
+
+def fit_marked(name: str, size: int, width: float) -> str:
+    """``name`` in ``width`` pixels; a mark after it in brackets, such as ``(withdrew)``, stays whole and
+    only the name is shortened (docs/boards.md: names shortened, never what is said about them)."""
+    found = MARKED.fullmatch(name)
+    if found is None:
+        return fit_text(name, size, width)
+    return fit_name("", found.group(1), found.group(2), size, width)
 
 
 def _rating_value(rating: Any) -> float:
@@ -199,7 +213,7 @@ def _table(
         mid2 = y + 3 + line1 + line2 / 2 - 2
         _podium(draw, row.place, PODIUM_X, y + row_h - 6, (row_h - 14) / 1.75)
         text(draw, (PLACE_RIGHT, mid1), row.rank, size=name_px, anchor="rm")
-        text(draw, (NAME_X, mid1), fit_text(row.name, name_px, name_w), size=name_px, anchor="lm")
+        text(draw, (NAME_X, mid1), fit_marked(row.name, name_px, name_w), size=name_px, anchor="lm")
         text(draw, (MAIN_RIGHT, y + row_h / 2), row.main, size=main_px, anchor="rm")
         for value, right in zip(row.details, rights, strict=True):
             text(draw, (right, mid2), value, size=detail_px, anchor="rm")
@@ -372,7 +386,7 @@ def render_bracket(bracket: Any, names: Mapping[Any, str] | None = None, title: 
         draw_pyramid_side(draw, MARGIN + 20, y + CHAMPION_H - 8, 3, "Y", (CHAMPION_H - 12) / 1.75)
         text(draw, (MARGIN + 48, y + 4), "Champion", size=LABEL_PX, fill=DIM)
         if champion is not None:
-            who = fit_text(shown(champion), 24, box_w - 48)
+            who = fit_marked(shown(champion), 24, box_w - 48)
             text(draw, (MARGIN + 48, y + LABEL_PX + 10), who, size=24, fill=HIGHLIGHT)
         else:
             text(draw, (MARGIN + 48, y + LABEL_PX + 10), "not decided yet", size=20, fill=DIM)
@@ -408,7 +422,7 @@ def render_bracket(bracket: Any, names: Mapping[Any, str] | None = None, title: 
                 if seeds[k] is not None:
                     text(draw, (MARGIN + SEED_RIGHT, mid), str(seeds[k]), size=BRACKET_PX, fill=colour, anchor="rm")
                 name_x = MARGIN + SEED_RIGHT + SEED_GAP
-                name = fit_text(shown(player), BRACKET_PX, MARGIN + box_w - 10 - name_x)
+                name = fit_marked(shown(player), BRACKET_PX, MARGIN + box_w - 10 - name_x)
                 text(draw, (name_x, mid), name, size=BRACKET_PX, fill=colour, anchor="lm")
             y += match_h + MATCH_GAP
         for line in byes[r]:

@@ -14,7 +14,7 @@ import asyncio
 import logging
 import secrets
 from collections import OrderedDict, defaultdict
-from collections.abc import AsyncIterator, Callable, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterator, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -797,6 +797,15 @@ class GameService:
         matches too: the tournaments are cancelled): nobody can play them any more, and their clocks
         would otherwise go on timing players out.  The games ended."""
         return await self._end_all(await self.store.live_games_of_guild(guild_id), tournaments=True)
+
+    async def guilds_gone(self, present: Collection[int]) -> list[GameRow]:
+        """End as ``guild_left`` does the games of every server (of this process's shards) that is not
+        among ``present``, the servers the bot is in: one that removed the bot while it was stopped sends
+        no word of it.  The games ended."""
+        ended = []
+        for guild_id in await self.store.guilds_with_live_games() - set(present):
+            ended += await self.guild_left(guild_id)
+        return ended
 
     async def _end_all(self, found: Sequence[GameRow], *, tournaments: bool) -> list[GameRow]:
         """End with no result each of ``found`` still open or running (a tournament's only if

@@ -599,6 +599,12 @@ class Store:
         async with self.engine.connect() as conn:
             return await self._load_all(conn, and_(here, games.c.status.in_(ACTIVE_STATUSES)))
 
+    async def guilds_with_live_games(self) -> set[int]:
+        """The servers (of this process's shards) with an open or running game."""
+        query = select(games.c.guild_id).where(games.c.status.in_(ACTIVE_STATUSES), self._owned()).distinct()
+        async with self.engine.connect() as conn:
+            return {guild for guild in (await conn.execute(query)).scalars() if guild is not None}
+
     async def live_games_of_guild(self, guild_id: int) -> list[GameRow]:
         """The open or running games of the server ``guild_id``."""
         async with self.engine.connect() as conn:

@@ -45,7 +45,7 @@ import logging
 import random
 import secrets
 from collections import defaultdict
-from collections.abc import Awaitable, Callable, Coroutine, Sequence
+from collections.abc import Awaitable, Callable, Collection, Coroutine, Sequence
 from datetime import datetime, timedelta
 from typing import Any, Protocol
 
@@ -587,6 +587,15 @@ class TournamentManager:
                     tournament.id, {"status": LIVE_STATUSES}, status=CANCELLED, updated_at=self.clock()
                 ):
                     cancelled.append(tournament)
+        return cancelled
+
+    async def guilds_gone(self, present: Collection[int]) -> list[TournamentRow]:
+        """Cancel as ``guild_left`` does the live tournaments of every server (of this process's shards)
+        not among ``present``, the servers the bot is in.  The tournaments cancelled."""
+        gone = {t.guild_id for t in await self.records.tournaments(statuses=LIVE_STATUSES)} - set(present)
+        cancelled = []
+        for guild_id in gone:
+            cancelled += await self.guild_left(guild_id)
         return cancelled
 
     async def _stop_game(self, game_id: int, actor: Actor) -> GameRow | None:

@@ -16,7 +16,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.session import catalogue, opening_picture
-from cogs.buttons import STALE
+from cogs.buttons import STALE, Control
 from cogs.help._pages import SECTION_TITLES, page, section_pages, section_text
 from cogs.help._quickstart import quick_start
 from cogs.messages import players_range
@@ -67,6 +67,7 @@ def titles() -> dict[str, str]:
 
 
 class SectionButton(
+    Control,
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"pg:help:(?P<game>[a-z]{1,20}):(?P<section>[a-z]{1,20})",
 ):
@@ -120,9 +121,6 @@ class RulesCommand(commands.Cog):
     async def cog_load(self) -> None:
         self.bot.add_dynamic_items(SectionButton)
 
-    async def cog_unload(self) -> None:
-        self.bot.remove_dynamic_items(SectionButton)
-
     @app_commands.command(name="rules", description="How to play a game, and how to write its moves.")
     @app_commands.describe(game="Which game")
     @app_commands.choices(game=game_choices())
@@ -137,7 +135,11 @@ class RulesCommand(commands.Cog):
         seats = players_range(info.min_players, info.max_players)
         embed.set_footer(text=f"{seats} · start one with /{info.name} new (bots:1 seats a computer player)")
         files = [
-            discord.File(io.BytesIO(await opening_picture(info.name, OPENING_NOTES.get(info.name, ()))), "opening.png")
+            discord.File(
+                io.BytesIO(await opening_picture(info.name, OPENING_NOTES.get(info.name, ()))),
+                "opening.png",
+                description=f"{info.title}: the board as a game starts, with notes on what is where.",
+            )
         ]
         embed.set_image(url="attachment://opening.png")
         full = page(info.name)

@@ -8,14 +8,14 @@ from typing import Any
 import discord
 
 from bot.session.tournament_records import CHECKIN, TournamentRow
-from cogs.buttons import STALE, valid_id
+from cogs.buttons import STALE, Control, valid_id
 from cogs.replies import refuse, run_guarded
 
 COG_NAME = "TournamentCommands"  # the cog that handles a press (``_commands.TournamentCommands``)
 
 
 class TournamentButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"pt:(?P<action>join|checkin):(?P<tournament>[0-9]+)"
+    Control, discord.ui.DynamicItem[discord.ui.Button], template=r"pt:(?P<action>join|checkin):(?P<tournament>[0-9]+)"
 ):
     """Join or Check in under a tournament's announcement; handled by the tournament commands."""
 

@@ -100,7 +100,6 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
         await cancel_between_iterations(self.scheduler, self._checking)
         if self.manager is not None and self.manager.on_report in self.bot.service.listeners:
             self.bot.service.listeners.remove(self.manager.on_report)
-        self.bot.remove_dynamic_items(TournamentButton)
         if self._tasks:  # let rounds being paired finish: every step is stored, but a clean stop is nicer
             await asyncio.wait(list(self._tasks), timeout=10)
 
@@ -126,6 +125,23 @@ class TournamentCommands(commands.GroupCog, group_name="tournament", group_descr
             return
         for tournament in cancelled:
             log.info("tournament %s cancelled: the bot left its server %s", tournament.id, guild.id)
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Connected (again): the live tournaments of a server that removed the bot while it was stopped are
+        cancelled now, as at ``on_guild_remove``.  Nothing is cancelled while the bot sees no server."""
+        present = [guild.id for guild in self.bot.guilds]
+        if not present:
+            return
+        try:
+            cancelled = await self.tournaments.guilds_gone(present)
+        except Exception:
+            log.exception("could not cancel the tournaments of servers the bot has left")
+            return
+        for tournament in cancelled:
+            log.info(
+                "tournament %s cancelled: the bot is no longer in its server %s", tournament.id, tournament.guild_id
+            )
 
     @tasks.loop(seconds=60)
     async def scheduler(self) -> None:

@@ -92,8 +92,8 @@ class DiscordHost:
     async def checkin_opened(self, tournament: TournamentRow, until: datetime, players: Sequence[int]) -> None:
         await self.refresh_cards(tournament)  # the card gets its Check in button
         view = tournament_buttons(tournament)
-        text = wording.checkin_opened(tournament, until)
-        called = await self._announce(tournament, text, mentions=players, view=view)
+        texts = wording.checkin_opened(tournament, until, players)
+        called = await self._announce_parts(tournament, texts, mentions=players, view=view)
         if view is not None:
             await self.keep_card(tournament, called.channel.id, called.id)
 
@@ -101,8 +101,7 @@ class DiscordHost:
         self, tournament: TournamentRow, seeds: Sequence[int], absent: Sequence[int], names: Mapping[int, str]
     ) -> None:
         await self.refresh_cards(tournament)  # registration is over: Join and Check in go
-        for text in wording.began(tournament, seeds, absent, names):
-            await self._announce(tournament, text)
+        await self._announce_parts(tournament, wording.began(tournament, seeds, absent, names))
 
     async def round_started(
         self,
@@ -112,8 +111,7 @@ class DiscordHost:
         names: Mapping[int, str],
         bracket: Bracket | None,
     ) -> None:
-        for text in wording.round_started(tournament, number, matches, names, bracket):
-            await self._announce(tournament, text)
+        await self._announce_parts(tournament, wording.round_started(tournament, number, matches, names, bracket))
 
     async def tournament_finished(self, tournament: TournamentRow, standings: Standings) -> None:
         image = await standings_file(standings, "standings.png")
@@ -170,6 +168,26 @@ class DiscordHost:
             extra["view"] = view
         message: discord.Message = await channel.send(text[:2000], allowed_mentions=pinging(mentions), **extra)
         return message
+
+    async def _announce_parts(
+        self,
+        tournament: TournamentRow,
+        texts: Sequence[str],
+        *,
+        mentions: Sequence[int] = (),
+        view: discord.ui.View | None = None,
+    ) -> discord.Message:
+        """Post an announcement too long for one message as its parts, in order (``view`` under the first);
+        the first part posted.  The first part's failure is raised (the milestone is told again at the
+        next check); a later part's is logged and the rest still posted: an announcement is told once."""
+        first, *rest = texts
+        posted = await self._announce(tournament, first, mentions=mentions, view=view)
+        for part in rest:
+            try:
+                await self._announce(tournament, part, mentions=mentions)
+            except discord.HTTPException as error:
+                log.warning("tournament %s: part of an announcement was not posted: %s", tournament.id, error)
+        return posted
 
     async def refresh_cards(self, tournament: TournamentRow) -> None:
         """Give the messages that carry the tournament's buttons the buttons its registration has now:

@@ -26,11 +26,14 @@ async def standings_file(standings: Standings, filename: str) -> discord.File:
 
 
 def alt_text(standings: Standings) -> str:
-    """What the standings picture shows, in words: its title and the leading places."""
-    leaders = [
-        f"{row.place}. {name_of(standings, row.player)} ({row.points:g})" for row in standings.rows[:ALT_TEXT_ROWS]
-    ]
-    led = f" Leading: {', '.join(leaders)}." if leaders else ""
+    """What the standings picture shows, in words: its title and the leading places, or a bracket's
+    champion."""
+    if standings.bracket is not None:
+        champion = standings.bracket.champion
+        led = f" Champion: {name_of(standings, champion)}." if champion is not None else " No champion yet."
+    else:
+        leaders = [f"{row.place}. {name_of(standings, row.player)} ({row.points:g})" for row in standings.rows[:5]]
+        led = f" Leading: {', '.join(leaders)}." if leaders else ""
     return f"{standings.title}. {standings.subtitle}.{led}"[:ALT_TEXT_LIMIT]
 
 
@@ -39,5 +42,4 @@ def name_of(standings: Standings, player: object) -> str:
     return standings.names.get(player, str(player)) if isinstance(player, int) else str(player)
 
 
-ALT_TEXT_ROWS = 5  # places named in the standings picture's description
 ALT_TEXT_LIMIT = 1024  # Discord's most characters in an attachment's description

@@ -29,8 +29,8 @@ from bot.tournaments.formats import ELIMINATION, FORMAT_NAMES, TABLES, is_bot
 from bot.tournaments.pairings import Bracket
 from bot.tournaments.results import ADJUDICATED, DRAW_NOTE
 from bot.tournaments.views import Standings, TournamentView
-from cogs.messages import options_line, plural
-from cogs.text import FIELD_LIMIT, escape_user_text, packed, whole_items, without_direction_marks
+from cogs.messages import mention, options_line, plural
+from cogs.text import FIELD_LIMIT, MESSAGE_LIMIT, escape_user_text, packed, whole_items, without_direction_marks
 
 COLOUR = discord.Colour(0xCC79A7)
 STATUS_WORDS = {
@@ -177,12 +177,16 @@ def match_stopped(tournament: TournamentRow) -> str:
 # ---------------------------------------------------------------------------------------- announcements
 
 
-def checkin_opened(tournament: TournamentRow, until: datetime) -> str:
-    """The check-in announcement (the registered players are pinged with it)."""
-    return (
+def checkin_opened(tournament: TournamentRow, until: datetime, players: Sequence[int]) -> list[str]:
+    """The check-in call, pinging the registered players (in as many messages as a big field needs)."""
+    call = (
         f"{bold(named(tournament))}: check-in is open until {timestamp(until)} ({timestamp(until, 'R')}). "
         "Registered players, confirm with `/tournament checkin`; whoever has not checked in by then is left out."
     )
+    mentions = [mention(user) for user in players]
+    if not mentions:
+        return [call]
+    return packed([f"{call}\n{mentions[0]}", *mentions[1:]], sep=" ")
 
 
 LEFT_OUT_LIMIT = 600  # characters of names left out at the start: the seeding follows in the same message
@@ -203,6 +207,12 @@ def began(tournament: TournamentRow, seeds: Sequence[int], absent: Sequence[int]
         f"{rounds}, {clock}.{left_out}"
     )
     return packed([f"{heading}\nSeeding: {seeding[0]}", *seeding[1:]], sep=", ")
+
+
+def continued(texts: list[str], heading: str) -> list[str]:
+    """``texts`` with every part after the first opened by ``heading``, so it says what it continues (the
+    parts are packed with room for it)."""
+    return [texts[0], *(f"{heading}\n{text}" for text in texts[1:])] if texts else texts
 
 
 def round_started(
@@ -226,7 +236,8 @@ def round_started(
     if tournament.round_deadline:
         deadline = tournament.round_deadline
         lines.append(f"Round deadline: {timestamp(deadline)} ({timestamp(deadline, 'R')}).")
-    return packed([heading, *lines])
+    again = f"{heading} (continued)"
+    return continued(packed([heading, *lines], MESSAGE_LIMIT - len(again) - 1), again)
 
 
 def finished(tournament: TournamentRow, standings: Standings) -> str:
@@ -386,12 +397,14 @@ def tournament_embed(view: TournamentView) -> discord.Embed:
         embed.add_field(name="Round deadline", value=f"{plural(t.round_days, 'day')} per round", inline=True)
     if t.start_at and t.is_open:
         embed.add_field(name="Start", value=f"{timestamp(t.start_at)} ({timestamp(t.start_at, 'R')})", inline=True)
-    if t.checkin_minutes:
+    if t.checkin_minutes and t.is_open:  # once it has started, check-in is over and no longer shown
         if t.status == CHECKIN and t.checkin_until:
             count = sum(1 for p in view.players if p.checked_in)
             value = f"open until {timestamp(t.checkin_until, 'R')} · {count} checked in"
-        else:
+        elif t.start_at:
             value = f"{t.checkin_minutes} minutes before the start"
+        else:
+            value = f"a {t.checkin_minutes}-minute window when an organiser starts it"
         embed.add_field(name="Check-in", value=value, inline=True)
     if view.matches:
         lines = [describe_match(m, view.names, t.format, cancelled=t.status == CANCELLED) for m in view.matches]

@@ -232,3 +232,33 @@ async def test_a_button_pressed_while_the_bot_stops_is_told_to_try_again_and_pla
     await stop.finish()
     shown = living_board(table.env, table.channel.id).embeds[0].description or ""
     assert shown.count(" rolls ") == 1  # the roll in flight, and no second one
+
+
+async def test_a_control_on_a_board_posted_while_the_bot_stops_is_told_to_try_again_and_plays_nothing(
+    table: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The move in flight is played while the bot stops and its board posted with new controls (which
+    registers them again); a press on one of them before the bot has disconnected is told that the bot is
+    restarting, and is not played."""
+    from tests.discord.helpers import living_board
+
+    held, release = asyncio.Event(), asyncio.Event()
+    disconnect = commands.AutoShardedBot.close
+
+    async def holding(self: Any) -> None:  # other work still finishing: the disconnect waits
+        held.set()
+        await release.wait()
+        await disconnect(self)
+
+    monkeypatch.setattr(commands.AutoShardedBot, "close", holding)
+    stop = StopDuringRoll(table, monkeypatch)
+    await stop.begin()
+    stop.release.set()  # the roll is played and its board posted with the move controls
+    await asyncio.wait_for(held.wait(), 30)
+    board = living_board(table.env, table.channel.id)
+    before = board.embeds[0].description or ""
+    [button, *_] = [c for row in board.components for c in row["components"] if c.get("type") == 2]
+    await told_stopping(stop.press(stop.actor.id, board, button))
+    release.set()
+    await asyncio.wait_for(stop.closing, 30)
+    assert (living_board(table.env, table.channel.id).embeds[0].description or "") == before

@@ -79,3 +79,34 @@ async def test_a_server_that_removes_the_bot_ends_its_games_with_no_result_and_c
     assert cup.status == "cancelled"
     assert (await service.live_game(table.channel.id)).status == "open"
     assert simcord_env.errors == []
+
+
+async def test_a_server_that_removed_the_bot_while_it_was_stopped_has_its_games_ended_when_it_comes_back(
+    table, simcord_env, make_bot
+):
+    """No word of a removal comes while the bot is stopped: when it connects again, the games of a server
+    it is no longer in end with no result, and its tournaments are cancelled; its own server's go on."""
+    from simcord.env import _attach_bot
+
+    other = simcord_env.create_guild("Elsewhere")
+    room = other.create_text_channel("games")
+    alice, bob = (other.add_member(m.user) for m in table.members[:2])
+    role = other.create_role("Organisers", permissions=discord.Permissions(manage_guild=True))
+    olga = other.add_member(simcord_env.create_user("olga"), roles=[role])
+    await alice.slash(room, "hedgehog new", players=2, clock=1)
+    await bob.slash(room, "hedgehog join")
+    assert accepted(await alice.slash(room, "hedgehog start"))
+    assert accepted(await olga.slash(room, "tournament create", name="Gone Cup", game="whist", format="swiss"))
+    assert accepted(await table.members[0].slash(table.channel, "whist new"))
+    game = await simcord_env.bot.service.live_game(room.id)
+    await simcord_env._detach_bot()  # the bot is stopped
+    simcord_env.backend.remove_guild(other.id)  # and the server removes it meanwhile
+    await _attach_bot(simcord_env, make_bot())
+    await simcord_env.advance_time(26 * 3600)  # the turn's day is long over
+    service = simcord_env.bot.service
+    ended = await service.game(game.id)
+    assert ended.status == "aborted" and ended.outcome is None
+    assert await simcord_env.bot.session.ratings.count_rated(other.id) == 0
+    [cup] = await simcord_env.bot.session.records.tournaments(guild_id=other.id)
+    assert cup.status == "cancelled"
+    assert (await service.live_game(table.channel.id)).status == "open"

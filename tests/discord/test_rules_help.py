@@ -53,3 +53,9 @@ def test_the_treasure_hunt_opening_shows_its_coins_face_up():
 
     state, players = opening_state("treasure")
     assert players == 2 and all(revealed_rows(state))
+
+
+async def test_the_opening_board_picture_is_described_for_screen_readers(table):
+    result = await table.members[0].slash(table.channel, "rules", game="combat")
+    [picture] = [a for a in result.response.attachments if a.filename == "opening.png"]
+    assert picture.description == "Martian Combat: the board as a game starts, with notes on what is where."

@@ -518,3 +518,73 @@ async def test_a_drop_sent_twice_at_the_same_instant_withdraws_once_and_says_so_
     told = [m for m in announcements(table, "alice withdraws") if not m.flags.ephemeral]
     assert len(told) == 1
     assert [a.response.content for a in answers if a.ephemeral] == ["You have already left Drop Cup."]
+
+
+async def test_the_check_in_call_pings_the_registered_players(table, club):
+    olga, members = club
+    players = members[:3]
+    await create(olga, table, name="Ping Cup", game="whist", format="swiss", variant="short", checkin=30)
+    for player in players:
+        await player.slash(table.channel, "tournament join")
+    await olga.slash(table.channel, "tournament start")  # opens the window
+    (call,) = announcements(table, "check-in is open")
+    raw = table.env.backend.messages[table.channel.id][call.id]
+    assert set(raw.ping_user_ids) == {p.id for p in players}
+
+
+async def test_the_card_says_when_check_in_opens_and_drops_it_once_the_tournament_runs(table, club):
+    """Without a start time the window opens at the organiser's start, not "before the start"; once the
+    tournament runs, check-in is over and the card no longer mentions it."""
+    olga, members = club
+    await create(olga, table, name="Card Cup", game="whist", format="swiss", variant="short", checkin=30)
+    for player in members[:2]:
+        await player.slash(table.channel, "tournament join")
+    card = embed_of(await olga.slash(table.channel, "tournament status"))
+    assert field(card, "Check-in") == "a 30-minute window when an organiser starts it"
+    await olga.slash(table.channel, "tournament start")
+    for player in members[:2]:
+        await player.slash(table.channel, "tournament checkin")
+    await olga.slash(table.channel, "tournament start")  # closes the window early: it runs
+    card = embed_of(await olga.slash(table.channel, "tournament status"))
+    assert "running" in card.description and field(card, "Check-in") is None
+
+
+async def test_the_final_brackets_description_names_the_champion(table, club):
+    olga, members = club
+    await create(olga, table, name="Knockout", game="whist", format="elimination", variant="short")
+    for player in members[:2]:
+        await player.slash(table.channel, "tournament join")
+    await olga.slash(table.channel, "tournament start")
+    (thread,) = round_threads(table, 1)
+    loser, champion = thread_players(thread, members)
+    assert accepted(await loser.slash(thread, "game resign"))
+    bracket = await olga.slash(table.channel, "tournament standings")
+    assert bracket.response.attachments[0].description.endswith(f"Champion: {champion.name}.")
+
+
+async def test_a_big_start_announcement_that_fails_part_way_is_not_posted_twice(table, club, monkeypatch):
+    """A big field's start is posted in several messages: when one after the first fails, the rest are
+    still posted and the milestone is not told again (which would post its first part twice)."""
+    from cogs.tournament._host import DiscordHost
+
+    olga, _ = club
+    players = [table.guild.add_member(table.env.create_user(f"p{i:02d}" + "_" * 28)) for i in range(30)]
+    await create(olga, table, name="Big Cup", game="whist", format="swiss")
+    for member in players:
+        await member.slash(table.channel, "tournament join")
+    announce = DiscordHost._announce
+    parts = []
+
+    async def flaky(self, tournament, text, **kwargs):
+        if "begins:" in text or text[:1].isdigit():
+            parts.append(text)
+            if len(parts) == 2:  # the start's second part, once
+                response = SimpleNamespace(status=503, reason="Service Unavailable")
+                raise discord.HTTPException(response, "unavailable")
+        return await announce(self, tournament, text, **kwargs)
+
+    monkeypatch.setattr(DiscordHost, "_announce", flaky)
+    await olga.slash(table.channel, "tournament start")
+    assert len(parts) == 2  # the start took two messages, the second refused
+    await table.env.advance_time(120)  # the next checks tell what was not told
+    assert len(announcements(table, "**Big Cup** begins:")) == 1

@@ -278,3 +278,23 @@ def test_a_title_keeps_its_dash():
     with recording() as layout:
         render_leaderboard([], title="Martian Combat — leaderboard")
     assert layout.texts[0].text == "Martian Combat - leaderboard"
+
+
+def test_a_long_name_is_shortened_but_its_withdrawal_mark_stays_whole(monkeypatch):
+    """Names are shortened, never what is said about them (docs/boards.md): `(withdrew)` stays."""
+    from types import SimpleNamespace
+
+    import renderers.standings as standings
+
+    drawn: list[str] = []
+    real = standings.text
+
+    def spy(draw, xy, words, *args, **kwargs):
+        drawn.append(words)
+        return real(draw, xy, words, *args, **kwargs)
+
+    monkeypatch.setattr(standings, "text", spy)
+    row = SimpleNamespace(place=7, player=1, points=0.0, games=2, tiebreaks=[("Buchholz cut-1", 1.0)])
+    standings.render_standings([row], "Cup", {1: "Zaphod_Beeblebrox_the_Magnific_1 (withdrew)"}, "Swiss · final")
+    [shown] = [words for words in drawn if "Zaphod" in words]
+    assert shown.endswith("… (withdrew)")
