@@ -290,7 +290,7 @@ def listing(items: list[str]) -> str:
 
 def players_range(least: int, most: int) -> str:
     """``2 players`` when the number is fixed, else ``1-5 players``."""
-    return f"{least} players" if least == most else f"{least}-{most} players"
+    return plural(least, "player") if least == most else f"{least}-{most} players"
 
 
 LATE_HEADING = "*Not shown at the time (played earlier):*"

@@ -47,19 +47,25 @@ class AddBotMenu(
     (sent twice, or after someone joined) is refused.  Menus shown before it carried one are not checked.
     """
 
-    def __init__(self, game_id: int, seats: int | None = None, disabled: bool = False) -> None:
+    def __init__(
+        self, game_id: int, seats: int | None = None, disabled: bool = False, *, add: bool = True, remove: bool = True
+    ) -> None:
+        """``add``: a seat is free for a bot; ``remove``: a bot sits at the table.  A menu with neither is
+        greyed, so it offers nothing that would only be refused."""
         taken = "" if seats is None else f":{seats}"
+        adding = [
+            discord.SelectOption(label=f"{level.title()} bot", value=level, description=what)
+            for level, what in LEVELS.items()
+        ]
+        removing = [
+            discord.SelectOption(label="Remove a bot", value=REMOVE, description="the computer player seated last")
+        ]
+        options = [*(adding if add else []), *(removing if remove else [])]
         select: discord.ui.Select = discord.ui.Select(
             custom_id=f"pg:seat:{game_id}:bot{taken}",
-            placeholder="Add a computer player…",
-            options=[
-                *(
-                    discord.SelectOption(label=f"{level.title()} bot", value=level, description=what)
-                    for level, what in LEVELS.items()
-                ),
-                discord.SelectOption(label="Remove a bot", value=REMOVE, description="the computer player seated last"),
-            ],
-            disabled=disabled,
+            placeholder="Add a computer player…" if add or not remove else "Remove a computer player…",
+            options=options or adding,  # a menu needs options: greyed, it offers none of them
+            disabled=disabled or not options,
         )
         super().__init__(select)
         self.game_id = game_id

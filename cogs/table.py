@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.session import GameRow, Report, opening_board, rules_for
+from bot.session import GameRow, Report, fewest_players, opening_board, rules_for
 from bot.session.table_messages import TableMessage
 from cogs import questions
 from cogs.buttons import GameButton, buttons
@@ -270,7 +270,8 @@ def lobby_view(game: GameRow, *, disabled: bool = False) -> discord.ui.View:
     for child in view.children:
         if full and isinstance(child, GameButton) and child.action == "join":  # no seat left to take
             child.item.disabled = True
-    view.add_item(AddBotMenu(game.id, len(game.seats), disabled=disabled))
+    bots = any(row.is_bot for row in game.seats)
+    view.add_item(AddBotMenu(game.id, len(game.seats), disabled=disabled, add=not full, remove=bots))
     return view
 
 
@@ -279,7 +280,7 @@ def lobby_payload(game: GameRow, note: str) -> dict[str, Any]:
     rules = rules_for(game.game)
     return {
         "content": note,
-        "embed": lobby_embed(game, rules.title, rules.min_players),
+        "embed": lobby_embed(game, rules.title, fewest_players(game.game, game.options)[0]),
         "view": lobby_view(game, disabled=game.status != "open"),
         "allowed_mentions": NO_PINGS,
     }
@@ -396,7 +397,7 @@ def retired(record: TableMessage, game: GameRow, *, stopped: bool = False) -> di
     the game was stopped without a result, which the summary says."""
     rules = rules_for(game.game)
     if record.kind == "lobby":
-        embed = lobby_embed(game, rules.title, rules.min_players)
+        embed = lobby_embed(game, rules.title, fewest_players(game.game, game.options)[0])
         embed.set_footer(text=f"Game #{game.id} · started" if game.status != "aborted" else f"Game #{game.id} · closed")
         return {"embed": embed, "view": lobby_view(game, disabled=True)}
     # the mention that called its player ("@alice, your turn.") goes too: that turn is over

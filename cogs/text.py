@@ -32,8 +32,9 @@ def without_direction_marks(text: str) -> str:
 
 
 # what Discord draws from text in angle brackets besides mentions: channel links, timestamps, command
-# links and custom emoji (``<#1>``, ``<t:0:R>``, ``</tournament join:1>``, ``<:name:1>``, ``<a:name:1>``)
-MARKUP_OPENING = re.compile(r"<(?=#|t:|/|a?:)")
+# links, custom emoji and a server's pages (``<#1>``, ``<t:0:R>``, ``</tournament join:1>``, ``<:name:1>``,
+# ``<a:name:1>``, ``<id:browse>``)
+MARKUP_OPENING = re.compile(r"<(?=#|t:|/|a?:|id:)")
 
 
 def escape_user_text(text: str) -> str:

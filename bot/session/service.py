@@ -14,7 +14,7 @@ import asyncio
 import logging
 import secrets
 from collections import OrderedDict, defaultdict
-from collections.abc import AsyncIterator, Callable, Collection, Iterator, Sequence
+from collections.abc import AsyncIterator, Callable, Collection, Iterator, Mapping, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
@@ -42,6 +42,7 @@ from bot.session.table_messages import TableMessage, TableMessages
 from bot.session.table_questions import TableQuestions
 from games.base import (
     BUTTON_KINDS,
+    BadOptions,
     GameError,
     NotYourTurn,
     OptionSpec,
@@ -50,6 +51,7 @@ from games.base import (
     acting_seats,
     acting_together,
     default_resign_ranks,
+    plural,
     quote_typed,
     resolve_options,
     seat_state,
@@ -309,6 +311,21 @@ def bot_room_refusal(table: int) -> str:
     return f"At most {bots}: a game needs at least one person at its table of {table}."
 
 
+def fewest_players(name: str, options: Mapping[str, Any]) -> tuple[int, str]:
+    """The fewest players a game of ``name`` can start with under ``options`` (the 12x12 Assassination
+    board needs six), and why, in the game's words, when the options are what asks for more ("")."""
+    rules = rules_for(name)
+    why = ""
+    for count in range(rules.min_players, rules.max_players + 1):
+        try:
+            rules.new_game(count, dict(options), setup_rng("fewest"))
+        except BadOptions as error:
+            why = why or str(error)
+            continue
+        return count, why
+    return rules.min_players, why
+
+
 def rules_for(name: str) -> Rules[Any, Any]:
     """The registered rules called ``name``."""
     try:
@@ -528,7 +545,7 @@ class GameService:
             if game.seat_of(actor.user_id) is not None:
                 raise ServiceError("You are already in this game.")
             if len(game.seats) >= game.max_players:
-                raise ServiceError(f"This game is full ({game.max_players} players).")
+                raise ServiceError(f"This game is full ({plural(game.max_players, 'player')}).")
             seated = [*game.seats, SeatRow(len(game.seats), actor.user_id, actor.name)]
             await self.store.set_seats(game, seated, self.clock())
             return await self._reload(game)
@@ -541,7 +558,7 @@ class GameService:
         async with self.unit(channel_id):
             game = await self._lobby_for_bots(channel_id, actor, "add a bot to it", seats)
             if len(game.seats) >= game.max_players:
-                raise ServiceError(f"This game is full ({game.max_players} players).")
+                raise ServiceError(f"This game is full ({plural(game.max_players, 'player')}).")
             user_id = min([row.user_id for row in game.seats if row.is_bot] + [0]) - 1
             name = bot_name(level, [row.display_name for row in game.seats])
             seated = [*game.seats, SeatRow(len(game.seats), user_id, name, ai_level=level)]
@@ -583,7 +600,7 @@ class GameService:
             seated = [row for row in game.seats if row.user_id != actor.user_id]
             now = self.clock()
             if not any(not row.is_bot for row in seated):  # the last person left: bots alone never play
-                await self.store.update_game(game, now, status="aborted")
+                await self.store.set_seats(game, seated, now, status="aborted")  # the closed lobby lists no one
             else:
                 await self.store.set_seats(game, seated, now)
             return await self._reload(game)
@@ -645,12 +662,11 @@ class GameService:
         count = len(game.seats)
         if not game.humans:
             raise ServiceError("A game needs at least one person at the table, not only bots.")
-        if count < rules.min_players:
-            need = rules.min_players - count
-            raise ServiceError(
-                f"{rules.title} needs {rules.min_players} players; {need} more must join "
-                "(or add a computer player with the lobby's menu)."
-            )
+        fewest, why = fewest_players(game.game, game.options)
+        if count < fewest:
+            need = fewest - count
+            needs = f"{why.rstrip('.')}:" if why else f"{rules.title} needs {fewest} players;"
+            raise ServiceError(f"{needs} {need} more must join (or add a computer player with the lobby's menu).")
         return game
 
     async def create_seated_game(

@@ -759,11 +759,12 @@ class Store:
         async with self.engine.connect() as conn:
             return [row.channel_id for row in (await conn.execute(query)).all()]
 
-    async def set_seats(self, game: GameRow, new_seats: Sequence[SeatRow], now: datetime) -> None:
-        """Replace the lobby's seats (join, leave, a bot added) in seat order; only user, name and level are kept."""
+    async def set_seats(self, game: GameRow, new_seats: Sequence[SeatRow], now: datetime, **values: Any) -> None:
+        """Replace the lobby's seats (join, leave, a bot added) in seat order, changing ``values`` of the game
+        in the same write (closing it, when its last person left); only user, name and level are kept."""
 
         def work(conn: Connection) -> None:
-            self._bump(conn, game, now)
+            self._bump(conn, game, now, **values)
             conn.execute(seats.delete().where(seats.c.game_id == game.id))
             if new_seats:
                 conn.execute(

@@ -15,7 +15,7 @@ from bot.tournaments.pairings import Bracket
 from bot.tournaments.views import Standings
 from cogs import table
 from cogs.announcer import reopen
-from cogs.messages import NO_PINGS, report_payload, report_view
+from cogs.messages import NO_PINGS, mention, report_payload, report_view
 from cogs.tournament import _wording as wording
 from cogs.tournament._buttons import button_actions, tournament_buttons
 from cogs.tournament._images import standings_file
@@ -31,6 +31,12 @@ THREAD_ARCHIVE_MINUTES: Literal[10080] = 10080  # a week: match threads stay ope
 def people(players: Sequence[int]) -> list[int]:
     """The people of a match (computer players have negative ids and no Discord account)."""
     return [p for p in players if p > 0]
+
+
+def named_in(text: str, user_ids: Sequence[int]) -> list[int]:
+    """Those of ``user_ids`` that ``text`` mentions: a message may let at most 100 users be pinged, so each
+    part of a long call allows only its own."""
+    return [user_id for user_id in user_ids if mention(user_id) in text]
 
 
 def pinging(user_ids: Sequence[int]) -> discord.AllowedMentions:
@@ -181,10 +187,10 @@ class DiscordHost:
         the first part posted.  The first part's failure is raised (the milestone is told again at the
         next check); a later part's is logged and the rest still posted: an announcement is told once."""
         first, *rest = texts
-        posted = await self._announce(tournament, first, mentions=mentions, view=view)
+        posted = await self._announce(tournament, first, mentions=named_in(first, mentions), view=view)
         for part in rest:
             try:
-                await self._announce(tournament, part, mentions=mentions)
+                await self._announce(tournament, part, mentions=named_in(part, mentions))
             except discord.HTTPException as error:
                 log.warning("tournament %s: part of an announcement was not posted: %s", tournament.id, error)
         return posted

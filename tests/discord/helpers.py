@@ -262,6 +262,14 @@ def join_disabled(table: Any, message: Any) -> bool:
     return bool(join.get("disabled"))
 
 
+def bot_menu_choices(table: Any, message: Any) -> list[str] | None:
+    """The choices the lobby ``message``'s computer-player menu offers now (None when it is greyed)."""
+    raw = table.env.backend.messages[table.channel.id][message.id]
+    rows = [row if isinstance(row, dict) else row.to_dict() for row in raw.components]
+    menu = next(c for row in rows for c in row["components"] if c.get("type") == 3)
+    return None if menu.get("disabled") else [option["value"] for option in menu["options"]]
+
+
 def close_dms(env: Any, member: Any) -> None:
     """From now on Discord refuses the bot's direct messages to ``member`` (their DMs are closed)."""
     env.inject_error(

@@ -17,6 +17,7 @@ from simcord.results import ResponseMessage
 from bot.session.service import TABLE_CHANGED
 from tests.discord.helpers import (
     accepted,
+    bot_menu_choices,
     button_labels,
     embed_of,
     field,
@@ -98,18 +99,17 @@ async def test_a_bot_added_from_the_lobby_menu_plays_and_the_game_is_unrated(tab
     alice, bob = table.members[:2]
     opened = await alice.slash(table.channel, "treasure new", players=3)
     await bob.click(opened.response.message, label="Join")
+    stranger = await table.members[4].select(opened.response.message, ["easy"])
+    assert refusal(stranger) == "Only the players of this game can add a bot to it."
     added = await alice.select(opened.response.message, ["hard"])
     assert "Hard bot takes a seat" in added.response.content
     assert "computer players: unrated" in embed_of(added).footer.text
-    stranger = await table.members[4].select(opened.response.message, ["easy"])
-    assert refusal(stranger) == "Only the players of this game can add a bot to it."
-    assert refusal(await bob.select(opened.response.message, ["easy"])).startswith("This game is full")
     assert join_disabled(table, opened.response.message)  # a full table offers no seat
+    assert bot_menu_choices(table, opened.response.message) == ["remove"]  # and no bot, only taking one off
     removed = await bob.select(opened.response.message, ["remove"])  # one bot too many: taken off again
     assert "Hard bot leaves the table" in removed.response.content
     assert not join_disabled(table, opened.response.message)
-    none_left = await bob.select(opened.response.message, ["remove"])
-    assert refusal(none_left) == "There is no computer player at this table."
+    assert bot_menu_choices(table, opened.response.message) == ["easy", "normal", "hard"]  # no bot to take off
     await alice.select(opened.response.message, ["hard"])
     started = await alice.click(opened.response.message, label="Start")
     assert embed_of(started).title == "Martian Treasure Hunt"  # two people and a bot: not practice

@@ -3,7 +3,7 @@ Join of a thread game's notice, who /game status lists, and /game history before
 
 from __future__ import annotations
 
-from tests.discord.helpers import field, next_actor
+from tests.discord.helpers import field, next_actor, refusal
 from tests.discord.test_delivery import start_hedgehog
 
 
@@ -91,3 +91,69 @@ async def test_the_history_file_of_an_aborted_game_ends_with_the_boards_result_l
     history = await bob.slash(table.channel, "game history")
     listing = (await history.response.attachments[0].read()).decode()
     assert listing.rstrip().splitlines()[-1] == "Result: The game ended without a result; it is unrated.", listing
+
+
+def lobby_now(table, message, channel_id=None):
+    """The lobby message as the channel holds it now: (content, embed dict, components as dicts)."""
+    raw = table.env.backend.messages[channel_id or table.channel.id][message.id]
+    rows = [row if isinstance(row, dict) else row.to_dict() for row in raw.components]
+    embed = raw.embeds[0] if isinstance(raw.embeds[0], dict) else raw.embeds[0].to_dict()
+    return raw.content, embed, [c for row in rows for c in row["components"]]
+
+
+def players_field(embed: dict) -> str:
+    return next(f["value"] for f in embed["fields"] if f["name"] == "Players")
+
+
+async def test_a_solitaire_lobby_speaks_of_one_player_not_one_players(table):
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "hedgehog new", players=1)
+    full = await bob.slash(table.channel, "hedgehog join")
+    _, embed, _ = lobby_now(table, opened.response.message)
+    assert (refusal(full), embed["footer"]["text"]) == (
+        "This game is full (1 player).",
+        "Game #1 · 1 player · the creator presses Start",
+    )
+
+
+async def test_a_12_square_assassination_lobby_never_offers_a_table_its_board_cannot_seat(table):
+    """The 12x12 board is for 6 to 9 players (docs/rules/assassin.md): the lobby says so, and a Start with
+    three seated is refused at once, instead of asking "Start a 3-player game now?" and refusing that."""
+    alice, bob, carol = table.members[:3]
+    opened = await alice.slash(table.channel, "assassin new", board=12)
+    lobby = opened.response.message
+    await bob.click(lobby, label="Join")
+    await carol.click(lobby, label="Join")
+    asked = await alice.click(lobby, label="Start")
+    assert refusal(asked) == (
+        "The 12x12 board is for 6 to 9 players: 3 more must join (or add a computer player with the lobby's menu)."
+    )
+    _, embed, _ = lobby_now(table, lobby)
+    assert " · 6-9 players · " in embed["footer"]["text"], embed["footer"]["text"]
+
+
+async def test_a_lobby_closed_by_its_last_player_leaving_does_not_still_list_them_seated(table):
+    """The closed lobby lists nobody: not the last person, who has just left it."""
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "combat new", players=3)
+    lobby = opened.response.message
+    await bob.click(lobby, label="Join")
+    await alice.click(lobby, label="Leave")
+    left = await bob.click(lobby, label="Leave")
+    assert left.response.content == "bob leaves; the game is closed."
+    _, embed, _ = lobby_now(table, lobby)
+    assert embed["footer"]["text"].endswith("closed")
+    assert "bob" not in players_field(embed), players_field(embed)
+
+
+async def test_a_full_lobby_offers_only_the_bot_choices_that_can_be_taken(table):
+    """A full table without a computer player greys the menu (every choice would be refused); with one,
+    it offers only taking a bot off."""
+    from tests.discord.helpers import bot_menu_choices
+
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "combat new", players=2)
+    lobby = opened.response.message
+    assert bot_menu_choices(table, lobby) == ["easy", "normal", "hard"]
+    await bob.click(lobby, label="Join")
+    assert bot_menu_choices(table, lobby) is None

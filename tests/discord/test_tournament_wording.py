@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 
@@ -247,3 +248,59 @@ def test_discord_markup_typed_in_a_tournament_name_is_shown_as_written():
     shown = wording.named(cup(name=name))
     assert "<t:" not in shown.replace("\\<t:", "") and "<#" not in shown.replace("\\<#", "")
     assert "</" not in shown.replace("\\</", "") and "<:" not in shown.replace("\\<:", "")
+
+
+DISCORD_ALLOWED_USERS = 100  # allowed_mentions.users holds at most 100 ids, else Discord answers 400
+
+
+class _Channel:
+    def __init__(self) -> None:
+        self.id = 500
+        self.sent: list[dict[str, Any]] = []
+
+    async def send(self, content: str, **kwargs: Any) -> Any:
+        self.sent.append({"content": content, **kwargs})
+        channel = self
+
+        class Sent:
+            id = len(self.sent)
+
+        Sent.channel = channel  # type: ignore[attr-defined]
+        return Sent()
+
+
+async def test_the_check_in_call_of_a_big_field_stays_within_discords_mention_limit(monkeypatch):
+    """The call pings every registered player, in as many messages as needed (up to 512 players): each
+    message may allow at most 100 users to be pinged, so each part must allow only those it names."""
+    import re
+
+    from cogs.tournament._host import DiscordHost
+
+    host = DiscordHost(bot=None)
+    channel = _Channel()
+
+    async def nothing(*args: Any, **kwargs: Any) -> None:
+        return None
+
+    async def the_channel(channel_id: int) -> Any:
+        return channel
+
+    monkeypatch.setattr(host, "refresh_cards", nothing)
+    monkeypatch.setattr(host, "keep_card", nothing)
+    monkeypatch.setattr(host, "_channel", the_channel)
+    now = NOW
+    tournament = cup(status="checkin", current_round=0, rounds=None, checkin_minutes=60, checkin_until=now)
+    players = [10**17 + k for k in range(150)]
+    await host.checkin_opened(tournament, now + timedelta(hours=1), players)
+    assert len(channel.sent) >= 1
+    mentioned = {int(m) for sent in channel.sent for m in re.findall(r"<@!?(\d+)>", sent["content"])}
+    assert mentioned == set(players)  # everyone is called
+    for sent in channel.sent:
+        users = sent["allowed_mentions"].users
+        assert isinstance(users, list) and len(users) <= DISCORD_ALLOWED_USERS, len(users)
+
+
+def test_a_servers_page_links_typed_in_a_name_are_shown_as_written():
+    """Discord draws ``<id:browse>``, ``<id:customize>``, ``<id:guide>`` as links to a server's pages."""
+    for typed in ("<id:browse>", "<id:customize>", "Cup <id:guide>"):
+        assert "\\<id:" in wording.escape_user_text(typed)
