@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.ext import commands
 
-from bot.session import GameRow, ServiceError, rules_for
+from bot.session import Actor, GameRow, ServiceError, rules_for
 from cogs import buttons as game_buttons
 from cogs import permissions, table
 from cogs.buttons import ELSEWHERE, Control, pressed_elsewhere
@@ -217,6 +217,7 @@ class StartNowButton(
 async def _start(interaction: discord.Interaction, channel_id: int, confirmed: int | None) -> None:
     bot = bot_of(interaction)
     actor = actor_of(interaction)
+    await _release_gone_opener(interaction, channel_id, actor)
     game = await bot.service.check_start(channel_id, actor)
     count = len(game.seats)
     if count < game.max_players and confirmed is None:
@@ -234,6 +235,21 @@ async def _start(interaction: discord.Interaction, channel_id: int, confirmed: i
         return
     agreed = count if confirmed is None else confirmed  # the table as seen: one that changes meanwhile is asked again
     await table.show(interaction, await bot.service.start(channel_id, actor, seats=agreed, token=interaction.token))
+
+
+async def _release_gone_opener(interaction: discord.Interaction, channel_id: int, actor: Actor) -> None:
+    """When a seated player who is not the lobby's opener presses Start and Discord says the opener has
+    left the server, the opener's seat is given up for them: the lobby is then started by any player
+    seated, as after its opener left it, instead of waiting for someone who can never press Start."""
+    from cogs.seats import left_server
+
+    game = await bot_of(interaction).service.live_game(channel_id)
+    if game is None or game.status != "open" or actor.user_id == game.creator_id or actor.can_manage:
+        return
+    if game.seat_of(actor.user_id) is None or game.seat_of(game.creator_id) is None:
+        return
+    if await left_server(interaction.guild, game.creator_id):
+        await bot_of(interaction).service.leave(channel_id, Actor(game.creator_id, ""))
 
 
 class Lobby(commands.Cog):

@@ -157,16 +157,18 @@ async def propose_handover(interaction: discord.Interaction, player: str, level:
     user_id = int(player.strip())
 
     async def work() -> None:
-        absent = await _left_server(interaction.guild, user_id)
+        absent = await left_server(interaction.guild, user_id)
+        game = await bot_of(interaction).service.live_game(channel_id)
+        gone = await _gone_voters(interaction.guild, game, user_id, interaction.user.id)
         status = await bot_of(interaction).handover.request(
-            channel_id, actor_of(interaction), user_id, level, absent=absent, token=interaction.token
+            channel_id, actor_of(interaction), user_id, level, absent=absent, gone=gone, token=interaction.token
         )
         await _post_handover(interaction, status)
 
     await paced_here(interaction, work())
 
 
-async def _left_server(guild: discord.Guild | None, user_id: int) -> bool | None:
+async def left_server(guild: discord.Guild | None, user_id: int) -> bool | None:
     """True when ``user_id`` is no longer a member of ``guild``, None when Discord could not tell (asked
     of Discord: the member list is not cached without the privileged members intent)."""
     if guild is None:
@@ -181,11 +183,22 @@ async def _left_server(guild: discord.Guild | None, user_id: int) -> bool | None
     return False
 
 
+async def _gone_voters(guild: discord.Guild | None, game: GameRow | None, player: int | None, asker: int) -> list[int]:
+    """The people still seated at ``game`` who must agree to handing ``player``'s seat over (not ``asker``,
+    who answers now) and whom Discord says have left the server: they can never answer."""
+    if game is None or guild is None:
+        return []
+    others = [
+        row.user_id for row in game.seats if not row.removed and not row.is_bot and row.user_id not in (player, asker)
+    ]
+    return [user_id for user_id in others if await left_server(guild, user_id)]
+
+
 async def _membership(guild: discord.Guild | None, player: int | None) -> tuple[list[int], list[int]]:
     """([player] if they have left the server, [player] if Discord could not tell) for a proposal's player."""
     if player is None:
         return [], []
-    gone = await _left_server(guild, player)
+    gone = await left_server(guild, player)
     return ([player] if gone else []), ([player] if gone is None else [])
 
 
@@ -200,10 +213,20 @@ async def answer_handover(interaction: discord.Interaction, game_id: int, accept
         desk = bot_of(interaction).handover
         left: list[int] = []
         unsure: list[int] = []
+        gone: list[int] = []
         if accept:
-            left, unsure = await _membership(interaction.guild, await desk.proposed_player(game_id))
+            player = await desk.proposed_player(game_id)
+            left, unsure = await _membership(interaction.guild, player)
+            game = await bot_of(interaction).service.game(game_id)
+            gone = await _gone_voters(interaction.guild, game, player, interaction.user.id)
         status = await desk.answer(
-            game_id, actor_of(interaction), accept, left_server=left, unsure=unsure, token=interaction.token
+            game_id,
+            actor_of(interaction),
+            accept,
+            left_server=left,
+            unsure=unsure,
+            gone=gone,
+            token=interaction.token,
         )
         await _post_handover(interaction, status)
 

@@ -115,10 +115,12 @@ class HandoverDesk:
         level: str,
         *,
         absent: bool | None = False,
+        gone: Collection[int] = (),
         token: str | None = None,
     ) -> HandoverStatus:
         """Propose to give ``user_id``'s seat to a bot of ``level``; ``absent`` tells that the player has
-        left the server (None: Discord could not tell).  Carried out at once when nobody else must agree."""
+        left the server (None: Discord could not tell), ``gone`` the other players known to have left it,
+        who can never answer and are not waited for.  Carried out at once when nobody else must agree."""
         if level not in AI_LEVELS:
             raise ServiceError(f"A bot's level is one of {', '.join(AI_LEVELS)}.")
         service = self.service
@@ -148,7 +150,7 @@ class HandoverDesk:
                     named = next(row.display_name for row in game.seats if row.seat == stored["seat"])
                     raise ServiceError(AGREED.format(name=named))
                 raise ServiceError(PENDING)
-            accepted = [actor.user_id] if actor.user_id in must_agree else []
+            accepted = sorted({actor.user_id, *gone} & set(must_agree))  # those gone from the server wait on no one
             request = {"seat": target.seat, "level": level, "requester_id": actor.user_id, "accepted": accepted}
             status = HandoverStatus(game, actor.user_id, target, level, reason, [])
             status.player_called = target.user_id != actor.user_id and absent is False
@@ -173,10 +175,12 @@ class HandoverDesk:
         *,
         left_server: Collection[int] = (),
         unsure: Collection[int] = (),
+        gone: Collection[int] = (),
         token: str | None = None,
     ) -> HandoverStatus:
         """Agree to or refuse the pending proposal of ``game_id``; ``left_server`` holds the people known to
-        be out of the server now, ``unsure`` those Discord could not tell about.  An agreement checks the
+        be out of the server now (the proposal's player), ``unsure`` those Discord could not tell about,
+        ``gone`` the other players known to have left it, who are no longer waited for.  An agreement checks the
         reason again: when it no longer holds (the player is back and playing), the proposal is withdrawn
         and ``withdrawn`` is set.  An Agree pressed again carries out a proposal nobody is left to answer."""
         service = self.service
@@ -203,7 +207,7 @@ class HandoverDesk:
                 raise ServiceError("You have already agreed to this proposal.")
             if game.tournament_id is not None:
                 raise ServiceError(TOURNAMENT)
-            accepted = sorted({*pending["accepted"], actor.user_id})
+            accepted = sorted({*pending["accepted"], actor.user_id, *(set(gone) & set(voters(game, target.seat)))})
             return await self._recheck_and_apply(status, {**pending, "accepted": accepted}, left_server, unsure, token)
 
     async def settle(

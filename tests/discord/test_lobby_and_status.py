@@ -157,3 +157,20 @@ async def test_a_full_lobby_offers_only_the_bot_choices_that_can_be_taken(table)
     assert bot_menu_choices(table, lobby) == ["easy", "normal", "hard"]
     await bob.click(lobby, label="Join")
     assert bot_menu_choices(table, lobby) is None
+
+
+async def test_a_lobby_whose_opener_left_the_server_is_started_by_the_players_still_seated(table, simcord_env):
+    """The opener left the server (the bot is not told: it asks Discord when someone else presses Start):
+    their seat is given up and a player still seated starts the game, instead of the channel waiting for
+    someone who can never press Start."""
+    alice, bob, carol = table.members[:3]
+    opened = await alice.slash(table.channel, "hedgehog new", players=3)
+    for member in (bob, carol):
+        await member.click(opened.response.message, label="Join")
+    table.guild.remove_member(alice)
+    await simcord_env.settle()
+    asked = await bob.click(opened.response.message, label="Start")
+    assert asked.response.content == "2 of 3 players have joined. Start a 2-player game of Der Marsigelwettkampf now?"
+    started = await bob.click(asked.response.message, label="Start now")
+    game = await simcord_env.bot.service.live_game(table.channel.id)
+    assert game.status == "active" and game.seat_of(alice.id) is None and not started.ephemeral

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from tests.discord.helpers import button_labels, living_board
+from tests.discord.helpers import accepted, button_labels, living_board
 from tests.discord.test_bots import QUICK, acting
 
 
@@ -99,3 +99,34 @@ async def test_a_practice_player_timed_out_is_not_told_to_hand_the_seat_to_a_bot
     assert refused.ephemeral and "only computer players" in refused.response.content
     assert "/game bot" not in said, said
     assert simcord_env.errors == []
+
+
+async def _four_player_hedgehog(table):
+    alice, bob, carol, dave = table.members[:4]
+    opened = await alice.slash(table.channel, "hedgehog new", players=4)
+    for member in (bob, carol, dave):
+        await member.click(opened.response.message, label="Join")
+    await alice.click(opened.response.message, label="Start")
+    return alice, bob, carol, dave
+
+
+async def test_a_voter_who_left_the_server_does_not_hold_up_handing_over_a_gone_players_seat(
+    table, simcord_env, make_bot
+):
+    """Two of four players leave the server (a game without a clock): the two still here agree to hand one
+    of the gone seats to a bot; the other gone player, who can never press Agree, is neither called nor
+    waited for."""
+    await simcord_env.restart_bot(make_bot(ai_workers=0, ai_max_iterations=20))
+    alice, bob, carol, dave = await _four_player_hedgehog(table)
+    table.guild.remove_member(carol)
+    table.guild.remove_member(dave)
+    await simcord_env.settle()
+    asked = await alice.slash(table.channel, "game bot", player=str(dave.id), level="easy")
+    assert accepted(asked)
+    question = asked.response.message
+    asked_of = question.content
+    await bob.click(question, label="Agree")
+    await simcord_env.bot.autoplay.wait()
+    game = await simcord_env.bot.service.latest_game(table.channel.id)
+    assert game is not None and game.seat_of(dave.id) is None  # handed over
+    assert f"<@{carol.id}>" not in asked_of  # carol has left the server: she is not called to vote
