@@ -49,12 +49,9 @@ async def test_a_game_in_a_thread_ends_when_the_thread_or_its_channel_is_deleted
     assert simcord_env.errors == []
 
 
-async def test_a_server_that_removes_the_bot_ends_its_games_with_no_result_and_cancels_its_tournaments(
-    table, simcord_env
-):
-    """Nobody can play in a server the bot has left: its games end with no result, so a clock does not
-    go on handing a rated loss on time to the player whose turn it was, and its tournaments are cancelled.
-    Another server's games go on."""
+async def another_server_at_play(table, simcord_env):
+    """A second server, Elsewhere, with a running two-player game on a one-day clock and a tournament open
+    for registration, and a lobby open in the first server's #games: (Elsewhere, its game)."""
     other = simcord_env.create_guild("Elsewhere")
     room = other.create_text_channel("games")
     alice, bob = (other.add_member(m.user) for m in table.members[:2])
@@ -64,10 +61,18 @@ async def test_a_server_that_removes_the_bot_ends_its_games_with_no_result_and_c
     await bob.slash(room, "hedgehog join")
     assert accepted(await alice.slash(room, "hedgehog start"))
     assert accepted(await olga.slash(room, "tournament create", name="Gone Cup", game="whist", format="swiss"))
-    here = await table.members[0].slash(table.channel, "whist new")  # this server's lobby is not touched
-    assert accepted(here)
+    assert accepted(await table.members[0].slash(table.channel, "whist new"))  # this server's: not touched
+    return other, await simcord_env.bot.service.live_game(room.id)
+
+
+async def test_a_server_that_removes_the_bot_ends_its_games_with_no_result_and_cancels_its_tournaments(
+    table, simcord_env
+):
+    """Nobody can play in a server the bot has left: its games end with no result, so a clock does not
+    go on handing a rated loss on time to the player whose turn it was, and its tournaments are cancelled.
+    Another server's games go on."""
+    other, game = await another_server_at_play(table, simcord_env)
     service = simcord_env.bot.service
-    game = await service.live_game(room.id)
     simcord_env.backend.remove_guild(other.id)
     await simcord_env.settle()
     ended = await service.game(game.id)
@@ -88,17 +93,7 @@ async def test_a_server_that_removed_the_bot_while_it_was_stopped_has_its_games_
     it is no longer in end with no result, and its tournaments are cancelled; its own server's go on."""
     from simcord.env import _attach_bot
 
-    other = simcord_env.create_guild("Elsewhere")
-    room = other.create_text_channel("games")
-    alice, bob = (other.add_member(m.user) for m in table.members[:2])
-    role = other.create_role("Organisers", permissions=discord.Permissions(manage_guild=True))
-    olga = other.add_member(simcord_env.create_user("olga"), roles=[role])
-    await alice.slash(room, "hedgehog new", players=2, clock=1)
-    await bob.slash(room, "hedgehog join")
-    assert accepted(await alice.slash(room, "hedgehog start"))
-    assert accepted(await olga.slash(room, "tournament create", name="Gone Cup", game="whist", format="swiss"))
-    assert accepted(await table.members[0].slash(table.channel, "whist new"))
-    game = await simcord_env.bot.service.live_game(room.id)
+    other, game = await another_server_at_play(table, simcord_env)
     await simcord_env._detach_bot()  # the bot is stopped
     simcord_env.backend.remove_guild(other.id)  # and the server removes it meanwhile
     await _attach_bot(simcord_env, make_bot())
