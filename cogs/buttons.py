@@ -75,13 +75,14 @@ class Control:
 
     async def interaction_check(self, interaction: discord.Interaction) -> bool:
         """False (and the presser told) while the bot stops."""
+        from cogs.replies import tell
+
         if not getattr(interaction.client, "stopping", False):
             return True
-        if not interaction.response.is_done():
-            try:
-                await interaction.response.send_message(STOPPING, ephemeral=True)
-            except discord.HTTPException:
-                log.info("could not tell a press sent while stopping")
+        try:
+            await tell(interaction, STOPPING)
+        except discord.HTTPException:
+            log.info("could not tell a press sent while stopping")
         return False
 
 
