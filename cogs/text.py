@@ -58,12 +58,24 @@ def without_backticks(name: str) -> str:
 _CODE_SPAN = re.compile(r"(`[^`\n]*`)")
 
 
+# the markup the bot itself writes into a sentence that also names players: a timestamp of a real moment
+# and a link to a real channel (a name holding one of these shows it drawn, which misleads nobody)
+OWN_MARKUP = re.compile(r"<(?:t:\d{9,}(?::[tTdDfFR])?|#\d{15,})>")
+
+
 def escape_outside_code(text: str) -> str:
-    """``text`` with markdown and mentions escaped everywhere but inside its `code spans`, which Discord
-    shows as written already: for sentences that name players and quote what they typed (and may hold
-    the bot's own timestamps and channel links)."""
+    """``text`` with markdown, mentions and other markup escaped everywhere but inside its `code spans`,
+    which Discord shows as written already: for sentences that name players and quote what they typed.
+    The bot's own timestamps and channel links in them still show (``OWN_MARKUP``)."""
     parts = _CODE_SPAN.split(text)
-    return "".join(part if index % 2 else without_markdown_or_mentions(part) for index, part in enumerate(parts))
+    return "".join(part if index % 2 else _escape_keeping_own_markup(part) for index, part in enumerate(parts))
+
+
+def _escape_keeping_own_markup(text: str) -> str:
+    pieces = OWN_MARKUP.split(text)
+    kept = OWN_MARKUP.findall(text)
+    escaped = [MARKUP_OPENING.sub(r"\\<", without_markdown_or_mentions(piece)) for piece in pieces]
+    return "".join(part for pair in zip(escaped, [*kept, ""], strict=True) for part in pair)
 
 
 def whole_items(items: Sequence[str], limit: int, *, sep: str = "\n", count_more: bool = True) -> str:

@@ -588,3 +588,13 @@ async def test_a_big_start_announcement_that_fails_part_way_is_not_posted_twice(
     assert len(parts) == 2  # the start took two messages, the second refused
     await table.env.advance_time(120)  # the next checks tell what was not told
     assert len(announcements(table, "**Big Cup** begins:")) == 1
+
+
+async def test_a_refusal_naming_a_tournament_shows_the_markup_in_its_name_as_written(table, club):
+    """Markup typed in a name is shown as written in refusals too, while the bot's own timestamps and
+    channel links in them still show."""
+    olga, members = club
+    await create(olga, table, name="Cup <t:0:R> </x:1>", game="hedgehog", format="swiss")
+    await members[0].slash(table.channel, "tournament join")
+    again = refusal(await members[0].slash(table.channel, "tournament join"))
+    assert again == "You are already registered for Cup \\<t:0:R> \\</x:1>."
