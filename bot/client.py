@@ -190,19 +190,15 @@ class PyramidBot(commands.AutoShardedBot):
 
 async def refuse_while_stopping(interaction: discord.Interaction) -> bool:
     """The command tree's check while the bot stops: its commands are gone with their extensions, and
-    the moves in flight are being finished; a command sent meanwhile is told so privately, in time."""
-    if interaction.type is discord.InteractionType.application_command:
-        await tell_stopping(interaction)
-    return False
-
-
-async def tell_stopping(interaction: discord.Interaction) -> None:
-    """Answer ``interaction`` privately that the bot is restarting (unless it was answered already)."""
-    if not interaction.response.is_done():
+    the moves in flight are being finished; a command sent meanwhile is told so privately, in time.
+    (The one answer sent outside ``cogs.replies``: the process entry does not import the extensions'
+    code, and those are unloaded by now.)"""
+    if interaction.type is discord.InteractionType.application_command and not interaction.response.is_done():
         try:
             await interaction.response.send_message(STOPPING, ephemeral=True)
         except discord.HTTPException:
-            log.info("could not tell an interaction sent while stopping")
+            log.info("could not tell a command sent while stopping")
+    return False
 
 
 GC_YOUNG_THRESHOLD = 50_000  # Python's default is 700

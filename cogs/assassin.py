@@ -12,7 +12,8 @@ from cogs.base import (
     DiceGameCog,
     new_command,
 )
-from cogs.replies import refusals, shorten
+from cogs.replies import refusals
+from cogs.text import CHOICE_TEXT, shorten
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -73,7 +74,7 @@ class AssassinCog(
             key=lambda pair: (not pair[0].as_typed, not pair[0].label.endswith(URGENT)),
         )
         return [
-            app_commands.Choice(name=shorten(label, 100), value=option.value)
+            app_commands.Choice(name=shorten(label, CHOICE_TEXT), value=option.value)
             for option, label in labelled
             if option.as_typed or matches(typed, option.notation, label)
         ][:AUTOCOMPLETE_LIMIT]

@@ -19,7 +19,8 @@ from discord.ext import commands
 from bot.session import MoveOption, OptionSpec, ServiceError, TableRefused, catalogue, rules_for
 from cogs import lobby, seats, table
 from cogs.messages import NO_PINGS, players_line, plural, report_payload
-from cogs.replies import actor_of, answer, channel_of, paced_here, refusals, shorten
+from cogs.replies import actor_of, answer, channel_of, paced_here, refusals
+from cogs.text import CHOICE_TEXT, shorten
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -270,7 +271,7 @@ class GameCog(commands.GroupCog):
                 continue
             label = self.choice_label(option.notation, option.description)
             if option.as_typed or self.matches(typed, option.notation, label):
-                out.append(app_commands.Choice(name=shorten(label, 100), value=option.value[:100]))
+                out.append(app_commands.Choice(name=shorten(label, CHOICE_TEXT), value=option.value[:100]))
                 if len(out) >= AUTOCOMPLETE_LIMIT:
                     break
         return out

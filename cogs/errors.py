@@ -33,7 +33,8 @@ from bot import logsafe
 from bot.session import ServiceError
 from cogs.buttons import STALE
 from cogs.messages import plural
-from cogs.replies import DISCORD_INT, apologise, custom_id_of, guard_autocompletes, guard_command, refuse, shorten
+from cogs.replies import DISCORD_INT, apologise, custom_id_of, guard_autocompletes, guard_command, refuse
+from cogs.text import shorten
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot

@@ -18,7 +18,7 @@ from cogs import permissions, table
 from cogs.buttons import ELSEWHERE, Control, pressed_elsewhere
 from cogs.decisions import DECISION_CONTROLS
 from cogs.replies import actor_of, answer, bot_of, channel_of, paced_here, run_guarded
-from cogs.seats import AddBotMenu
+from cogs.seats import AddBotMenu, left_server
 from cogs.text import escape_user_text, without_direction_marks
 
 if TYPE_CHECKING:
@@ -241,8 +241,6 @@ async def _release_gone_opener(interaction: discord.Interaction, channel_id: int
     """When a seated player who is not the lobby's opener presses Start and Discord says the opener has
     left the server, the opener's seat is given up for them: the lobby is then started by any player
     seated, as after its opener left it, instead of waiting for someone who can never press Start."""
-    from cogs.seats import left_server
-
     game = await bot_of(interaction).service.live_game(channel_id)
     if game is None or game.status != "open" or actor.user_id == game.creator_id or actor.can_manage:
         return

@@ -9,7 +9,7 @@ from typing import Any
 import discord
 
 from bot.session import GameRow, Reminder, Report, rules_for
-from cogs.text import escape_user_text
+from cogs.text import ALT_TEXT_LIMIT, FIELD_VALUE_LIMIT, escape_user_text
 
 BOARD_FILE = "board.png"
 NO_PINGS = discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False)
@@ -137,7 +137,7 @@ def report_embed(report: Report, title_suffix: str = "", *, lines: list[str] | N
     if report.outcome is not None:
         embed.add_field(
             name="Result",
-            value=outcome_text(game, report.outcome, lambda s: rules.seat_name(report.state, s))[:1024],
+            value=outcome_text(game, report.outcome, lambda s: rules.seat_name(report.state, s))[:FIELD_VALUE_LIMIT],
             inline=False,
         )
     elif report.game.status == "aborted":
@@ -147,7 +147,7 @@ def report_embed(report: Report, title_suffix: str = "", *, lines: list[str] | N
         acting = listing(named) if named else "—"  # in a phase played at the same time, everyone still in it
         action = "roll" if report.needs_roll else "move"
         embed.add_field(name="To " + action, value=acting, inline=True)
-        embed.add_field(name="Status", value=rules.status_line(report.state)[:1024], inline=False)
+        embed.add_field(name="Status", value=rules.status_line(report.state)[:FIELD_VALUE_LIMIT], inline=False)
         from cogs.decisions import needs_typing  # the controls' module draws on this one
 
         options = report.options()
@@ -200,9 +200,6 @@ def report_payload(
     if view is not None:
         payload["view"] = view
     return payload
-
-
-ALT_TEXT_LIMIT = 1024  # Discord's most characters in an attachment's description
 
 
 def board_alt_text(report: Report) -> str:
@@ -367,7 +364,7 @@ def lobby_embed(game: GameRow, title: str, min_players: int) -> discord.Embed:
     """The invitation to a game that has not started."""
     embed = discord.Embed(title=f"{title} — new game", colour=EMBED_COLOUR)
     embed.add_field(name="Players", value=f"{players_line(game)} ({len(game.seats)}/{game.max_players})", inline=False)
-    embed.add_field(name="Options", value=options_line(game.game, game.options)[:1024], inline=False)
+    embed.add_field(name="Options", value=options_line(game.game, game.options)[:FIELD_VALUE_LIMIT], inline=False)
     if game.clock_days:
         embed.add_field(name="Clock", value=clock_text(game), inline=True)
     embed.set_footer(

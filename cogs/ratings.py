@@ -21,7 +21,7 @@ from bot.session.ratings import PlayerRating, RatingService, RecentResult
 from cogs.base import refusals
 from cogs.help import game_choices
 from cogs.replies import answer, defer_publicly
-from cogs.text import FIELD_LIMIT, escape_user_text, whole_items, without_backticks
+from cogs.text import ALT_TEXT_LIMIT, FIELD_VALUE_LIMIT, escape_user_text, whole_items, without_backticks
 from renderers.standings import render_leaderboard
 
 if TYPE_CHECKING:
@@ -130,7 +130,7 @@ class RatingCommands(commands.Cog):
         if recent:
             lines = [result_line(r, with_game=game is None) for r in recent]
             embed.add_field(
-                name="Recent results", value=whole_items(lines, FIELD_LIMIT, count_more=False), inline=False
+                name="Recent results", value=whole_items(lines, FIELD_VALUE_LIMIT, count_more=False), inline=False
             )
         embed.set_footer(
             text="Rating = 1500 + 25 × (μ − 3σ), a cautious estimate that grows as the bot gets sure of you."
@@ -165,7 +165,7 @@ class RatingCommands(commands.Cog):
 def alt_text(title: str, rows: Sequence[PlayerRating]) -> str:
     """What the leaderboard picture shows, in words: the game and the leading players with their ratings."""
     leaders = ", ".join(f"{row.rank}. {row.name} ({row.rating.display})" for row in rows[:5])
-    return f"{title} leaderboard. Leading: {leaders}."[:1024]
+    return f"{title} leaderboard. Leading: {leaders}."[:ALT_TEXT_LIMIT]
 
 
 async def setup(bot: PyramidBot) -> None:

@@ -29,7 +29,26 @@ from discord.enums import AppCommandOptionType
 
 from bot.session import Actor, Report, ServiceError, quote_typed
 from cogs.messages import NO_PINGS, report_payload, report_view
-from cogs.text import clean, escape_outside_code, without_backticks
+from cogs.text import (
+    AUTHOR_LIMIT,
+    CHOICE_COUNT,
+    CHOICE_TEXT,
+    COMPONENT_COUNT,
+    CONTENT_LIMIT,
+    DESCRIPTION_LIMIT,
+    ELLIPSIS,
+    EMBED_COUNT,
+    EMBED_TOTAL,
+    FIELD_COUNT,
+    FIELD_NAME_LIMIT,
+    FIELD_VALUE_LIMIT,
+    FOOTER_LIMIT,
+    TITLE_LIMIT,
+    clean,
+    escape_outside_code,
+    shorten,
+    without_backticks,
+)
 
 if TYPE_CHECKING:
     from bot.client import PyramidBot
@@ -46,45 +65,14 @@ SORRY = (
 )
 NO_REASON = "That did not work; nothing was changed."
 
-# Discord's limits on what a bot may send (https://discord.com/developers/docs/resources/message).
-CONTENT_LIMIT = 2000
-EMBED_COUNT = 10
-TITLE_LIMIT = 256
-DESCRIPTION_LIMIT = 4096
-FIELD_COUNT = 25
-FIELD_NAME_LIMIT = 256
-FIELD_VALUE_LIMIT = 1024
-FOOTER_LIMIT = 2048
-AUTHOR_LIMIT = 256
-EMBED_TOTAL = 6000
-ROW_COUNT = 5
-COMPONENT_COUNT = 25
-CHOICE_COUNT = 25
-CHOICE_TEXT = 100
 DISCORD_INT = 2**53 - 1  # integer option values and choices: Discord's range
 
 REFUSAL_LIMIT = 300  # a refusal is one sentence: a longer one echoed something
 WORD_LIMIT = 40  # a longer run without spaces in a refusal is an echo of typed input
-ELLIPSIS = "…"
-_SPACE = re.compile(r"\s")
 _LONG_WORD = re.compile(rf"\S{{{WORD_LIMIT + 1},}}")
 
 
 # ---------------------------------------------------------------------------------------------- text
-
-
-def shorten(text: str, limit: int) -> str:
-    """``text`` cut to at most ``limit`` characters, at a space when one is near the end, with "…"."""
-    text = clean(text)
-    if len(text) <= limit:
-        return text
-    if limit <= len(ELLIPSIS):
-        return ELLIPSIS[:limit]
-    cut = text[: limit - len(ELLIPSIS)]
-    spaces = [m.start() for m in _SPACE.finditer(cut, len(cut) * 2 // 3)]
-    if spaces:
-        cut = cut[: spaces[-1]]
-    return cut.rstrip() + ELLIPSIS
 
 
 def quote_input(text: Any, limit: int = 24) -> str:

@@ -16,6 +16,7 @@ import discord
 from discord import app_commands
 
 from bot.session import GameRow, HandoverStatus, Report, ServiceError
+from bot.session.handover import voters
 from bot.session.table_questions import SEAT
 from cogs.buttons import ELSEWHERE, STALE, Control, pressed_elsewhere, valid_id
 from cogs.messages import mention, plural, told
@@ -188,9 +189,8 @@ async def _gone_voters(guild: discord.Guild | None, game: GameRow | None, player
     who answers now) and whom Discord says have left the server: they can never answer."""
     if game is None or guild is None:
         return []
-    others = [
-        row.user_id for row in game.seats if not row.removed and not row.is_bot and row.user_id not in (player, asker)
-    ]
+    seat = game.seat_of(player) if player is not None else None
+    others = [user_id for user_id in voters(game, -1 if seat is None else seat) if user_id != asker]
     return [user_id for user_id in others if await left_server(guild, user_id)]
 
 

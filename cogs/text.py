@@ -7,8 +7,38 @@ from collections.abc import Sequence
 
 import discord
 
-MESSAGE_LIMIT = 2000  # Discord's most characters in a message's content
-FIELD_LIMIT = 1024  # Discord's most characters in an embed field's value
+# Discord's limits on what a bot may send (https://discord.com/developers/docs/resources/message).
+CONTENT_LIMIT = 2000
+EMBED_COUNT = 10
+TITLE_LIMIT = 256
+DESCRIPTION_LIMIT = 4096
+FIELD_COUNT = 25
+FIELD_NAME_LIMIT = 256
+FIELD_VALUE_LIMIT = 1024
+FOOTER_LIMIT = 2048
+AUTHOR_LIMIT = 256
+EMBED_TOTAL = 6000
+ROW_COUNT = 5
+COMPONENT_COUNT = 25
+CHOICE_COUNT = 25
+CHOICE_TEXT = 100
+ALT_TEXT_LIMIT = 1024  # an attachment's description (alt text)
+ELLIPSIS = "…"
+_SPACE = re.compile(r"\s")
+
+
+def shorten(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` characters, at a space when one is near the end, with "…"."""
+    text = clean(text)
+    if len(text) <= limit:
+        return text
+    if limit <= len(ELLIPSIS):
+        return ELLIPSIS[:limit]
+    cut = text[: limit - len(ELLIPSIS)]
+    spaces = [m.start() for m in _SPACE.finditer(cut, len(cut) * 2 // 3)]
+    if spaces:
+        cut = cut[: spaces[-1]]
+    return cut.rstrip() + ELLIPSIS
 
 
 def clean(text: str) -> str:
@@ -96,7 +126,7 @@ def whole_items(items: Sequence[str], limit: int, *, sep: str = "\n", count_more
     return sep.join(shown)
 
 
-def packed(items: Sequence[str], limit: int = MESSAGE_LIMIT, *, sep: str = "\n") -> list[str]:
+def packed(items: Sequence[str], limit: int = CONTENT_LIMIT, *, sep: str = "\n") -> list[str]:
     """``items`` joined by ``sep`` into as few texts of at most ``limit`` characters as hold them all,
     each item whole (one longer than ``limit`` alone is cut): a long list posted as several messages."""
     texts: list[str] = []

@@ -307,8 +307,9 @@ NUMBER_INKS = (outline_for((0, 0, 0)), outline_for((255, 255, 255)))  # the ligh
 def number_ink(fill: RGB) -> RGB:
     """The ink of a coin's number: of the light and the dark outline colour, the one of higher contrast on ``fill``.
 
-    ``outline_for`` picks by an unweighted luminance threshold, which gave blue coins dark numbers like
-    green ones: under tritanopia the two suits look alike, the ink then told them apart no better.  By
+    ``outline_for`` picks by a threshold on a weighted sum of the uncorrected sRGB values, which gave blue
+    coins dark numbers like green ones: under tritanopia the two suits look alike, the ink then told them
+    apart no better.  By
     WCAG contrast blue takes light ink (4.2:1 against 3.1:1), green keeps dark (4.7:1 against 2.8:1).
     """
     return max(NUMBER_INKS, key=lambda ink: contrast_ratio(ink, fill))

@@ -243,7 +243,7 @@ class Timekeeper:
         wake = clocks.next_wake(fresh.turn_started_at, deadline, fresh.reminders_sent, until)
         return fresh, {"deadline": deadline, "wake_at": wake}
 
-    def _vacation_days(self, prefs: dict[str, Any], now: datetime, days: int) -> tuple[datetime, int, int]:
+    def _vacation_span(self, prefs: dict[str, Any], now: datetime, days: int) -> tuple[datetime, int, int]:
         """A vacation of ``days`` after the player's vacation so far (``prefs``): when it ends, the calendar
         year it ends in and the days spent in that year with it.  Refused past the yearly allowance."""
 
@@ -256,7 +256,7 @@ class Timekeeper:
             left = self.vacation_days_per_year - used_in(year)
             if count > left:
                 when = "this year" if year == now.year else f"in {year}"
-                raise ServiceError(f"You have {left} vacation day{'s' if left != 1 else ''} left {when}.")
+                raise ServiceError(f"You have {plural(left, 'vacation day')} left {when}.")
         year = max(needed)
         return start + timedelta(days=days), year, used_in(year) + needed[year]
 
@@ -280,7 +280,7 @@ class Timekeeper:
         for _attempt in range(VACATION_ATTEMPTS):
             # read again each time: another vacation granted meanwhile starts this one where it ends
             prefs = await store.player_prefs(guild_id, user_id)
-            until, year, used = self._vacation_days(prefs, now, days)
+            until, year, used = self._vacation_span(prefs, now, days)
             pushes = [push for game in affected if (push := await self._vacation_push(game, user_id, days, until))]
             granted = {"vacation_until": until, "vacation_year": year, "vacation_used_days": used}
             try:

@@ -16,6 +16,7 @@ from bot.tournaments.views import Standings
 from cogs import table
 from cogs.announcer import reopen
 from cogs.messages import NO_PINGS, mention, report_payload, report_view
+from cogs.text import CONTENT_LIMIT
 from cogs.tournament import _wording as wording
 from cogs.tournament._buttons import button_actions, tournament_buttons
 from cogs.tournament._images import standings_file
@@ -82,7 +83,7 @@ class DiscordHost:
         # the greeting is a message of its own: the board's text goes once its turn is over, the greeting
         # stays at the top of the thread; it pings every person, so the board pings nobody again
         intro = wording.match_intro(tournament, match, title)
-        await thread.send(intro[:2000], allowed_mentions=pinging(people(match.players)))
+        await thread.send(intro[:CONTENT_LIMIT], allowed_mentions=pinging(people(match.players)))
 
     async def match_started(
         self, tournament: TournamentRow, match: MatchRecord, report: Report, names: Mapping[int, str]
@@ -172,7 +173,7 @@ class DiscordHost:
         extra: dict[str, Any] = {"file": file} if file is not None else {}
         if view is not None:
             extra["view"] = view
-        message: discord.Message = await channel.send(text[:2000], allowed_mentions=pinging(mentions), **extra)
+        message: discord.Message = await channel.send(text[:CONTENT_LIMIT], allowed_mentions=pinging(mentions), **extra)
         return message
 
     async def _announce_parts(
@@ -229,4 +230,4 @@ class DiscordHost:
     async def _post(self, channel_id: int, text: str) -> None:
         """Post a plain note in a channel or thread (no pings)."""
         channel = await self._channel(channel_id)
-        await channel.send(text[:2000], allowed_mentions=NO_PINGS)
+        await channel.send(text[:CONTENT_LIMIT], allowed_mentions=NO_PINGS)

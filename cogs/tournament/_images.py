@@ -8,6 +8,8 @@ import io
 import discord
 
 from bot.tournaments.views import Standings
+from cogs.text import ALT_TEXT_LIMIT
+from cogs.tournament._wording import name_of
 from renderers.standings import render_bracket, render_standings
 
 
@@ -30,16 +32,13 @@ def alt_text(standings: Standings) -> str:
     champion."""
     if standings.bracket is not None:
         champion = standings.bracket.champion
-        led = f" Champion: {name_of(standings, champion)}." if champion is not None else " No champion yet."
+        led = f" Champion: {shown(standings, champion)}." if champion is not None else " No champion yet."
     else:
-        leaders = [f"{row.place}. {name_of(standings, row.player)} ({row.points:g})" for row in standings.rows[:5]]
+        leaders = [f"{row.place}. {shown(standings, row.player)} ({row.points:g})" for row in standings.rows[:5]]
         led = f" Leading: {', '.join(leaders)}." if leaders else ""
     return f"{standings.title}. {standings.subtitle}.{led}"[:ALT_TEXT_LIMIT]
 
 
-def name_of(standings: Standings, player: object) -> str:
-    """The name the standings show for ``player``."""
-    return standings.names.get(player, str(player)) if isinstance(player, int) else str(player)
-
-
-ALT_TEXT_LIMIT = 1024  # Discord's most characters in an attachment's description
+def shown(standings: Standings, player: object) -> str:
+    """The name the standings show for ``player`` (a user id, or a computer player's)."""
+    return name_of(standings.names, player) if isinstance(player, int) else str(player)

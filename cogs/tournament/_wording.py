@@ -30,7 +30,7 @@ from bot.tournaments.pairings import Bracket
 from bot.tournaments.results import ADJUDICATED, DRAW_NOTE
 from bot.tournaments.views import Standings, TournamentView
 from cogs.messages import mention, options_line, plural
-from cogs.text import FIELD_LIMIT, MESSAGE_LIMIT, escape_user_text, packed, whole_items, without_direction_marks
+from cogs.text import CONTENT_LIMIT, FIELD_VALUE_LIMIT, escape_user_text, packed, whole_items, without_direction_marks
 
 COLOUR = discord.Colour(0xCC79A7)
 STATUS_WORDS = {
@@ -237,7 +237,7 @@ def round_started(
         deadline = tournament.round_deadline
         lines.append(f"Round deadline: {timestamp(deadline)} ({timestamp(deadline, 'R')}).")
     again = f"{heading} (continued)"
-    return continued(packed([heading, *lines], MESSAGE_LIMIT - len(again) - 1), again)
+    return continued(packed([heading, *lines], CONTENT_LIMIT - len(again) - 1), again)
 
 
 def finished(tournament: TournamentRow, standings: Standings) -> str:
@@ -384,7 +384,7 @@ def tournament_embed(view: TournamentView) -> discord.Embed:
     active = [p for p in view.players if p.status == "active"]
     shown = view.players if t.is_open else active  # once it started, those who withdrew are no longer in
     limit = f"/{t.max_players}" if t.max_players else ""
-    names = whole_items([escape_user_text(p.display_name) for p in shown], FIELD_LIMIT, sep=", ") or "nobody yet"
+    names = whole_items([escape_user_text(p.display_name) for p in shown], FIELD_VALUE_LIMIT, sep=", ") or "nobody yet"
     embed.add_field(name=f"Players ({len(shown)}{limit})", value=names, inline=False)
     if t.status == RUNNING:
         embed.add_field(name="Round", value=f"{t.current_round} of {t.rounds}", inline=True)
@@ -411,7 +411,7 @@ def tournament_embed(view: TournamentView) -> discord.Embed:
         deadline = (
             [f"Round deadline: {timestamp(t.round_deadline)}"] if t.round_deadline and t.status == RUNNING else []
         )
-        room = FIELD_LIMIT - sum(len(line) + 1 for line in deadline)  # the deadline always shows
+        room = FIELD_VALUE_LIMIT - sum(len(line) + 1 for line in deadline)  # the deadline always shows
         value = "\n".join([whole_items(lines, room), *deadline])
         embed.add_field(name=f"Round {t.current_round}", value=value, inline=False)
     command = "/tournament join" if t.is_open else "/tournament standings"  # join only while one can

@@ -18,8 +18,6 @@ from simcord.components import validate_embeds
 from bot import logsafe
 from cogs import errors
 from cogs.replies import (
-    CHOICE_COUNT,
-    CONTENT_LIMIT,
     REFUSAL_LIMIT,
     as_typed,
     fit_choices,
@@ -28,9 +26,8 @@ from cogs.replies import (
     quote_input,
     refusal_text,
     safe_autocomplete,
-    shorten,
 )
-from cogs.text import escape_user_text
+from cogs.text import CHOICE_COUNT, CONTENT_LIMIT, escape_user_text, shorten
 from tests.fuzz.cases import HOSTILE_TEXT
 
 pytestmark = pytest.mark.fuzz
