@@ -362,7 +362,8 @@ def check_step(s: HedgehogState, m: Step) -> tuple[int, int, int]:
     cost = piece.pips * m.distance
     if cost > s.points:
         raise IllegalMove(
-            f"Moving {piece.code} {m.distance} spaces costs {cost} points but {mover} has {s.points} left."
+            f"Moving {piece.code} {plural(m.distance, 'space')} costs {plural(cost, 'point')} "
+            f"but {mover} has {s.points} left."
         )
     target = destination(len(s.spaces), origin, height == 0, m.direction, m.distance)
     if target is None:
@@ -862,7 +863,7 @@ class HedgehogRules:
             if s.finish == FINISH_TREE:
                 return Outcome((1,), f"Red built a tree in {plural(s.turns, 'turn')}.", scores)
             if s.finish == FINISH_LIMIT:
-                return Outcome((2,), f"Failed: no tree within the limit of {s.turn_limit} turns.", scores)
+                return Outcome((2,), f"Failed: no tree within the limit of {plural(s.turn_limit, 'turn')}.", scores)
             return Outcome((2,), f"Failed: Red gave up after {plural(s.turns, 'turn')}.", scores)
         if s.finish == FINISH_TREE and s.winner is not None:
             where = has_tree(s.spaces, s.winner)
@@ -883,7 +884,7 @@ class HedgehogRules:
                 f"(every player has had {plural(s.round_limit, 'turn')})."
             )
         else:
-            reason = f"The turn limit of {s.turn_limit} turns was reached."
+            reason = f"The turn limit of {plural(s.turn_limit, 'turn')} was reached."
         return Outcome(default_resign_ranks(s.out, s.players, s.active), reason)
 
     def parse_move(self, s: HedgehogState, text: str) -> Move:

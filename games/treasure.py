@@ -499,7 +499,7 @@ def _end_turn(s: TreasureState, captured: bool) -> TreasureState:
     if not s.pyramids:
         return _finish(s, "The last pyramid was taken.")
     if _stalled(s):
-        return _finish(s, f"No capture in {s.stall_limit} rounds.")
+        return _finish(s, f"No capture in {plural(s.stall_limit, 'round')}.")
     return frozen_replace(s, phase=Phase.ROLL, turn=_next_active(s, s.turn))
 
 
@@ -783,7 +783,7 @@ class TreasureRules:
         # a resignation never shortens the window (docs/rules/treasure.md, "Stall limit").
         s = _count_round(s)
         if _stalled(s):
-            return _finish(s, f"No capture in {s.stall_limit} rounds.")
+            return _finish(s, f"No capture in {plural(s.stall_limit, 'round')}.")
         return s
 
     def timeout_move(self, s: TreasureState) -> Move | None:

@@ -226,8 +226,8 @@ def result_lines(state: HedgehogState) -> tuple[str, str]:
     if state.finish == "passes":
         return "Draw", "Every player passed in one full round."
     if state.round_limit:
-        return "Draw", f"The limit of {state.round_limit} rounds was reached."
-    return "Draw", f"The turn limit of {state.turn_limit} turns was reached."
+        return "Draw", f"The limit of {plural(state.round_limit, 'round')} was reached."
+    return "Draw", f"The turn limit of {plural(state.turn_limit, 'turn')} was reached."
 
 
 # ---------------------------------------------------------------------------------------------

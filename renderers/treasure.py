@@ -21,6 +21,7 @@ from typing import Any
 
 from PIL import Image, ImageChops, ImageDraw
 
+from games.base import plural
 from games.treasure import (
     KINDS,
     NUMBER_WORDS,
@@ -502,7 +503,7 @@ def _draw_panel(
             draw.rounded_rectangle([x + 5, ry - 5, x + w - 5, ry + row_h], radius=8, outline=HIGHLIGHT, width=3)
         colour_swatch(draw, (x + pad, ry + 2), side.letter, size=18)
         left_game = seat in s.out
-        points, points_fill = f"{score(s, seat)} points", TEXT
+        points, points_fill = plural(score(s, seat), "point"), TEXT
         if s.phase == "arrange" and not left_game:  # who has set out their coins, never how
             points, points_fill = ("arranged", TEXT) if s.arranged[seat] else ("not yet", DIM_TEXT)
         name_w = w - 2 * pad - 30 - text_width(points, MIN_PX + 3) - 8

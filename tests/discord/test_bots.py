@@ -17,12 +17,14 @@ from simcord.results import ResponseMessage
 from bot.session.service import TABLE_CHANGED
 from tests.discord.helpers import (
     accepted,
+    board_now,
     bot_menu_choices,
     button_labels,
     embed_of,
     field,
     join_disabled,
     living_board,
+    next_actor,
     notation,
     refusal,
     select_at_once,
@@ -594,3 +596,47 @@ async def test_the_opening_call_of_a_practice_game_against_one_bot_speaks_of_one
     before, _game, _log = await bots_moving_first(table, simcord_env, alice, "whist", posted.clear, bots=1)
     said = [text for message, text in posted if message not in before]
     assert said == [f"<@{alice.id}>, the computer player moves first; your turn follows here."]
+
+
+async def test_two_people_and_eight_bots_each_person_pinged_once_per_turn(table, simcord_env, make_bot):
+    """A ten-seat table of two people and eight bots posts one board per person's turn, pinging that person
+    only (the bots' turns edit it), and calls both people with the result."""
+    await simcord_env.restart_bot(make_bot(ai_workers=0, ai_max_iterations=20))
+    posted: list[tuple[int, list[int]]] = []
+    backend = simcord_env.backend
+    original = backend.emit
+
+    def emit(event, payload):
+        if event == "MESSAGE_CREATE" and int(payload.get("channel_id", 0)) == table.channel.id:
+            raw = backend.messages[table.channel.id].get(int(payload["id"]))
+            posted.append((int(payload["id"]), list(raw.ping_user_ids) if raw else []))
+        original(event, payload)
+
+    backend.emit = emit
+    alice, bob = table.members[:2]
+    opened = await alice.slash(table.channel, "hedgehog new", players=10, xeno=True, bots=7, round_limit=2)
+    await alice.select(opened.response.message, ["easy"])
+    await bob.click(opened.response.message, label="Join")
+    await alice.click(opened.response.message, label="Start")
+    rng, turns, last = random.Random(4), 0, None
+    for _ in range(80):
+        await simcord_env.bot.autoplay.wait()
+        actor, kind = next_actor(board_now(table), table.members)
+        if actor is None:
+            break
+        assert actor in (alice, bob)
+        if actor is not last:
+            turns += 1
+        last = actor
+        board = living_board(table.env, table.channel.id)
+        if kind == "roll":
+            await actor.click(board, label="Roll")
+        else:
+            choices = await actor.autocomplete(table.channel, "hedgehog move", "notation", "")
+            await actor.slash(table.channel, "hedgehog move", notation=rng.choice(choices)["value"])
+    boards = posted[1:]  # the lobby first
+    pings = [p for _, p in boards]
+    assert all(len(p) == 1 for p in pings[:-1])  # each turn's board calls one person; the result calls both
+    assert sorted(pings[-1]) == sorted([alice.id, bob.id])
+    assert len(boards) == turns + 1
+    assert simcord_env.errors == []
