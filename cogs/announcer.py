@@ -200,6 +200,8 @@ class Announcer(commands.Cog):
     async def on_ready(self) -> None:
         """Connected (again): a server that removed the bot while it was stopped sent no word of it, so its
         games end now as at ``on_guild_remove``.  Nothing is ended while the bot sees no server at all."""
+        # every server of this process's shards, unavailable ones included (an outage is not a removal):
+        # discord.py keeps those in ``guilds``; leaving them out here would end their games
         present = [guild.id for guild in self.bot.guilds]
         if not present:
             return

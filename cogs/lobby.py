@@ -217,7 +217,8 @@ class StartNowButton(
 async def _start(interaction: discord.Interaction, channel_id: int, confirmed: int | None) -> None:
     bot = bot_of(interaction)
     actor = actor_of(interaction)
-    await _release_gone_opener(interaction, channel_id, actor)
+    if await _release_gone_opener(interaction, channel_id, actor):
+        return
     game = await bot.service.check_start(channel_id, actor)
     count = len(game.seats)
     if count < game.max_players and confirmed is None:
@@ -237,17 +238,25 @@ async def _start(interaction: discord.Interaction, channel_id: int, confirmed: i
     await table.show(interaction, await bot.service.start(channel_id, actor, seats=agreed, token=interaction.token))
 
 
-async def _release_gone_opener(interaction: discord.Interaction, channel_id: int, actor: Actor) -> None:
+async def _release_gone_opener(interaction: discord.Interaction, channel_id: int, actor: Actor) -> bool:
     """When a seated player who is not the lobby's opener presses Start and Discord says the opener has
-    left the server, the opener's seat is given up for them: the lobby is then started by any player
-    seated, as after its opener left it, instead of waiting for someone who can never press Start."""
+    left the server, the opener's seat is given up for them and the lobby shown as it now is (Join offered
+    again, the footer saying a seated player starts it); True when so, and the press is answered.  The
+    lobby is then started by any player seated, instead of waiting for someone who can never press Start."""
     game = await bot_of(interaction).service.live_game(channel_id)
     if game is None or game.status != "open" or actor.user_id == game.creator_id or actor.can_manage:
-        return
-    if game.seat_of(actor.user_id) is None or game.seat_of(game.creator_id) is None:
-        return
-    if await left_server(interaction.guild, game.creator_id):
-        await bot_of(interaction).service.leave(channel_id, Actor(game.creator_id, ""))
+        return False
+    opener = next((row for row in game.seats if row.user_id == game.creator_id), None)
+    if game.seat_of(actor.user_id) is None or opener is None:
+        return False
+    if not await left_server(interaction.guild, game.creator_id):
+        return False
+    freed = await bot_of(interaction).service.leave(channel_id, Actor(game.creator_id, opener.display_name))
+    name = escape_user_text(opener.display_name)
+    await table.show_lobby(
+        interaction, freed, f"{name} has left the server: their seat is free. Press Start again to start."
+    )
+    return True
 
 
 class Lobby(commands.Cog):

@@ -3,7 +3,7 @@ Join of a thread game's notice, who /game status lists, and /game history before
 
 from __future__ import annotations
 
-from tests.discord.helpers import field, next_actor, refusal
+from tests.discord.helpers import field, join_disabled, next_actor, refusal
 from tests.discord.test_delivery import start_hedgehog
 
 
@@ -161,14 +161,17 @@ async def test_a_full_lobby_offers_only_the_bot_choices_that_can_be_taken(table)
 
 async def test_a_lobby_whose_opener_left_the_server_is_started_by_the_players_still_seated(table, simcord_env):
     """The opener left the server (the bot is not told: it asks Discord when someone else presses Start):
-    their seat is given up and a player still seated starts the game, instead of the channel waiting for
-    someone who can never press Start."""
+    their seat is given up, the lobby says so and offers it again, and a player still seated starts the
+    game, instead of the channel waiting for someone who can never press Start."""
     alice, bob, carol = table.members[:3]
     opened = await alice.slash(table.channel, "hedgehog new", players=3)
     for member in (bob, carol):
         await member.click(opened.response.message, label="Join")
     table.guild.remove_member(alice)
     await simcord_env.settle()
+    freed = await bob.click(opened.response.message, label="Start")
+    assert freed.response.content == "alice has left the server: their seat is free. Press Start again to start."
+    assert not join_disabled(table, opened.response.message) and "alice" not in str(freed.response.embeds[0].fields)
     asked = await bob.click(opened.response.message, label="Start")
     assert asked.response.content == "2 of 3 players have joined. Start a 2-player game of Der Marsigelwettkampf now?"
     started = await bob.click(asked.response.message, label="Start now")
