@@ -121,7 +121,7 @@ class DiscordHost:
         await self._announce_parts(tournament, wording.round_started(tournament, number, matches, names, bracket))
 
     async def tournament_finished(self, tournament: TournamentRow, standings: Standings) -> None:
-        image = await standings_file(standings, "standings.png")
+        image = await standings_file(standings, f"{wording.standings_kind(standings)}.png")  # as /tournament standings
         await self._announce(
             tournament, wording.finished(tournament, standings), file=image, mentions=standings.winners
         )

@@ -130,6 +130,7 @@ async def test_a_six_player_single_elimination_is_played_to_the_end(table, club)
     champion = winners[0][0]
     final = announcements(table, "is over. Champion:")
     assert len(final) == 1 and final[0].content == f"**Knockout** is over. Champion: **{champion.name}**!"
+    assert final[0].attachments[0].filename == "bracket.png"  # named as /tournament standings names it
     bracket = await olga.slash(table.channel, "tournament standings")
     assert bracket.response.attachments[0].filename == "bracket.png"
     exported = await olga.slash(table.channel, "tournament export")
