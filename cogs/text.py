@@ -70,13 +70,8 @@ MARKUP_OPENING = re.compile(r"<(?=#|t:|/|a?:|id:)")
 def escape_user_text(text: str) -> str:
     """Text a player typed, safe to show in a message: no markdown, no mentions, no other Discord markup,
     no lone surrogates, no direction marks."""
-    return MARKUP_OPENING.sub(r"\\<", without_markdown_or_mentions(text))
-
-
-def without_markdown_or_mentions(text: str) -> str:
-    """``text`` with markdown and mentions escaped (and no lone surrogates or direction marks); the bot's
-    own markup (a timestamp, a channel link) still shows."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(without_direction_marks(text)))
+    plain = discord.utils.escape_mentions(discord.utils.escape_markdown(without_direction_marks(text)))
+    return MARKUP_OPENING.sub(r"\\<", plain)
 
 
 def without_backticks(name: str) -> str:
@@ -104,7 +99,7 @@ def escape_outside_code(text: str) -> str:
 def _escape_keeping_own_markup(text: str) -> str:
     pieces = OWN_MARKUP.split(text)
     kept = OWN_MARKUP.findall(text)
-    escaped = [MARKUP_OPENING.sub(r"\\<", without_markdown_or_mentions(piece)) for piece in pieces]
+    escaped = [escape_user_text(piece) for piece in pieces]
     return "".join(part for pair in zip(escaped, [*kept, ""], strict=True) for part in pair)
 
 
